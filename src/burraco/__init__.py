@@ -1,5 +1,14 @@
-"""burraco: a Burraco / Buraco rules engine (interim: the core is being built)."""
+"""burraco: a Burraco / Buraco rules engine for programs.
 
+The names here are the C++ engine (``burraco._core``); :mod:`burraco.reference` offers the same
+API in pure Python. See ``docs/api.md``.
+
+>>> import burraco
+>>> burraco.Meld('Jk 5d 6d')
+Meld('Jk(=4d) 5d 6d')
+"""
+
+from ._core import Card, Cards, Meld, Melds, Rules
 from ._errors import (
     BurracoError,
     IllegalMoveError,
@@ -7,3 +16,16 @@ from ._errors import (
     InvalidNotationError,
     InvalidStateError,
 )
+
+__all__ = [
+    "BurracoError",
+    "Card",
+    "Cards",
+    "IllegalMoveError",
+    "InvalidMeldError",
+    "InvalidNotationError",
+    "InvalidStateError",
+    "Meld",
+    "Melds",
+    "Rules",
+]

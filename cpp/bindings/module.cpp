@@ -1,0 +1,763 @@
+// burraco._core — the Python binding of the C++ engine. The only file that includes pybind11.
+// Thin: conversions, docstrings, and turning the engine's error codes into the exceptions of
+// burraco._errors, each message quoting the input.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "burraco/card.hpp"
+#include "burraco/cardset.hpp"
+#include "burraco/meld.hpp"
+#include "burraco/rules.hpp"
+
+namespace py = pybind11;
+using namespace burraco;
+
+namespace {
+
+// ---- errors ---------------------------------------------------------------------------------
+
+py::object& error_type(const char* name) {
+  // Looked up once; the module keeps the classes alive.
+  static py::object notation, meld, move;
+  py::object* slot = std::string_view(name) == "InvalidNotationError" ? &notation
+                     : std::string_view(name) == "InvalidMeldError"   ? &meld
+                                                                      : &move;
+  if (!*slot) *slot = py::module_::import("burraco._errors").attr(name);
+  return *slot;
+}
+
+[[noreturn]] void raise(const char* type, const std::string& message) {
+  py::set_error(error_type(type), message.c_str());
+  throw py::error_already_set();
+}
+[[noreturn]] void notation_error(const std::string& message) {
+  raise("InvalidNotationError", message);
+}
+
+std::string quote(py::handle obj) { return py::repr(obj).cast<std::string>(); }
+
+// ---- cards ----------------------------------------------------------------------------------
+
+constexpr const char* kCardHelp = "a card is a rank (A 2-9 T J Q K) and a suit (c d h s), or Jk";
+
+Card card_from(py::handle obj) {
+  if (py::isinstance<Card>(obj)) return obj.cast<Card>();
+  if (!py::isinstance<py::str>(obj))
+    notation_error("expected a card such as 'Qh' or 'Jk', got " + quote(obj));
+  const auto card = parse_card(obj.cast<std::string>());
+  if (!card) notation_error(quote(obj) + " is not a card: " + kCardHelp);
+  return *card;
+}
+
+std::string copies_message(py::handle input, Card card) {
+  const int limit = card.is_joker() ? kMaxJokers : kMaxSuitedCopies;
+  return quote(input) + ": more than " + std::to_string(limit) + " copies of " + card_name(card) +
+         " (two decks hold " + std::to_string(limit) + ")";
+}
+
+bool is_separator(char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; }
+
+CardSet cards_from(py::handle obj) {
+  if (py::isinstance<CardSet>(obj)) return obj.cast<CardSet>();
+  CardSet set;
+  if (py::isinstance<py::str>(obj)) {
+    const std::string text = obj.cast<std::string>();
+    std::size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && is_separator(text[i])) ++i;
+      if (i >= text.size()) break;
+      std::size_t j = i;
+      while (j < text.size() && !is_separator(text[j])) ++j;
+      const auto card = parse_card(std::string_view(text).substr(i, j - i));
+      if (!card)
+        notation_error(quote(obj) + ": " + quote(py::str(text.substr(i, j - i))) +
+                       " is not a card (" + kCardHelp + ")");
+      if (!set.add(*card)) notation_error(copies_message(obj, *card));
+      i = j;
+    }
+    return set;
+  }
+  if (obj.is_none() || py::isinstance<py::bytes>(obj) || !py::hasattr(obj, "__iter__"))
+    notation_error("expected cards as a string such as '5h 6h 7h' or an iterable of cards, got " +
+                   quote(obj));
+  for (py::handle item : obj) {
+    const Card card = card_from(item);
+    if (!set.add(card)) notation_error(copies_message(obj, card));
+  }
+  return set;
+}
+
+std::string cards_text(CardSet set) {
+  std::string out;
+  set.for_each([&](Card c) {
+    if (!out.empty()) out += ' ';
+    out += card_name(c);
+  });
+  return out;
+}
+
+py::list cards_list(CardSet set) {
+  py::list out;
+  set.for_each([&](Card c) { out.append(py::cast(c)); });
+  return out;
+}
+
+// ---- rules ----------------------------------------------------------------------------------
+
+std::string rank_letters(std::uint16_t mask) {
+  std::string out;
+  for (int r = 1; r <= 13; ++r)
+    if (mask & (1u << r)) out += rank_char(r);
+  return out;
+}
+
+py::object knob_value(const Rules& rules, const KnobInfo& k) {
+  const void* p = k.get(rules);
+  switch (k.type) {
+    case KnobType::Bool: return py::bool_(*static_cast<const bool*>(p));
+    case KnobType::Int: return py::int_(*static_cast<const std::int32_t*>(p));
+    case KnobType::OptInt: {
+      const std::int32_t v = *static_cast<const std::int32_t*>(p);
+      return v == kNone ? py::object(py::none()) : py::object(py::int_(v));
+    }
+    case KnobType::Float: return py::float_(*static_cast<const double*>(p));
+    case KnobType::Choice:
+      return py::str(std::string(k.choices[*static_cast<const std::uint8_t*>(p)]));
+    case KnobType::Ranks: return py::str(rank_letters(*static_cast<const std::uint16_t*>(p)));
+    case KnobType::IntPair: {
+      const auto& a = *static_cast<const std::array<std::int32_t, 2>*>(p);
+      return py::make_tuple(a[0], a[1]);
+    }
+    case KnobType::Opening: {
+      if (rules.opening_steps == 0) return py::none();
+      py::list steps;
+      for (int i = 0; i < rules.opening_steps; ++i)
+        steps.append(py::make_tuple(rules.opening_minimum[i].from_score,
+                                    rules.opening_minimum[i].minimum));
+      return py::tuple(steps);
+    }
+  }
+  return py::none();
+}
+
+bool is_int(py::handle v) { return py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v); }
+
+[[noreturn]] void knob_error(const KnobInfo& k, py::handle value, const std::string& expected) {
+  notation_error("rules knob " + std::string(k.name) + "=" + quote(value) + ": expected " +
+                 expected);
+}
+
+std::int32_t int_in_range(const KnobInfo& k, py::handle value, std::int32_t min, std::int32_t max) {
+  const std::string expected = min == max ? "the integer " + std::to_string(min) + " (the only value supported)"
+                                          : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  if (!is_int(value)) knob_error(k, value, expected);
+  const long long v = value.cast<py::int_>().cast<long long>();
+  if (v < min || v > max) knob_error(k, value, expected);
+  return static_cast<std::int32_t>(v);
+}
+
+void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
+  void* p = k.get(rules);
+  switch (k.type) {
+    case KnobType::Bool: {
+      if (!py::isinstance<py::bool_>(value)) knob_error(k, value, "True or False");
+      const bool v = value.cast<bool>();
+      if (k.only >= 0 && v != (k.only == 1))
+        knob_error(k, value, std::string(k.only ? "True" : "False") + " (the only value supported)");
+      *static_cast<bool*>(p) = v;
+      return;
+    }
+    case KnobType::Int: {
+      if (k.name == "jokers") {
+        const std::int32_t v = int_in_range(k, value, 0, 4);
+        if (v % 2) knob_error(k, value, "0, 2 or 4");
+        *static_cast<std::int32_t*>(p) = v;
+      } else {
+        *static_cast<std::int32_t*>(p) = int_in_range(k, value, k.min, k.max);
+      }
+      return;
+    }
+    case KnobType::OptInt:
+      *static_cast<std::int32_t*>(p) =
+          value.is_none() ? kNone : int_in_range(k, value, k.min, k.max);
+      return;
+    case KnobType::Float: {
+      if (!(py::isinstance<py::float_>(value) || is_int(value)))
+        knob_error(k, value, "a number from 0.0 to 1.0");
+      const double v = value.cast<double>();
+      if (!(v >= k.fmin && v <= k.fmax)) knob_error(k, value, "a number from 0.0 to 1.0");
+      *static_cast<double*>(p) = v;
+      return;
+    }
+    case KnobType::Choice: {
+      std::string expected = "one of";
+      for (std::size_t i = 0; i < k.choices.size(); ++i)
+        expected += (i ? ", '" : " '") + std::string(k.choices[i]) + "'";
+      if (!py::isinstance<py::str>(value)) knob_error(k, value, expected);
+      const std::string v = value.cast<std::string>();
+      for (std::size_t i = 0; i < k.choices.size(); ++i)
+        if (k.choices[i] == v) {
+          *static_cast<std::uint8_t*>(p) = static_cast<std::uint8_t>(i);
+          return;
+        }
+      knob_error(k, value, expected);
+    }
+    case KnobType::Ranks: {
+      const std::string expected = "a string of distinct set ranks from 'A3456789TJQK'";
+      if (!py::isinstance<py::str>(value)) knob_error(k, value, expected);
+      std::uint16_t mask = 0;
+      for (char c : value.cast<std::string>()) {
+        const int r = parse_rank(std::string_view(&c, 1));
+        if (r == 0 || r == kTwo || (mask & (1u << r))) knob_error(k, value, expected);
+        mask |= static_cast<std::uint16_t>(1u << r);
+      }
+      if (mask == 0) knob_error(k, value, expected);
+      *static_cast<std::uint16_t*>(p) = mask;
+      return;
+    }
+    case KnobType::IntPair: {
+      const std::string expected = "a pair of integers from 1 to 30";
+      if (!(py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) ||
+          py::len(value) != 2)
+        knob_error(k, value, expected);
+      auto& a = *static_cast<std::array<std::int32_t, 2>*>(p);
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(value);
+      for (int i = 0; i < 2; ++i) {
+        py::object item = seq[i];
+        if (!is_int(item)) knob_error(k, value, expected);
+        const long long v = item.cast<long long>();
+        if (v < k.min || v > k.max) knob_error(k, value, expected);
+        a[i] = static_cast<std::int32_t>(v);
+      }
+      return;
+    }
+    case KnobType::Opening: {
+      const std::string expected =
+          "None or up to 4 (from_score, minimum) pairs of non-negative integers, from_score "
+          "ascending and starting at 0";
+      if (value.is_none()) {
+        rules.opening_steps = 0;
+        rules.opening_minimum = {};
+        return;
+      }
+      if (!(py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)))
+        knob_error(k, value, expected);
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(value);
+      const std::size_t n = py::len(seq);
+      if (n == 0 || n > 4) knob_error(k, value, expected);
+      std::array<OpeningStep, 4> steps{};
+      for (std::size_t i = 0; i < n; ++i) {
+        py::object pair = seq[i];
+        if (!(py::isinstance<py::tuple>(pair) || py::isinstance<py::list>(pair)) ||
+            py::len(pair) != 2)
+          knob_error(k, value, expected);
+        py::sequence two = py::reinterpret_borrow<py::sequence>(pair);
+        py::object a = two[0], b = two[1];
+        if (!is_int(a) || !is_int(b)) knob_error(k, value, expected);
+        const long long from = a.cast<long long>(), minimum = b.cast<long long>();
+        if (from < 0 || minimum < 0 || from > 1000000 || minimum > 100000)
+          knob_error(k, value, expected);
+        if (i == 0 ? from != 0 : from <= steps[i - 1].from_score) knob_error(k, value, expected);
+        steps[i] = {static_cast<std::int32_t>(from), static_cast<std::int32_t>(minimum)};
+      }
+      rules.opening_minimum = steps;
+      rules.opening_steps = static_cast<std::int32_t>(n);
+      return;
+    }
+  }
+}
+
+Rules rules_with(const Rules& base, const py::kwargs& overrides) {
+  Rules rules = base;
+  for (auto item : overrides) {
+    const std::string name = item.first.cast<std::string>();
+    const KnobInfo* k = find_knob(name);
+    if (!k) notation_error("unknown rules knob " + quote(item.first) + " (see Rules().knobs())");
+    set_knob(rules, *k, item.second);
+  }
+  return rules;
+}
+
+Rules make_rules(py::handle preset, const py::kwargs& overrides) {
+  if (!py::isinstance<py::str>(preset))
+    notation_error("expected a preset name such as 'italian', got " + quote(preset));
+  const auto base = preset_rules(preset.cast<std::string>());
+  if (!base)
+    notation_error("unknown rules preset " + quote(preset) +
+                   " (presets: italian, italian-2p, italian-3p, online-2p, brazilian)");
+  return rules_with(*base, overrides);
+}
+
+std::string rules_repr(const Rules& rules) {
+  std::string out = "Rules('" + std::string(preset_name(rules.preset)) + "'";
+  const Rules base = *preset_rules(preset_name(rules.preset));
+  for (const KnobInfo& k : knob_table()) {
+    py::object a = knob_value(rules, k), b = knob_value(base, k);
+    if (!a.equal(b)) out += ", " + std::string(k.name) + "=" + quote(a);
+  }
+  return out + ")";
+}
+
+const Rules& italian_rules() {
+  static const Rules rules = *preset_rules("italian");
+  return rules;
+}
+
+Rules rules_from(py::handle obj) {
+  if (obj.is_none()) return italian_rules();
+  if (py::isinstance<Rules>(obj)) return obj.cast<Rules>();
+  if (py::isinstance<py::str>(obj)) return make_rules(obj, py::kwargs());
+  notation_error("expected Rules (or a preset name), got " + quote(obj));
+}
+
+// ---- melds ----------------------------------------------------------------------------------
+
+struct PyMeld {
+  Meld meld;
+  Rules rules;
+};
+
+struct PyMelds {
+  SideMelds side;
+  Rules rules;
+};
+
+[[noreturn]] void meld_error(py::handle input, MeldError error, bool layout) {
+  if (error == MeldError::BadNotation)
+    notation_error(quote(input) + " cannot be read as a meld layout: " +
+                   "cards written as in 'Jk(=4d) 5d 6d' or 'Kd Ks Jk(=K)'");
+  raise("InvalidMeldError", quote(input) + (layout ? " is not a meld layout: " : " is not a meld: ") +
+                                std::string(meld_error_text(error)));
+}
+
+PyMeld meld_from_layout(py::handle text, const Rules& rules) {
+  if (!py::isinstance<py::str>(text))
+    notation_error("expected a meld layout string such as 'Jk(=4d) 5d 6d', got " + quote(text));
+  const MeldResult r = parse_layout(text.cast<std::string>(), rules);
+  if (!r.ok()) meld_error(text, r.error, true);
+  return {r.meld, rules};
+}
+
+PyMeld meld_from(py::handle cards, const Rules& rules) {
+  if (py::isinstance<PyMeld>(cards)) {
+    PyMeld m = cards.cast<PyMeld>();
+    if (!(m.rules == rules))
+      notation_error(quote(cards) + " was made under other rules than " + rules_repr(rules));
+    return m;
+  }
+  if (py::isinstance<py::str>(cards) && cards.cast<std::string>().find("(=") != std::string::npos)
+    return meld_from_layout(cards, rules);
+  const MeldResult r = make_meld(cards_from(cards), rules);
+  if (!r.ok()) meld_error(cards, r.error, false);
+  return {r.meld, rules};
+}
+
+std::string meld_repr_body(const PyMeld& m) {
+  const MeldResult canonical = make_meld(m.meld.cards, m.rules);
+  const bool is_canonical = canonical.ok() && canonical.meld == m.meld;
+  return (is_canonical ? "Meld('" : "Meld.from_layout('") + layout(m.meld) + "'";
+}
+
+std::string rules_suffix(const Rules& rules) {
+  return rules == italian_rules() ? "" : ", " + rules_repr(rules);
+}
+
+py::list meld_cards_in_order(const Meld& meld) {
+  py::list out;
+  if (meld.kind == MeldKind::Set) {
+    CardSet naturals = meld.cards;
+    if (meld.has_wild()) naturals.remove(meld.wild);
+    naturals.for_each([&](Card c) { out.append(py::cast(c)); });
+    if (meld.has_wild()) out.append(py::cast(meld.wild));
+  } else {
+    for (int s = meld.lo; s <= meld.hi; ++s)
+      out.append(py::cast(s == meld.wild_slot ? meld.wild : meld.slot_card(s)));
+  }
+  return out;
+}
+
+py::object optional_str(std::string_view s) {
+  return s.empty() ? py::object(py::none()) : py::object(py::str(std::string(s)));
+}
+
+int melds_index(const PyMelds& m, py::handle index) {
+  if (!is_int(index)) raise("IllegalMoveError", "meld index " + quote(index) + " is not an integer");
+  const long long i = index.cast<long long>();
+  if (i < 0 || i >= m.side.count)
+    raise("IllegalMoveError", "no meld " + quote(index) + ": the side has " +
+                                  std::to_string(m.side.count) + " meld(s)");
+  return static_cast<int>(i);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "burraco's C++ engine (cards, rules, melds). Import the names from `burraco`.";
+
+  // ---- Card ----
+  py::class_<Card>(m, "Card", "One card kind: 'Qh', 'Th', 'Jk' (RULES 0.2). Immutable.")
+      .def(py::init([](py::handle obj) { return card_from(obj); }), py::arg("card"),
+           "Card('Qh'); input is lenient ('qh', '10h', 'JK').")
+      .def_static(
+          "from_index",
+          [](py::handle i) {
+            if (!is_int(i) || i.cast<long long>() < 0 || i.cast<long long>() >= kKinds)
+              notation_error("card index " + quote(i) + " is not in 0..52");
+            return Card(static_cast<std::uint8_t>(i.cast<int>()));
+          },
+          py::arg("index"), "The card of canonical index 0..52 (the joker is 52).")
+      .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); },
+                             "Canonical index: 13 * suit + rank - 1; the joker is 52.")
+      .def_property_readonly(
+          "rank",
+          [](Card c) {
+            return c.is_joker() ? py::object(py::none())
+                                : py::object(py::str(std::string(1, rank_char(c.rank()))));
+          },
+          "'A', '2', ..., 'K'; None for the joker.")
+      .def_property_readonly(
+          "suit",
+          [](Card c) {
+            return c.is_joker() ? py::object(py::none())
+                                : py::object(py::str(std::string(1, kSuitChars[c.suit()])));
+          },
+          "'c', 'd', 'h' or 's'; None for the joker.")
+      .def_property_readonly("rank_value", [](Card c) { return c.is_joker() ? 0 : c.rank(); },
+                             "A=1 ... K=13; 0 for the joker.")
+      .def_property_readonly("is_joker", &Card::is_joker)
+      .def_property_readonly("is_two", &Card::is_two)
+      .def_property_readonly("is_wild", &Card::is_wild,
+                             "A joker or any two (wild in hand, RULES A.4).")
+      .def("__str__", [](Card c) { return card_name(c); })
+      .def("__repr__", [](Card c) { return "Card('" + card_name(c) + "')"; })
+      .def("__hash__", [](Card c) { return static_cast<int>(c.index); })
+      .def("__eq__", [](Card a, py::handle b) {
+        return py::isinstance<Card>(b) && a == b.cast<Card>();
+      })
+      .def("__ne__", [](Card a, py::handle b) {
+        return !(py::isinstance<Card>(b) && a == b.cast<Card>());
+      })
+      .def("__lt__", [](Card a, Card b) { return a < b; })
+      .def("__le__", [](Card a, Card b) { return a <= b; })
+      .def("__gt__", [](Card a, Card b) { return a > b; })
+      .def("__ge__", [](Card a, Card b) { return a >= b; })
+      .def("__copy__", [](Card c) { return c; })
+      .def("__deepcopy__", [](Card c, py::handle) { return c; })
+      .def(py::pickle([](Card c) { return card_name(c); },
+                      [](const std::string& s) { return *parse_card(s); }));
+
+  // ---- Cards ----
+  py::class_<CardSet>(m, "Cards",
+                      "An immutable multiset of cards in canonical order: Cards('5h 6h 7h Jk').")
+      .def(py::init([](py::handle obj) { return cards_from(obj); }), py::arg("cards") = "",
+           "Cards('5h 6h Jk'), Cards(['5h', Card('6h')]), Cards() (empty).")
+      .def("__len__", &CardSet::size)
+      .def("__bool__", [](CardSet s) { return !s.empty(); })
+      .def("__iter__", [](CardSet s) { return py::iter(cards_list(s)); })
+      .def("__contains__", [](CardSet s, py::handle c) { return s.count(card_from(c)) > 0; })
+      .def("count", [](CardSet s, py::handle c) { return s.count(card_from(c)); },
+           py::arg("card"), "How many copies of the card the multiset holds.")
+      .def("distinct",
+           [](CardSet s) {
+             py::list out;
+             CardSet seen;
+             s.for_each([&](Card c) {
+               if (!seen.count(c)) {
+                 seen.add(c);
+                 out.append(py::cast(c));
+               }
+             });
+             return py::tuple(out);
+           },
+           "The distinct cards, in canonical order.")
+      .def("__str__", &cards_text)
+      .def("__repr__", [](CardSet s) { return "Cards('" + cards_text(s) + "')"; })
+      .def("__hash__", [](CardSet s) { return py::hash(py::make_tuple(s.one(), s.two())); })
+      .def("__eq__", [](CardSet a, py::handle b) {
+        return py::isinstance<CardSet>(b) && a == b.cast<CardSet>();
+      })
+      .def("__ne__", [](CardSet a, py::handle b) {
+        return !(py::isinstance<CardSet>(b) && a == b.cast<CardSet>());
+      })
+      .def("__le__", [](CardSet a, py::handle b) { return a.subset_of(cards_from(b)); })
+      .def("__lt__", [](CardSet a, py::handle b) {
+        const CardSet o = cards_from(b);
+        return a.subset_of(o) && !(a == o);
+      })
+      .def("__ge__", [](CardSet a, py::handle b) { return cards_from(b).subset_of(a); })
+      .def("__gt__", [](CardSet a, py::handle b) {
+        const CardSet o = cards_from(b);
+        return o.subset_of(a) && !(a == o);
+      })
+      .def("__add__",
+           [](CardSet a, py::handle b) {
+             CardSet out;
+             const CardSet o = cards_from(b);
+             if (!a.sum(o, out)) {
+               // Name the first kind that would pass its limit.
+               std::string which;
+               o.for_each([&](Card c) {
+                 if (which.empty() && a.count(c) + o.count(c) >
+                                          (c.is_joker() ? kMaxJokers : kMaxSuitedCopies))
+                   which = card_name(c);
+               });
+               notation_error("Cards('" + cards_text(a) + "') + " + quote(b) +
+                              ": more copies of " + which + " than two decks hold");
+             }
+             return out;
+           })
+      .def("__radd__",
+           [](CardSet a, py::handle b) {
+             CardSet out;
+             if (!cards_from(b).sum(a, out))
+               notation_error(quote(b) + " + Cards('" + cards_text(a) +
+                              "'): more copies than two decks hold");
+             return out;
+           })
+      .def("__sub__",
+           [](CardSet a, py::handle b) {
+             CardSet out;
+             if (!a.difference(cards_from(b), out))
+               notation_error("Cards('" + cards_text(a) + "') - " + quote(b) + ": " + quote(b) +
+                              " is not contained in Cards('" + cards_text(a) + "')");
+             return out;
+           })
+      .def("__or__", [](CardSet a, py::handle b) { return a.max_with(cards_from(b)); })
+      .def("__and__", [](CardSet a, py::handle b) { return a.min_with(cards_from(b)); })
+      .def("__copy__", [](CardSet c) { return c; })
+      .def("__deepcopy__", [](CardSet c, py::handle) { return c; })
+      .def(py::pickle([](CardSet s) { return cards_text(s); },
+                      [](const std::string& s) { return cards_from(py::str(s)); }));
+
+  // ---- Rules ----
+  py::class_<Rules> rules_class(m, "Rules",
+                                "The rules of one table: a preset plus knob overrides "
+                                "(RULES section G). Rules('italian', semi_clean_burraco_bonus=None).");
+  rules_class
+      .def(py::init([](py::handle preset, const py::kwargs& kw) { return make_rules(preset, kw); }),
+           py::arg("preset") = "italian")
+      .def_property_readonly("preset",
+                             [](const Rules& r) { return std::string(preset_name(r.preset)); })
+      .def("knobs",
+           [](const Rules& r) {
+             py::dict out;
+             for (const KnobInfo& k : knob_table()) out[py::str(std::string(k.name))] = knob_value(r, k);
+             return out;
+           },
+           "Every knob, name -> value, in the order of RULES section G.")
+      .def("replace", [](const Rules& r, const py::kwargs& kw) { return rules_with(r, kw); },
+           "A copy with some knobs changed.")
+      .def("card_points", [](const Rules& r, py::handle c) { return r.card_points(card_from(c)); },
+           py::arg("card"), "The card's points (RULES A.3, knob card_values).")
+      .def_property_readonly("total_cards", &Rules::total_cards)
+      .def_property_readonly("initial_stock", &Rules::initial_stock)
+      .def("__repr__", &rules_repr)
+      .def("__eq__", [](const Rules& a, py::handle b) {
+        return py::isinstance<Rules>(b) && a == b.cast<Rules>();
+      })
+      .def("__ne__", [](const Rules& a, py::handle b) {
+        return !(py::isinstance<Rules>(b) && a == b.cast<Rules>());
+      })
+      .def("__hash__", [](const Rules& r) {
+        py::list values;
+        values.append(py::str(std::string(preset_name(r.preset))));
+        for (const KnobInfo& k : knob_table()) values.append(knob_value(r, k));
+        return py::hash(py::tuple(values));
+      })
+      .def("__copy__", [](const Rules& r) { return r; })
+      .def("__deepcopy__", [](const Rules& r, py::handle) { return r; });
+  for (const KnobInfo& k : knob_table()) {
+    const KnobInfo* knob = &k;
+    rules_class.def_property_readonly(
+        k.name.data(), [knob](const Rules& r) { return knob_value(r, *knob); });
+  }
+  py::list presets;
+  for (std::string_view name : kPresetNames) presets.append(py::str(std::string(name)));
+  rules_class.attr("PRESETS") = py::tuple(presets);
+
+  // ---- Meld ----
+  py::class_<PyMeld>(m, "Meld",
+                     "A meld on the table (RULES B): Meld('Jk 5d 6d') makes a new meld from "
+                     "cards; meld.add('7d') lays one off. Immutable.")
+      .def(py::init([](py::handle cards, py::handle rules) {
+             return meld_from(cards, rules_from(rules));
+           }),
+           py::arg("cards"), py::arg("rules") = py::none())
+      .def_static("from_layout",
+                  [](py::handle text, py::handle rules) {
+                    return meld_from_layout(text, rules_from(rules));
+                  },
+                  py::arg("layout"), py::arg("rules") = py::none(),
+                  "The exact table state written as a layout: '2h 3h ... Kh Ah'.")
+      .def("add",
+           [](const PyMeld& self, py::handle card) {
+             const Card c = card_from(card);
+             const MeldResult r = lay_off(self.meld, c, self.rules);
+             if (!r.ok())
+               raise("IllegalMoveError", "cannot add " + card_name(c) + " to " + layout(self.meld) +
+                                             ": " + std::string(meld_error_text(r.error)));
+             return PyMeld{r.meld, self.rules};
+           },
+           py::arg("card"), "The meld after laying off one card (RULES B.2, B.6).")
+      .def("can_add",
+           [](const PyMeld& self, py::handle card) {
+             return lay_off(self.meld, card_from(card), self.rules).ok();
+           },
+           py::arg("card"))
+      .def_property_readonly("kind", [](const PyMeld& s) {
+        return s.meld.kind == MeldKind::Set ? "set" : "run";
+      })
+      .def_property_readonly("suit", [](const PyMeld& s) {
+        return s.meld.kind == MeldKind::Run
+                   ? py::object(py::str(std::string(1, kSuitChars[s.meld.suit])))
+                   : py::object(py::none());
+      })
+      .def_property_readonly("rank", [](const PyMeld& s) {
+        return s.meld.kind == MeldKind::Set
+                   ? py::object(py::str(std::string(1, rank_char(s.meld.rank))))
+                   : py::object(py::none());
+      })
+      .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); })
+      .def_property_readonly("cards", [](const PyMeld& s) { return s.meld.cards; })
+      .def_property_readonly("wild", [](const PyMeld& s) {
+        return s.meld.has_wild() ? py::cast(s.meld.wild) : py::object(py::none());
+      })
+      .def_property_readonly("wild_state", [](const PyMeld& s) {
+        return optional_str(wild_state_name(s.meld.wild_state));
+      })
+      .def_property_readonly("span", [](const PyMeld& s) {
+        return s.meld.kind == MeldKind::Run ? py::object(py::make_tuple(s.meld.lo, s.meld.hi))
+                                            : py::object(py::none());
+      })
+      .def_property_readonly("is_clean", [](const PyMeld& s) { return s.meld.is_clean(); })
+      .def_property_readonly("burraco", [](const PyMeld& s) {
+        return optional_str(burraco_class_name(s.meld.classify(s.rules)));
+      })
+      .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(s.rules); })
+      .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(s.rules); })
+      .def_property_readonly("rules", [](const PyMeld& s) { return s.rules; })
+      .def("__len__", [](const PyMeld& s) { return s.meld.size(); })
+      .def("__iter__", [](const PyMeld& s) { return py::iter(meld_cards_in_order(s.meld)); })
+      .def("__str__", [](const PyMeld& s) { return layout(s.meld); })
+      .def("__repr__", [](const PyMeld& s) {
+        return meld_repr_body(s) + rules_suffix(s.rules) + ")";
+      })
+      .def("__eq__", [](const PyMeld& a, py::handle b) {
+        if (!py::isinstance<PyMeld>(b)) return false;
+        const PyMeld& o = b.cast<const PyMeld&>();
+        return a.meld == o.meld && a.rules == o.rules;
+      })
+      .def("__ne__", [](const PyMeld& a, py::handle b) {
+        if (!py::isinstance<PyMeld>(b)) return true;
+        const PyMeld& o = b.cast<const PyMeld&>();
+        return !(a.meld == o.meld && a.rules == o.rules);
+      })
+      .def("__hash__", [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); })
+      .def("__copy__", [](const PyMeld& s) { return s; })
+      .def("__deepcopy__", [](const PyMeld& s, py::handle) { return s; });
+
+  // ---- Melds ----
+  py::class_<PyMelds>(m, "Melds",
+                      "One side's melds in creation order (RULES B.1.4): melds.meld(cards) puts "
+                      "down a new meld, melds.add(index, card) lays one off. Immutable.")
+      .def(py::init([](py::handle melds, py::handle rules_obj) {
+             PyMelds out{SideMelds{}, rules_from(rules_obj)};
+             if (melds.is_none()) return out;
+             if (py::isinstance<py::str>(melds) || !py::hasattr(melds, "__iter__"))
+               notation_error("expected a list of melds (Meld objects or layouts), got " +
+                              quote(melds));
+             for (py::handle item : melds) {
+               const PyMeld one = py::isinstance<PyMeld>(item) ? meld_from(item, out.rules)
+                                                               : meld_from_layout(item, out.rules);
+               if (out.side.count >= SideMelds::kCapacity)
+                 notation_error("more than 36 melds for one side");
+               out.side.append(one.meld);
+             }
+             return out;
+           }),
+           py::arg("melds") = py::none(), py::arg("rules") = py::none())
+      .def("meld",
+           [](const PyMelds& self, py::handle cards) {
+             const CardSet set = cards_from(cards);
+             const MeldResult r = self.side.check_new(set, self.rules);
+             if (r.error == MeldError::SecondSetOfRank)
+               raise("IllegalMoveError", "cannot meld " + quote(cards) + ": " +
+                                             std::string(meld_error_text(r.error)) +
+                                             "; lay the cards off on it instead");
+             if (!r.ok()) meld_error(cards, r.error, false);
+             PyMelds out = self;
+             out.side.append(r.meld);
+             return out;
+           },
+           py::arg("cards"), "A copy with a new meld appended (RULES B.2 one set per rank).")
+      .def("can_meld",
+           [](const PyMelds& self, py::handle cards) {
+             return self.side.check_new(cards_from(cards), self.rules).ok();
+           },
+           py::arg("cards"))
+      .def("add",
+           [](const PyMelds& self, py::handle index, py::handle card) {
+             const int i = melds_index(self, index);
+             const Card c = card_from(card);
+             const MeldResult r = lay_off(self.side.melds[i], c, self.rules);
+             if (!r.ok())
+               raise("IllegalMoveError", "cannot add " + card_name(c) + " to meld " +
+                                             std::to_string(i) + " (" +
+                                             layout(self.side.melds[i]) + "): " +
+                                             std::string(meld_error_text(r.error)));
+             PyMelds out = self;
+             out.side.melds[i] = r.meld;
+             return out;
+           },
+           py::arg("index"), py::arg("card"))
+      .def("can_add",
+           [](const PyMelds& self, py::handle index, py::handle card) {
+             if (!is_int(index)) return false;
+             const long long i = index.cast<long long>();
+             if (i < 0 || i >= self.side.count) return false;
+             return lay_off(self.side.melds[i], card_from(card), self.rules).ok();
+           },
+           py::arg("index"), py::arg("card"))
+      .def_property_readonly("rules", [](const PyMelds& s) { return s.rules; })
+      .def("__len__", [](const PyMelds& s) { return static_cast<int>(s.side.count); })
+      .def("__getitem__",
+           [](const PyMelds& s, py::handle index) {
+             if (!is_int(index)) throw py::type_error("meld index must be an integer");
+             long long i = index.cast<long long>();
+             if (i < 0) i += s.side.count;
+             if (i < 0 || i >= s.side.count) throw py::index_error("meld index out of range");
+             return PyMeld{s.side.melds[static_cast<int>(i)], s.rules};
+           })
+      .def("__iter__",
+           [](const PyMelds& s) {
+             py::list out;
+             for (int i = 0; i < s.side.count; ++i) out.append(py::cast(PyMeld{s.side.melds[i], s.rules}));
+             return py::iter(out);
+           })
+      .def("__repr__",
+           [](const PyMelds& s) {
+             std::string out = "Melds([";
+             for (int i = 0; i < s.side.count; ++i)
+               out += (i ? ", '" : "'") + layout(s.side.melds[i]) + "'";
+             return out + "]" + rules_suffix(s.rules) + ")";
+           })
+      .def("__eq__", [](const PyMelds& a, py::handle b) {
+        if (!py::isinstance<PyMelds>(b)) return false;
+        const PyMelds& o = b.cast<const PyMelds&>();
+        return a.side == o.side && a.rules == o.rules;
+      })
+      .def("__ne__", [](const PyMelds& a, py::handle b) {
+        if (!py::isinstance<PyMelds>(b)) return true;
+        const PyMelds& o = b.cast<const PyMelds&>();
+        return !(a.side == o.side && a.rules == o.rules);
+      })
+      .def("__hash__", [](const PyMelds& s) {
+        py::list layouts;
+        for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
+        return py::hash(py::tuple(layouts));
+      });
+}

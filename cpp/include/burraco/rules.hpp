@@ -1,0 +1,168 @@
+// burraco — Rules: the knobs of RULES section G and the five presets.
+//
+// | preset      | players | jokers | aces A..K..A | orphan 14th wild | semi-clean | close needs |
+// |-------------|---------|--------|--------------|------------------|------------|-------------|
+// | italian     | 4       | 4      | no           | yes              | 150        | any burraco |
+// | italian-2p  | 2       | 4      | no           | yes              | 150        | any burraco |
+// | italian-3p  | 3       | 4      | no           | yes              | 150        | any burraco |
+// | online-2p   | 2       | 2      | no           | yes              | 150        | any burraco |
+// | brazilian   | 4 (2)   | 4      | yes          | n/a              | none       | clean       |
+//
+// Every knob is listed, with its type and allowed values, in the table `knob_table()`; bindings
+// and text formats read and write knobs through it by name, so a knob has one name everywhere
+// (docs/api.md has the full table with every preset's value).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "burraco/card.hpp"
+
+namespace burraco {
+
+enum class Preset : std::uint8_t { Italian, Italian2p, Italian3p, Online2p, Brazilian };
+inline constexpr std::array<std::string_view, 5> kPresetNames = {
+    "italian", "italian-2p", "italian-3p", "online-2p", "brazilian"};
+
+// Enumerated knobs are stored as small integers indexing their `choices` in the knob table.
+enum class CardValues : std::uint8_t { Italian, PagatBrazil };
+enum class AceRule : std::uint8_t { LowOrHigh, LowOnly, HighOnly };
+enum class FirstDrawRule : std::uint8_t { None, MayRejectFirstCard };
+enum class PozzettoReveal : std::uint8_t { AfterPartnerTurn, NextOwnTurn, Immediately };
+enum class ClosingBurraco : std::uint8_t { Any, Clean };
+enum class ClosingDiscard : std::uint8_t { Required, Optional };
+enum class SemiCleanRule : std::uint8_t { LongestNaturalBlock, WildAtEnd };
+enum class UnplayedPozzettoRule : std::uint8_t { CountAsHand, MinOfValueAnd100, AsNotTaken };
+enum class DeadlockRule : std::uint8_t { EndHand, ForceDraw };
+enum class ScoreSplit : std::uint8_t { None, HalvesForPair };
+enum class Compare : std::uint8_t { Greater, GreaterEqual };
+enum class TiePolicy : std::uint8_t { PlayOn, Draw };
+
+inline constexpr std::int32_t kNone = -1;  // the None of an optional non-negative integer knob
+
+struct OpeningStep {
+  std::int32_t from_score = 0;  // cumulative side score from which this minimum applies
+  std::int32_t minimum = 0;
+  friend constexpr bool operator==(const OpeningStep&, const OpeningStep&) = default;
+};
+
+struct Rules {
+  Preset preset = Preset::Italian;
+
+  std::int32_t players = 4;
+  std::int32_t decks = 2;
+  std::int32_t jokers = 4;
+  CardValues card_values = CardValues::Italian;
+  std::int32_t hand_size = 11;
+  std::array<std::int32_t, 2> pozzetto_sizes = {11, 11};
+  bool initial_upcard = true;
+  FirstDrawRule first_draw_rule = FirstDrawRule::None;
+  bool pile_take_requires_meld = false;
+  bool forbid_discard_of_single_pile_card = true;
+  bool natural_two_in_run = true;
+  std::int32_t max_wild_per_meld = 1;
+  bool sets_allowed = true;
+  std::uint16_t set_ranks = 0x3FFA;  // bit r for rank r: A, 3..K (never 2)
+  std::int32_t max_sets_per_rank_per_side = 1;
+  std::int32_t max_set_size = 9;
+  AceRule ace_low_or_high = AceRule::LowOrHigh;
+  bool allow_both_aces_in_run = false;
+  bool allow_orphan_wild_14 = true;
+  std::int32_t max_run_size = 14;
+  bool run_wraparound = false;
+  std::uint8_t wild_display_end = 0;  // only "low"
+  bool free_end_wild_may_move = true;
+  bool wild_replaced_only_by_its_card = true;
+  bool wild_swap_allowed = false;
+  bool low_natural_two_may_convert = true;
+  std::array<OpeningStep, 4> opening_minimum{};  // the first `opening_steps` entries are used
+  std::int32_t opening_steps = 0;                // 0: no opening minimum (None)
+  std::int32_t opening_fail_increment = 15;
+  PozzettoReveal pozzetto_reveal = PozzettoReveal::AfterPartnerTurn;
+  bool closing_requires_pozzetto = true;
+  ClosingBurraco closing_requires_burraco = ClosingBurraco::Any;
+  ClosingDiscard closing_discard = ClosingDiscard::Required;
+  bool closing_discard_wild_allowed = false;
+  std::int32_t closing_bonus = 100;
+  std::int32_t clean_burraco_bonus = 200;
+  std::int32_t dirty_burraco_bonus = 100;
+  std::int32_t semi_clean_burraco_bonus = 150;  // kNone: scored as dirty
+  SemiCleanRule semi_clean_rule = SemiCleanRule::LongestNaturalBlock;
+  std::int32_t no_pozzetto_penalty = 100;
+  UnplayedPozzettoRule unplayed_pozzetto_rule = UnplayedPozzettoRule::CountAsHand;
+  std::int32_t stock_end_threshold = 2;
+  bool pozzetto_becomes_stock = false;
+  DeadlockRule deadlock_rule = DeadlockRule::EndHand;
+  std::int32_t cut_bonus = 0;
+  double cut_exact_probability = 0.0;
+  ScoreSplit score_split = ScoreSplit::None;
+  std::int32_t match_target = 2000;
+  Compare compare = Compare::Greater;
+  TiePolicy tie_policy = TiePolicy::PlayOn;
+  // Knobs with a single supported value (RULES G rows 12, 15, 33, 35, 54, 55).
+  std::uint8_t pile_take = 0;        // "whole_pile"
+  std::uint8_t wild_cards = 0;       // "jokers_and_twos"
+  std::uint8_t pozzetto_pickup = 0;  // "on_the_fly_or_after_discard"
+  std::int32_t pozzetti_per_side = 1;
+  bool discard_pile_public = true;
+  std::uint8_t dealer_rotation = 0;  // "left"
+
+  friend bool operator==(const Rules&, const Rules&) = default;
+
+  // Derived values.
+  int total_cards() const { return 52 * decks + jokers; }
+  int initial_stock() const {
+    return total_cards() - players * hand_size - pozzetto_sizes[0] - pozzetto_sizes[1] -
+           (initial_upcard ? 1 : 0);
+  }
+  // Lowest and highest run slot that exists (RULES 0.3 with ace_low_or_high).
+  int min_slot() const { return ace_low_or_high == AceRule::HighOnly ? 2 : 1; }
+  int max_slot() const { return ace_low_or_high == AceRule::LowOnly ? 13 : 14; }
+  // Card points (RULES A.3): the value depends on the card only, never on its role.
+  int card_points(Card card) const {
+    if (card.is_joker()) return card_values == CardValues::Italian ? 30 : 20;
+    const int r = card.rank();
+    if (r == kTwo) return card_values == CardValues::Italian ? 20 : 10;
+    if (r == kAce) return 15;
+    return r >= 8 ? 10 : 5;
+  }
+};
+
+// The preset of that name, or nullopt.
+std::optional<Rules> preset_rules(std::string_view name);
+std::string_view preset_name(Preset preset);
+
+// ---- The knob table ---------------------------------------------------------------------------
+
+enum class KnobType : std::uint8_t {
+  Bool,       // bool field; `only` >= 0 restricts it to that value
+  Int,        // int32 field in [min, max]
+  OptInt,     // int32 field, kNone or in [min, max]
+  Float,      // double field in [fmin, fmax]
+  Choice,     // uint8 enum field, value = index into `choices`
+  Ranks,      // uint16 rank mask (set_ranks)
+  IntPair,    // std::array<int32, 2> (pozzetto_sizes), each in [min, max]
+  Opening,    // opening_minimum steps (None or ascending (from_score, minimum) pairs from 0)
+};
+
+struct KnobInfo {
+  std::string_view name;
+  KnobType type;
+  void* (*field)(Rules&);
+  std::int32_t min = 0, max = 0;      // Int, OptInt, IntPair
+  double fmin = 0, fmax = 0;          // Float
+  std::span<const std::string_view> choices{};  // Choice
+  std::int8_t only = -1;              // Bool restricted to one value (0 or 1), or -1
+
+  const void* get(const Rules& rules) const { return field(const_cast<Rules&>(rules)); }
+  void* get(Rules& rules) const { return field(rules); }
+};
+
+std::span<const KnobInfo> knob_table();
+const KnobInfo* find_knob(std::string_view name);
+
+}  // namespace burraco

@@ -1,0 +1,62 @@
+#include "burraco/card.hpp"
+
+#include <cctype>
+
+namespace burraco {
+
+std::string card_name(Card card) {
+  if (card.is_joker()) return "Jk";
+  return {rank_char(card.rank()), kSuitChars[card.suit()]};
+}
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  return text;
+}
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+}  // namespace
+
+int parse_rank(std::string_view text) {
+  text = trim(text);
+  if (text == "10") return 10;
+  if (text.size() != 1) return 0;
+  switch (lower(text[0])) {
+    case 'a': return 1;
+    case 't': return 10;
+    case 'j': return 11;
+    case 'q': return 12;
+    case 'k': return 13;
+    default: break;
+  }
+  if (text[0] >= '2' && text[0] <= '9') return text[0] - '0';
+  return 0;
+}
+
+std::optional<Card> parse_card(std::string_view text) {
+  text = trim(text);
+  if (text.size() == 2 && lower(text[0]) == 'j' && lower(text[1]) == 'k') return Card::joker();
+  if (text.size() < 2) return std::nullopt;
+  const int rank = parse_rank(text.substr(0, text.size() - 1));
+  if (rank == 0) return std::nullopt;
+  int suit = -1;
+  switch (lower(text.back())) {
+    case 'c': suit = 0; break;
+    case 'd': suit = 1; break;
+    case 'h': suit = 2; break;
+    case 's': suit = 3; break;
+    default: return std::nullopt;
+  }
+  // No white space inside a card ("Q h" is not a card).
+  for (char c : text)
+    if (std::isspace(static_cast<unsigned char>(c))) return std::nullopt;
+  return Card::suited(suit, rank);
+}
+
+}  // namespace burraco
