@@ -1,0 +1,242 @@
+// burraco_selftest — C++-only checks of the core, run under AddressSanitizer and
+// UndefinedBehaviorSanitizer in CI (.ci/run). The rules themselves are held to the Python
+// reference by the differential tests; this driver checks internal consistency:
+//   * CardSet against a plain count array, exhaustively on a small universe and on random ops;
+//   * every meld made from a universe of proposals, and every lay-off onto it, round-trips through
+//     its layout text, conserves its cards and keeps the naturals where they were (RULES B.6 L1,
+//     the two-conversion aside).
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "burraco/cardset.hpp"
+#include "burraco/meld.hpp"
+#include "burraco/rules.hpp"
+
+using namespace burraco;
+
+namespace {
+
+int failures = 0;
+#define CHECK(cond)                                                              \
+  do {                                                                           \
+    if (!(cond)) {                                                               \
+      if (++failures <= 20) std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+    }                                                                            \
+  } while (0)
+
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+using Counts = std::array<int, kKinds>;
+
+int limit(int kind) { return kind == kJoker ? kMaxJokers : kMaxSuitedCopies; }
+
+CardSet from_counts(const Counts& c) {
+  CardSet s;
+  for (int k = 0; k < kKinds; ++k)
+    for (int i = 0; i < c[k]; ++i) CHECK(s.add(Card(static_cast<std::uint8_t>(k))));
+  return s;
+}
+
+bool matches(CardSet s, const Counts& c) {
+  int total = 0;
+  for (int k = 0; k < kKinds; ++k) {
+    if (s.count(Card(static_cast<std::uint8_t>(k))) != c[k]) return false;
+    total += c[k];
+  }
+  int seen = 0, last = -1;
+  bool ordered = true;
+  s.for_each([&](Card card) {
+    ++seen;
+    ordered = ordered && card.index >= last;
+    last = card.index;
+  });
+  return s.size() == total && seen == total && ordered;
+}
+
+void check_cardset() {
+  // Exhaustive over four kinds (two suited kinds of different suits, a two, the joker).
+  const std::array<int, 4> kinds = {0, 14, 27, kJoker};
+  const int options = 3 * 3 * 3 * 5;
+  for (int a = 0; a < options; ++a)
+    for (int b = 0; b < options; ++b) {
+      Counts ca{}, cb{};
+      int x = a, y = b;
+      for (int i = 0; i < 4; ++i) {
+        const int base = i == 3 ? 5 : 3;
+        ca[kinds[i]] = x % base;
+        cb[kinds[i]] = y % base;
+        x /= base;
+        y /= base;
+      }
+      const CardSet sa = from_counts(ca), sb = from_counts(cb);
+      CHECK(matches(sa, ca));
+      bool subset = true, sum_fits = true;
+      Counts sum{}, diff{}, mx{}, mn{};
+      for (int k = 0; k < kKinds; ++k) {
+        subset = subset && ca[k] <= cb[k];
+        sum[k] = ca[k] + cb[k];
+        sum_fits = sum_fits && sum[k] <= limit(k);
+        diff[k] = cb[k] - ca[k];
+        mx[k] = std::max(ca[k], cb[k]);
+        mn[k] = std::min(ca[k], cb[k]);
+      }
+      CHECK(sa.subset_of(sb) == subset);
+      CHECK((sa == sb) == (ca == cb));
+      CardSet out(7, 7);
+      CHECK(sa.sum(sb, out) == sum_fits);
+      if (sum_fits) CHECK(matches(out, sum));
+      else CHECK(out == CardSet(7, 7));
+      CardSet out2(7, 7);
+      CHECK(sb.difference(sa, out2) == subset);
+      if (subset) CHECK(matches(out2, diff));
+      CHECK(matches(sa.max_with(sb), mx));
+      CHECK(matches(sa.min_with(sb), mn));
+    }
+  // Random add/remove sequences over the whole deck.
+  std::uint64_t rng = 12345;
+  for (int round = 0; round < 2000; ++round) {
+    Counts c{};
+    CardSet s;
+    for (int step = 0; step < 60; ++step) {
+      const int k = static_cast<int>(splitmix(rng) % kKinds);
+      const Card card(static_cast<std::uint8_t>(k));
+      if (splitmix(rng) % 3) {
+        const bool fits = c[k] < limit(k);
+        CHECK(s.add(card) == fits);
+        if (fits) ++c[k];
+      } else {
+        const bool held = c[k] > 0;
+        CHECK(s.remove(card) == held);
+        if (held) --c[k];
+      }
+      CHECK(matches(s, c));
+    }
+  }
+}
+
+// Every multiset of up to `max_size` cards over `kinds` (each at most its limit).
+template <class F>
+void for_each_multiset(const std::vector<int>& kinds, int max_size, F&& f) {
+  std::vector<int> counts(kinds.size(), 0);
+  CardSet set;
+  auto rec = [&](auto&& self, std::size_t i, int size) -> void {
+    if (i == kinds.size()) {
+      f(set);
+      return;
+    }
+    self(self, i + 1, size);
+    const Card card(static_cast<std::uint8_t>(kinds[i]));
+    int added = 0;
+    while (size + added < max_size && set.add(card)) {
+      ++added;
+      self(self, i + 1, size + added);
+    }
+    for (int j = 0; j < added; ++j) set.remove(card);
+  };
+  rec(rec, 0, 0);
+}
+
+long melds_checked = 0, layoffs_checked = 0;
+
+void check_meld_value(const Meld& meld, const Rules& rules) {
+  const MeldResult parsed = parse_layout(layout(meld), rules);
+  CHECK(parsed.ok());
+  CHECK(parsed.meld == meld);
+  CHECK(meld.size() >= 3);
+  if (meld.kind == MeldKind::Run) {
+    const int span = meld.hi - meld.lo + 1;
+    CHECK(span == meld.size());
+    CHECK(meld.lo >= rules.min_slot() && meld.hi <= rules.max_slot());
+    CHECK(span <= rules.max_run_size);
+    CardSet rebuilt;
+    for (int s = meld.lo; s <= meld.hi; ++s)
+      CHECK(rebuilt.add(s == meld.wild_slot ? meld.wild : meld.slot_card(s)));
+    CHECK(rebuilt == meld.cards);
+  }
+  (void)meld.classify(rules);
+  (void)meld.bonus(rules);
+  (void)meld.points(rules);
+}
+
+void check_melds(const Rules& rules) {
+  // One suit (hearts) with a two of clubs and the jokers: every proposal of up to 7 cards.
+  std::vector<int> kinds;
+  for (int r = 1; r <= 13; ++r) kinds.push_back(Card::suited(2, r).index);
+  kinds.push_back(Card::suited(0, kTwo).index);
+  kinds.push_back(kJoker);
+  std::vector<Meld> melds;
+  for_each_multiset(kinds, 7, [&](CardSet proposal) {
+    const MeldResult r = make_meld(proposal, rules);
+    if (!r.ok()) return;
+    CHECK(r.meld.cards == proposal);
+    check_meld_value(r.meld, rules);
+    ++melds_checked;
+    if (proposal.size() <= 5) melds.push_back(r.meld);
+  });
+  // One rank (sevens) plus wilds.
+  std::vector<int> sevens;
+  for (int s = 0; s < kSuits; ++s) sevens.push_back(Card::suited(s, 7).index);
+  sevens.push_back(Card::suited(1, kTwo).index);
+  sevens.push_back(kJoker);
+  for_each_multiset(sevens, 10, [&](CardSet proposal) {
+    const MeldResult r = make_meld(proposal, rules);
+    if (!r.ok()) return;
+    check_meld_value(r.meld, rules);
+    ++melds_checked;
+    melds.push_back(r.meld);
+  });
+  // Every single lay-off, twice deep.
+  for (const Meld& meld : melds)
+    for (int k = 0; k < kKinds; ++k) {
+      const Card card(static_cast<std::uint8_t>(k));
+      const MeldResult once = lay_off(meld, card, rules);
+      if (!once.ok()) {
+        CHECK(once.meld == meld);  // a refused lay-off changes nothing
+        continue;
+      }
+      ++layoffs_checked;
+      check_meld_value(once.meld, rules);
+      CardSet expected = meld.cards;
+      CHECK(expected.add(card));
+      CHECK(once.meld.cards == expected);
+      if (meld.kind == MeldKind::Run) {
+        // RULES B.6 L1: naturals stay put, except a converted low natural two.
+        const unsigned before = meld.natural_slots() & ~(1u << 2);
+        CHECK((once.meld.natural_slots() & before) == before);
+      }
+      for (int k2 = 0; k2 < kKinds; k2 += 3) {
+        const MeldResult twice = lay_off(once.meld, Card(static_cast<std::uint8_t>(k2)), rules);
+        if (twice.ok()) {
+          ++layoffs_checked;
+          check_meld_value(twice.meld, rules);
+        }
+      }
+    }
+}
+
+}  // namespace
+
+int main() {
+  check_cardset();
+  for (std::string_view name : kPresetNames) check_melds(*preset_rules(name));
+  Rules variant = *preset_rules("italian");
+  variant.ace_low_or_high = AceRule::LowOnly;
+  variant.natural_two_in_run = false;
+  variant.allow_orphan_wild_14 = false;
+  check_melds(variant);
+  std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);
+  if (failures) {
+    std::printf("selftest: 0 passed, %d failed\n", failures);
+    return 1;
+  }
+  std::printf("selftest: 1 passed, 0 failed\n");
+  return 0;
+}
