@@ -598,7 +598,7 @@ PYBIND11_MODULE(_core, m) {
              const Card c = card_from(card);
              const MeldResult r = lay_off(self.meld, c, self.rules);
              if (!r.ok())
-               raise("IllegalMoveError", "cannot add " + card_name(c) + " to " + layout(self.meld) +
+               raise("IllegalMoveError", "cannot add " + quote(card) + " to " + layout(self.meld) +
                                              ": " + std::string(meld_error_text(r.error)));
              return PyMeld{r.meld, self.rules};
            },
@@ -705,7 +705,7 @@ PYBIND11_MODULE(_core, m) {
              const Card c = card_from(card);
              const MeldResult r = lay_off(self.side.melds[i], c, self.rules);
              if (!r.ok())
-               raise("IllegalMoveError", "cannot add " + card_name(c) + " to meld " +
+               raise("IllegalMoveError", "cannot add " + quote(card) + " to meld " +
                                              std::to_string(i) + " (" +
                                              layout(self.side.melds[i]) + "): " +
                                              std::string(meld_error_text(r.error)));

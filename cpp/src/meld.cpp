@@ -99,7 +99,8 @@ MeldError finish_run(unsigned naturals, Card wild, int fixed_slot, int suit, con
     return MeldError::NoSlotForWild;  // V6
   }
   // A two of the run's suit in slot 2 is natural (V2): such a placement is not a wild.
-  if (wild_slot == 2 && !wild.is_joker() && wild.suit() == suit && wild.is_two())
+  if (wild_slot == 2 && rules.natural_two_in_run && !wild.is_joker() && wild.suit() == suit &&
+      wild.is_two())
     return MeldError::Hole;
   const int first = wild_slot ? std::min(lo, wild_slot) : lo;
   const int last = wild_slot ? std::max(hi, wild_slot) : hi;
@@ -405,13 +406,16 @@ bool split_layout(std::string_view text, std::vector<LayoutToken>& tokens) {
       const std::size_t close = text.find(')', j);
       if (close == std::string_view::npos) return false;
       token.stands_for = text.substr(j + 2, close - j - 2);
-      if (token.stands_for.empty()) return false;
+      if (!parse_card(token.stands_for) && parse_rank(token.stands_for) == 0) return false;
       j = close + 1;
     }
     if (j < text.size() && text[j] == '[') {
       const std::size_t close = text.find(']', j);
       if (close == std::string_view::npos) return false;
       token.tag = text.substr(j + 1, close - j - 1);
+      if (token.tag != "bound" && token.tag != "free-low" && token.tag != "free-high" &&
+          token.tag != "orphan" && token.tag != "set")
+        return false;
       j = close + 1;
     }
     if (j < text.size() && !is_sep(text[j])) return false;
@@ -494,7 +498,8 @@ MeldResult parse_layout(std::string_view text, const Rules& rules) {
     if (slot > 14) return bad_layout();
     if (i == annotated) {
       // A two of the run's suit in slot 2 is natural, never a wild (V2).
-      if (slot == 2 && t.card.is_two() && t.card.suit() == suit) return bad_layout();
+      if (slot == 2 && t.card.is_two() && t.card.suit() == suit && rules.natural_two_in_run)
+        return bad_layout();
       wild_slot = slot;
     } else {
       if (t.card.is_two() && !(slot == 2 && t.card.suit() == suit && rules.natural_two_in_run))
