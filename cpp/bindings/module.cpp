@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -302,28 +303,33 @@ std::string rules_repr(const Rules& rules) {
   return out + ")";
 }
 
-const Rules& italian_rules() {
-  static const Rules rules = *preset_rules("italian");
+// Rules are shared, never copied, by the melds made under them (Python objects are immutable).
+using RulesPtr = std::shared_ptr<const Rules>;
+
+const RulesPtr& italian_rules() {
+  static const RulesPtr rules = std::make_shared<const Rules>(*preset_rules("italian"));
   return rules;
 }
 
-Rules rules_from(py::handle obj) {
+RulesPtr rules_from(py::handle obj) {
   if (obj.is_none()) return italian_rules();
-  if (py::isinstance<Rules>(obj)) return obj.cast<Rules>();
-  if (py::isinstance<py::str>(obj)) return make_rules(obj, py::kwargs());
+  if (py::isinstance<Rules>(obj)) return obj.cast<std::shared_ptr<Rules>>();
+  if (py::isinstance<py::str>(obj)) return std::make_shared<const Rules>(make_rules(obj, py::kwargs()));
   notation_error("expected Rules (or a preset name), got " + quote(obj));
 }
 
 // ---- melds ----------------------------------------------------------------------------------
 
+bool same_rules(const RulesPtr& a, const RulesPtr& b) { return a == b || *a == *b; }
+
 struct PyMeld {
   Meld meld;
-  Rules rules;
+  RulesPtr rules;
 };
 
 struct PyMelds {
   SideMelds side;
-  Rules rules;
+  RulesPtr rules;
 };
 
 [[noreturn]] void meld_error(py::handle input, MeldError error, bool layout) {
@@ -334,36 +340,36 @@ struct PyMelds {
                                 std::string(meld_error_text(error)));
 }
 
-PyMeld meld_from_layout(py::handle text, const Rules& rules) {
+PyMeld meld_from_layout(py::handle text, const RulesPtr& rules) {
   if (!py::isinstance<py::str>(text))
     notation_error("expected a meld layout string such as 'Jk(=4d) 5d 6d', got " + quote(text));
-  const MeldResult r = parse_layout(text.cast<std::string>(), rules);
+  const MeldResult r = parse_layout(text.cast<std::string>(), *rules);
   if (!r.ok()) meld_error(text, r.error, true);
   return {r.meld, rules};
 }
 
-PyMeld meld_from(py::handle cards, const Rules& rules) {
+PyMeld meld_from(py::handle cards, const RulesPtr& rules) {
   if (py::isinstance<PyMeld>(cards)) {
     PyMeld m = cards.cast<PyMeld>();
-    if (!(m.rules == rules))
-      notation_error(quote(cards) + " was made under other rules than " + rules_repr(rules));
+    if (!same_rules(m.rules, rules))
+      notation_error(quote(cards) + " was made under other rules than " + rules_repr(*rules));
     return m;
   }
   if (py::isinstance<py::str>(cards) && cards.cast<std::string>().find("(=") != std::string::npos)
     return meld_from_layout(cards, rules);
-  const MeldResult r = make_meld(cards_from(cards), rules);
+  const MeldResult r = make_meld(cards_from(cards), *rules);
   if (!r.ok()) meld_error(cards, r.error, false);
   return {r.meld, rules};
 }
 
 std::string meld_repr_body(const PyMeld& m) {
-  const MeldResult canonical = make_meld(m.meld.cards, m.rules);
+  const MeldResult canonical = make_meld(m.meld.cards, *m.rules);
   const bool is_canonical = canonical.ok() && canonical.meld == m.meld;
   return (is_canonical ? "Meld('" : "Meld.from_layout('") + layout(m.meld) + "'";
 }
 
-std::string rules_suffix(const Rules& rules) {
-  return rules == italian_rules() ? "" : ", " + rules_repr(rules);
+std::string rules_suffix(const RulesPtr& rules) {
+  return same_rules(rules, italian_rules()) ? "" : ", " + rules_repr(*rules);
 }
 
 py::list meld_cards_in_order(const Meld& meld) {
@@ -534,7 +540,7 @@ PYBIND11_MODULE(_core, m) {
                       [](const std::string& s) { return cards_from(py::str(s)); }));
 
   // ---- Rules ----
-  py::class_<Rules> rules_class(m, "Rules",
+  py::class_<Rules, std::shared_ptr<Rules>> rules_class(m, "Rules",
                                 "The rules of one table: a preset plus knob overrides "
                                 "(RULES section G). Rules('italian', semi_clean_burraco_bonus=None).");
   rules_class
@@ -596,7 +602,7 @@ PYBIND11_MODULE(_core, m) {
       .def("add",
            [](const PyMeld& self, py::handle card) {
              const Card c = card_from(card);
-             const MeldResult r = lay_off(self.meld, c, self.rules);
+             const MeldResult r = lay_off(self.meld, c, *self.rules);
              if (!r.ok())
                raise("IllegalMoveError", "cannot add " + quote(card) + " to " + layout(self.meld) +
                                              ": " + std::string(meld_error_text(r.error)));
@@ -605,7 +611,7 @@ PYBIND11_MODULE(_core, m) {
            py::arg("card"), "The meld after laying off one card (RULES B.2, B.6).")
       .def("can_add",
            [](const PyMeld& self, py::handle card) {
-             return lay_off(self.meld, card_from(card), self.rules).ok();
+             return lay_off(self.meld, card_from(card), *self.rules).ok();
            },
            py::arg("card"))
       .def_property_readonly("kind", [](const PyMeld& s) {
@@ -635,11 +641,11 @@ PYBIND11_MODULE(_core, m) {
       })
       .def_property_readonly("is_clean", [](const PyMeld& s) { return s.meld.is_clean(); })
       .def_property_readonly("burraco", [](const PyMeld& s) {
-        return optional_str(burraco_class_name(s.meld.classify(s.rules)));
+        return optional_str(burraco_class_name(s.meld.classify(*s.rules)));
       })
-      .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(s.rules); })
-      .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(s.rules); })
-      .def_property_readonly("rules", [](const PyMeld& s) { return s.rules; })
+      .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(*s.rules); })
+      .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(*s.rules); })
+      .def_property_readonly("rules", [](const PyMeld& s) { return std::const_pointer_cast<Rules>(s.rules); })
       .def("__len__", [](const PyMeld& s) { return s.meld.size(); })
       .def("__iter__", [](const PyMeld& s) { return py::iter(meld_cards_in_order(s.meld)); })
       .def("__str__", [](const PyMeld& s) { return layout(s.meld); })
@@ -649,12 +655,12 @@ PYBIND11_MODULE(_core, m) {
       .def("__eq__", [](const PyMeld& a, py::handle b) {
         if (!py::isinstance<PyMeld>(b)) return false;
         const PyMeld& o = b.cast<const PyMeld&>();
-        return a.meld == o.meld && a.rules == o.rules;
+        return a.meld == o.meld && same_rules(a.rules, o.rules);
       })
       .def("__ne__", [](const PyMeld& a, py::handle b) {
         if (!py::isinstance<PyMeld>(b)) return true;
         const PyMeld& o = b.cast<const PyMeld&>();
-        return !(a.meld == o.meld && a.rules == o.rules);
+        return !(a.meld == o.meld && same_rules(a.rules, o.rules));
       })
       .def("__hash__", [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); })
       .def("__copy__", [](const PyMeld& s) { return s; })
@@ -683,7 +689,7 @@ PYBIND11_MODULE(_core, m) {
       .def("meld",
            [](const PyMelds& self, py::handle cards) {
              const CardSet set = cards_from(cards);
-             const MeldResult r = self.side.check_new(set, self.rules);
+             const MeldResult r = self.side.check_new(set, *self.rules);
              if (r.error == MeldError::SecondSetOfRank)
                raise("IllegalMoveError", "cannot meld " + quote(cards) + ": " +
                                              std::string(meld_error_text(r.error)) +
@@ -696,14 +702,14 @@ PYBIND11_MODULE(_core, m) {
            py::arg("cards"), "A copy with a new meld appended (RULES B.2 one set per rank).")
       .def("can_meld",
            [](const PyMelds& self, py::handle cards) {
-             return self.side.check_new(cards_from(cards), self.rules).ok();
+             return self.side.check_new(cards_from(cards), *self.rules).ok();
            },
            py::arg("cards"))
       .def("add",
            [](const PyMelds& self, py::handle index, py::handle card) {
              const int i = melds_index(self, index);
              const Card c = card_from(card);
-             const MeldResult r = lay_off(self.side.melds[i], c, self.rules);
+             const MeldResult r = lay_off(self.side.melds[i], c, *self.rules);
              if (!r.ok())
                raise("IllegalMoveError", "cannot add " + quote(card) + " to meld " +
                                              std::to_string(i) + " (" +
@@ -719,10 +725,10 @@ PYBIND11_MODULE(_core, m) {
              if (!is_int(index)) return false;
              const long long i = index.cast<long long>();
              if (i < 0 || i >= self.side.count) return false;
-             return lay_off(self.side.melds[i], card_from(card), self.rules).ok();
+             return lay_off(self.side.melds[i], card_from(card), *self.rules).ok();
            },
            py::arg("index"), py::arg("card"))
-      .def_property_readonly("rules", [](const PyMelds& s) { return s.rules; })
+      .def_property_readonly("rules", [](const PyMelds& s) { return std::const_pointer_cast<Rules>(s.rules); })
       .def("__len__", [](const PyMelds& s) { return static_cast<int>(s.side.count); })
       .def("__getitem__",
            [](const PyMelds& s, py::handle index) {
@@ -748,12 +754,12 @@ PYBIND11_MODULE(_core, m) {
       .def("__eq__", [](const PyMelds& a, py::handle b) {
         if (!py::isinstance<PyMelds>(b)) return false;
         const PyMelds& o = b.cast<const PyMelds&>();
-        return a.side == o.side && a.rules == o.rules;
+        return a.side == o.side && same_rules(a.rules, o.rules);
       })
       .def("__ne__", [](const PyMelds& a, py::handle b) {
         if (!py::isinstance<PyMelds>(b)) return true;
         const PyMelds& o = b.cast<const PyMelds&>();
-        return !(a.side == o.side && a.rules == o.rules);
+        return !(a.side == o.side && same_rules(a.rules, o.rules));
       })
       .def("__hash__", [](const PyMelds& s) {
         py::list layouts;
