@@ -4,7 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -13,6 +15,7 @@
 #include "burraco/cardset.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
+#include "burraco/game.hpp"
 
 namespace py = pybind11;
 using namespace burraco;
@@ -399,6 +402,428 @@ int melds_index(const PyMelds& m, py::handle index) {
   return static_cast<int>(i);
 }
 
+
+// ---- game -----------------------------------------------------------------------------------
+
+struct PyMove {
+  Move move;
+};
+
+struct PyGame {
+  GameState state;
+  RulesPtr rules;
+  std::vector<GameState> history;
+  std::vector<Move> moves;
+};
+
+[[noreturn]] void illegal(const std::string& message) { raise("IllegalMoveError", message); }
+
+[[noreturn]] void state_error(const std::string& message) {
+  static py::object type = py::module_::import("burraco._errors").attr("InvalidStateError");
+  py::set_error(type, message.c_str());
+  throw py::error_already_set();
+}
+
+Move move_from(py::handle obj) {
+  if (py::isinstance<PyMove>(obj)) return obj.cast<const PyMove&>().move;
+  if (!py::isinstance<py::str>(obj))
+    notation_error("expected a move such as 'draw' or 'meld 5h 6h 7h', got " + quote(obj));
+  Move m;
+  if (!parse_move(obj.cast<std::string>(), m))
+    notation_error(quote(obj) + " is not a move (draw, pile, keep, reject, meld <cards>, "
+                                "add <index> <card>, discard <card>)");
+  return m;
+}
+
+py::object phase_name(Phase p) {
+  return py::str(p == Phase::Draw ? "draw" : p == Phase::Meld ? "meld" : "over");
+}
+
+py::object end_reason_name(EndReason e) {
+  switch (e) {
+    case EndReason::None: return py::none();
+    case EndReason::Closed: return py::str("closed");
+    case EndReason::StockExhausted: return py::str("stock_exhausted");
+    case EndReason::Deadlock: return py::str("deadlock");
+  }
+  return py::none();
+}
+
+int seat_arg(const PyGame& g, py::handle seat) {
+  if (!is_int(seat) || seat.cast<long long>() < 0 || seat.cast<long long>() >= g.state.players)
+    notation_error("no player " + quote(seat) + ": players are 0.." +
+                   std::to_string(g.state.players - 1));
+  return seat.cast<int>();
+}
+
+std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle scores) {
+  std::array<std::int32_t, kSideSlots> out{};
+  if (scores.is_none()) return out;
+  const std::size_t n = rules.players == 3 ? 3 : 2;
+  if (py::isinstance<py::str>(scores) || !py::hasattr(scores, "__len__") || py::len(scores) != n)
+    notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
+  std::size_t i = 0;
+  for (py::handle v : scores) {
+    if (!is_int(v) || std::abs(v.cast<long long>()) > 10000000)
+      notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
+    out[i++] = v.cast<std::int32_t>();
+  }
+  return out;
+}
+
+void push_one(PyGame& g, const Move& m) {
+  GameState next = g.state;
+  const MoveResult r = apply_move(next, *g.rules, m);
+  if (!r.ok()) {
+    std::string why(move_error_text(r.error));
+    if (r.meld_error != MeldError::Ok) why += ": " + std::string(meld_error_text(r.meld_error));
+    illegal("illegal move '" + move_text(m) + "': " + why);
+  }
+  g.history.push_back(g.state);
+  g.moves.push_back(m);
+  g.state = next;
+}
+
+// "add 2 8h 9h": single lay-offs in some legal order (canonical order first, backtracking).
+bool push_lay_offs(PyGame& g, int index, std::vector<Card>& cards) {
+  if (cards.empty()) return true;
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    if (i && cards[i] == cards[i - 1]) continue;
+    Move m;
+    m.kind = MoveKind::Add;
+    m.index = static_cast<std::uint8_t>(index);
+    m.card = cards[i];
+    GameState next = g.state;
+    if (!apply_move(next, *g.rules, m).ok()) continue;
+    g.history.push_back(g.state);
+    g.moves.push_back(m);
+    g.state = next;
+    std::vector<Card> rest = cards;
+    rest.erase(rest.begin() + static_cast<long>(i));
+    if (push_lay_offs(g, index, rest)) return true;
+    g.state = g.history.back();
+    g.history.pop_back();
+    g.moves.pop_back();
+  }
+  return false;
+}
+
+py::object packet_view(const Packet& p) {
+  const char* status = "untaken";
+  switch (p.status) {
+    case PacketStatus::Untaken: status = "untaken"; break;
+    case PacketStatus::FaceDown: status = "face_down"; break;
+    case PacketStatus::Seen: status = "seen"; break;
+    case PacketStatus::InHand: status = "in_hand"; break;
+    case PacketStatus::Stock: status = "stock"; break;
+  }
+  CardSet cards;
+  if (p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
+      p.status == PacketStatus::Seen)
+    cards = p.set();
+  return py::make_tuple(status, p.owner >= 0 ? py::object(py::int_(p.owner)) : py::object(py::none()),
+                        cards);
+}
+
+std::string side_result_repr(const SideResult& r) {
+  return "SideResult(side=" + std::to_string(r.side) + ", melds=" + std::to_string(r.melds) +
+         ", bonuses=" + std::to_string(r.bonuses) + ", closing=" + std::to_string(r.closing) +
+         ", hand=" + std::to_string(r.hand) + ", pozzetto=" + std::to_string(r.pozzetto) +
+         ", cut=" + std::to_string(r.cut) + ", total=" + std::to_string(r.total) + ")";
+}
+
+struct PyResult {
+  HandResult result;
+  int players = 4;
+};
+
+void bind_game(py::module_& m) {
+  py::class_<PyMove>(m, "Move", "One atomic move: Move('meld 5h 6h 7h'), Move('add 2 8h'), "
+                                "Move('discard Qs'), Move('draw'). Immutable.")
+      .def(py::init([](py::handle obj) { return PyMove{move_from(obj)}; }), py::arg("move"))
+      .def_property_readonly("kind", [](const PyMove& m) {
+        static const char* names[] = {"draw", "pile", "keep", "reject", "meld", "add", "discard"};
+        return std::string(names[static_cast<int>(m.move.kind)]);
+      })
+      .def_property_readonly("cards", [](const PyMove& m) {
+        CardSet c = m.move.cards;
+        if (m.move.kind == MoveKind::Add || m.move.kind == MoveKind::Discard) c.add(m.move.card);
+        return c;
+      })
+      .def_property_readonly("index", [](const PyMove& m) {
+        return m.move.kind == MoveKind::Add ? py::object(py::int_(m.move.index))
+                                            : py::object(py::none());
+      })
+      .def("__str__", [](const PyMove& m) { return move_text(m.move); })
+      .def("__repr__", [](const PyMove& m) { return "Move('" + move_text(m.move) + "')"; })
+      .def("__eq__", [](const PyMove& a, py::handle b) {
+        return py::isinstance<PyMove>(b) && a.move == b.cast<const PyMove&>().move;
+      })
+      .def("__ne__", [](const PyMove& a, py::handle b) {
+        return !(py::isinstance<PyMove>(b) && a.move == b.cast<const PyMove&>().move);
+      })
+      .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
+      .def("__gt__", [](const PyMove& a, const PyMove& b) { return move_less(b.move, a.move); })
+      .def("__le__", [](const PyMove& a, const PyMove& b) { return !move_less(b.move, a.move); })
+      .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); })
+      .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); });
+
+  py::class_<SideResult>(m, "SideResult", "One side's score breakdown for a hand (RULES E.1).")
+      .def_readonly("side", &SideResult::side)
+      .def_readonly("melds", &SideResult::melds)
+      .def_readonly("bonuses", &SideResult::bonuses)
+      .def_readonly("closing", &SideResult::closing)
+      .def_readonly("hand", &SideResult::hand)
+      .def_readonly("pozzetto", &SideResult::pozzetto)
+      .def_readonly("cut", &SideResult::cut)
+      .def_readonly("total", &SideResult::total)
+      .def("__repr__", &side_result_repr);
+
+  py::class_<PyResult>(m, "Result", "The result of a finished hand (RULES D.5, E).")
+      .def_property_readonly("end_reason", [](const PyResult& r) { return end_reason_name(r.result.reason); })
+      .def_property_readonly("closing_side", [](const PyResult& r) {
+        return r.result.closing_side >= 0 ? py::object(py::int_(r.result.closing_side))
+                                          : py::object(py::none());
+      })
+      .def_property_readonly("sides", [](const PyResult& r) {
+        py::list out;
+        for (int i = 0; i < r.result.side_count; ++i) out.append(py::cast(r.result.sides[i]));
+        return py::tuple(out);
+      })
+      .def_property_readonly("player_scores", [](const PyResult& r) {
+        if (r.players != 3) return py::object(py::none());
+        return py::object(py::make_tuple(r.result.player_half_points[0],
+                                         r.result.player_half_points[1],
+                                         r.result.player_half_points[2]));
+      })
+      .def("__repr__", [](const PyResult& r) {
+        std::string out = "Result(end_reason=" + quote(end_reason_name(r.result.reason)) +
+                          ", closing_side=" +
+                          (r.result.closing_side >= 0 ? std::to_string(r.result.closing_side) : "None") +
+                          ", sides=(";
+        for (int i = 0; i < r.result.side_count; ++i)
+          out += (i ? ", " : "") + side_result_repr(r.result.sides[i]);
+        return out + "))";
+      });
+
+  py::class_<PyGame>(m, "Game", "One hand of Burraco: Game(Rules('italian'), seed=7).")
+      .def(py::init([](py::handle rules_obj, py::handle seed, py::handle deck, py::handle first,
+                       py::handle scores) {
+             PyGame g;
+             g.rules = rules_from(rules_obj);
+             const Rules& rules = *g.rules;
+             const std::string why = check_playable(rules);
+             if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
+             if (!is_int(first) || first.cast<long long>() < 0 ||
+                 first.cast<long long>() >= rules.players)
+               notation_error("first_player " + quote(first) + ": expected a seat 0.." +
+                              std::to_string(rules.players - 1));
+             const int first_player = first.cast<int>();
+             const auto score_values = scores_arg(rules, scores);
+             if (!deck.is_none()) {
+               if (!seed.is_none()) notation_error("give a seed or a deck, not both");
+               std::array<Card, kMaxDeck> order{};
+               std::vector<Card> cards;
+               if (py::isinstance<py::str>(deck)) {
+                 const std::string text = deck.cast<std::string>();
+                 std::size_t i = 0;
+                 while (i < text.size()) {
+                   while (i < text.size() && is_separator(text[i])) ++i;
+                   if (i >= text.size()) break;
+                   std::size_t j = i;
+                   while (j < text.size() && !is_separator(text[j])) ++j;
+                   const auto c = parse_card(std::string_view(text).substr(i, j - i));
+                   if (!c) notation_error("deck: " + quote(py::str(text.substr(i, j - i))) + " is not a card");
+                   cards.push_back(*c);
+                   i = j;
+                 }
+               } else if (py::hasattr(deck, "__iter__")) {
+                 for (py::handle c : deck) cards.push_back(card_from(c));
+               } else {
+                 notation_error("deck " + quote(deck) + ": expected a list of cards");
+               }
+               std::array<Card, kMaxDeck> full{};
+               const int n = unshuffled_deck(rules, full);
+               std::array<int, kKinds> want{}, have{};
+               for (int i = 0; i < n; ++i) ++want[full[i].index];
+               for (Card c : cards) ++have[c.index];
+               if (static_cast<int>(cards.size()) != n || want != have)
+                 notation_error("deck: expected the " + std::to_string(n) +
+                                " cards of these rules' deck, each once, got " +
+                                std::to_string(cards.size()) + " cards that do not match");
+               for (int i = 0; i < n; ++i) order[i] = cards[i];
+               g.state = deal(rules, order, first_player, score_values);
+               return g;
+             }
+             std::uint64_t seed_value = 0;
+             if (seed.is_none()) {
+               py::bytes raw = py::module_::import("os").attr("urandom")(8);
+               seed_value = py::int_(py::module_::import("builtins").attr("int").attr("from_bytes")(raw, "little")).cast<std::uint64_t>();
+             } else {
+               if (!is_int(seed)) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
+               py::object zero = py::int_(0);
+               py::object limit = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ULL));
+               const bool ok = PyObject_RichCompareBool(seed.ptr(), zero.ptr(), Py_GE) == 1 &&
+                               PyObject_RichCompareBool(seed.ptr(), limit.ptr(), Py_LE) == 1;
+               if (!ok) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
+               seed_value = seed.cast<std::uint64_t>();
+             }
+             g.state = deal_seeded(rules, seed_value, first_player, score_values);
+             return g;
+           }),
+           py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
+           py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none())
+      .def_static("from_state_string",
+                  [](py::handle text) {
+                    if (!py::isinstance<py::str>(text))
+                      state_error("expected a state string, got " + quote(text));
+                    PyGame g;
+                    Rules rules;
+                    std::string error;
+                    if (!parse_state_string(text.cast<std::string>(), g.state, rules, error))
+                      state_error("invalid state string: " + error);
+                    g.rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
+                                  ? italian_rules() : std::make_shared<const Rules>(rules);
+                    return g;
+                  },
+                  py::arg("state"))
+      .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); })
+      .def("legal_moves",
+           [](const PyGame& g) {
+             std::vector<Move> moves;
+             legal_moves(g.state, *g.rules, moves);
+             py::list out;
+             for (const Move& mv : moves) out.append(py::cast(PyMove{mv}));
+             return out;
+           },
+           "Every legal move, in the canonical order.")
+      .def("push",
+           [](PyGame& g, py::handle move) {
+             if (py::isinstance<py::str>(move)) {
+               // The multi-card lay-off sugar: "add 2 8h 9h".
+               const std::string text = move.cast<std::string>();
+               Move probe;
+               if (!parse_move(text, probe)) {
+                 std::vector<std::string> words;
+                 std::size_t i = 0;
+                 while (i < text.size()) {
+                   while (i < text.size() && is_separator(text[i])) ++i;
+                   std::size_t j = i;
+                   while (j < text.size() && !is_separator(text[j])) ++j;
+                   if (j > i) words.push_back(text.substr(i, j - i));
+                   i = j;
+                 }
+                 if (words.size() > 3 && (words[0] == "add" || words[0] == "ADD" || words[0] == "Add")) {
+                   Move first;
+                   if (!parse_move(words[0] + " " + words[1] + " " + words[2], first)) move_from(move);
+                   std::vector<Card> cards;
+                   for (std::size_t k = 2; k < words.size(); ++k) {
+                     const auto c = parse_card(words[k]);
+                     if (!c) move_from(move);
+                     cards.push_back(*c);
+                   }
+                   std::sort(cards.begin(), cards.end());
+                   if (!push_lay_offs(g, first.index, cards))
+                     illegal("illegal move " + quote(move) + ": no order of these lay-offs is legal");
+                   return;
+                 }
+               }
+             }
+             push_one(g, move_from(move));
+           },
+           py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
+      .def("pop",
+           [](PyGame& g) {
+             if (g.history.empty()) throw py::index_error("pop from a game with no moves");
+             g.state = g.history.back();
+             g.history.pop_back();
+             const Move mv = g.moves.back();
+             g.moves.pop_back();
+             return PyMove{mv};
+           })
+      .def("copy", [](const PyGame& g) { return g; })
+      .def("__copy__", [](const PyGame& g) { return g; })
+      .def("__deepcopy__", [](const PyGame& g, py::handle) { return g; })
+      .def_property_readonly("moves", [](const PyGame& g) {
+        py::list out;
+        for (const Move& mv : g.moves) out.append(py::cast(PyMove{mv}));
+        return out;
+      })
+      .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); })
+      .def_property_readonly("seed", [](const PyGame& g) {
+        return g.state.has_seed ? py::object(py::int_(g.state.seed)) : py::object(py::none());
+      })
+      .def_property_readonly("players", [](const PyGame& g) { return static_cast<int>(g.state.players); })
+      .def_property_readonly("first_player", [](const PyGame& g) { return static_cast<int>(g.state.first); })
+      .def_property_readonly("turn", [](const PyGame& g) { return static_cast<int>(g.state.turn); })
+      .def_property_readonly("phase", [](const PyGame& g) { return phase_name(g.state.phase); })
+      .def_property_readonly("scores", [](const PyGame& g) {
+        py::list out;
+        for (int i = 0; i < (g.state.players == 3 ? 3 : 2); ++i) out.append(g.state.scores[i]);
+        return py::tuple(out);
+      })
+      .def("hand", [](const PyGame& g, py::handle p) { return g.state.hands[seat_arg(g, p)]; }, py::arg("player"))
+      .def("known", [](const PyGame& g, py::handle p) { return g.state.known[seat_arg(g, p)]; }, py::arg("player"))
+      .def("side_of", [](const PyGame& g, py::handle p) { return side_of(g.state, *g.rules, seat_arg(g, p)); }, py::arg("player"))
+      .def_property_readonly("sides", [](const PyGame& g) {
+        std::array<int, kSideSlots> sides{};
+        const int n = active_sides(g.state, *g.rules, sides);
+        py::list out;
+        for (int i = 0; i < n; ++i) out.append(sides[i]);
+        return py::tuple(out);
+      })
+      .def("melds",
+           [](const PyGame& g, py::handle side) {
+             if (!is_int(side) || side.cast<long long>() < 0 ||
+                 side.cast<long long>() >= side_slots(g.state.players))
+               notation_error("no side " + quote(side));
+             return PyMelds{side_melds(g.state, side.cast<int>()), g.rules};
+           },
+           py::arg("side"))
+      .def_property_readonly("discard_pile", [](const PyGame& g) { return g.state.pile; })
+      .def_property_readonly("top_discard", [](const PyGame& g) {
+        return g.state.top.valid() ? py::cast(g.state.top) : py::object(py::none());
+      })
+      .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); })
+      .def_property_readonly("stock", [](const PyGame& g) {
+        py::list out;
+        for (int i = g.state.stock_pos; i < g.state.stock_end; ++i) out.append(py::cast(g.state.stock[i]));
+        return py::tuple(out);
+      })
+      .def_property_readonly("pozzetti", [](const PyGame& g) {
+        py::list out;
+        for (const Packet& p : g.state.packets) out.append(packet_view(p));
+        return py::tuple(out);
+      })
+      .def_property_readonly("cut_side", [](const PyGame& g) {
+        return g.state.cut_side >= 0 ? py::object(py::int_(g.state.cut_side)) : py::object(py::none());
+      })
+      .def("is_over", [](const PyGame& g) { return g.state.over(); })
+      .def_property_readonly("end_reason", [](const PyGame& g) { return end_reason_name(g.state.end); })
+      .def("result",
+           [](const PyGame& g) {
+             if (!g.state.over()) illegal("the hand is not over: no result yet");
+             return PyResult{score_hand(g.state, *g.rules), g.state.players};
+           })
+      .def("__repr__", [](const PyGame& g) {
+        return "Game.from_state_string('" + state_string(g.state, *g.rules) + "')";
+      });
+
+  m.def("perft",
+        [](const PyGame& g, py::handle depth) {
+          if (!is_int(depth) || depth.cast<long long>() < 0 || depth.cast<long long>() > 64)
+            notation_error("perft depth " + quote(depth) + ": expected an integer 0..64");
+          const int d = depth.cast<int>();
+          std::uint64_t nodes = 0;
+          {
+            py::gil_scoped_release release;
+            nodes = perft(g.state, *g.rules, d);
+          }
+          return nodes;
+        },
+        py::arg("game"), py::arg("depth"), "Leaf nodes of every legal move sequence of that depth.");
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -766,4 +1191,6 @@ PYBIND11_MODULE(_core, m) {
         for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
         return py::hash(py::tuple(layouts));
       });
+
+  bind_game(m);
 }

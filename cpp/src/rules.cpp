@@ -187,3 +187,208 @@ const KnobInfo* find_knob(std::string_view name) {
 }
 
 }  // namespace burraco
+
+#include <charconv>
+#include <cctype>
+
+namespace burraco {
+
+namespace {
+
+bool parse_int(std::string_view text, long long& out) {
+  if (text.empty()) return false;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+// Splits "(a,b),(c,d)" at top-level commas.
+std::vector<std::string_view> split_top(std::string_view text) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    else if (text[i] == ')') --depth;
+    else if (text[i] == ',' && depth == 0) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+bool strip_parens(std::string_view& text) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')') return false;
+  text = text.substr(1, text.size() - 2);
+  return true;
+}
+
+}  // namespace
+
+std::string knob_text(const Rules& rules, const KnobInfo& k) {
+  const void* p = k.get(rules);
+  switch (k.type) {
+    case KnobType::Bool: return *static_cast<const bool*>(p) ? "True" : "False";
+    case KnobType::Int: return std::to_string(*static_cast<const std::int32_t*>(p));
+    case KnobType::OptInt: {
+      const std::int32_t v = *static_cast<const std::int32_t*>(p);
+      return v == kNone ? "None" : std::to_string(v);
+    }
+    case KnobType::Float: {
+      char buf[64];
+      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, *static_cast<const double*>(p));
+      std::string out(buf, end);
+      if (out.find_first_of(".en") == std::string::npos) out += ".0";
+      return out;
+    }
+    case KnobType::Choice: return std::string(k.choices[*static_cast<const std::uint8_t*>(p)]);
+    case KnobType::Ranks: {
+      std::string out;
+      const std::uint16_t mask = *static_cast<const std::uint16_t*>(p);
+      for (int r = 1; r <= 13; ++r)
+        if (mask & (1u << r)) out += rank_char(r);
+      return out;
+    }
+    case KnobType::IntPair: {
+      const auto& a = *static_cast<const std::array<std::int32_t, 2>*>(p);
+      return "(" + std::to_string(a[0]) + "," + std::to_string(a[1]) + ")";
+    }
+    case KnobType::Opening: {
+      if (rules.opening_steps == 0) return "None";
+      std::string out = "(";
+      for (int i = 0; i < rules.opening_steps; ++i)
+        out += (i ? ",(" : "(") + std::to_string(rules.opening_minimum[i].from_score) + "," +
+               std::to_string(rules.opening_minimum[i].minimum) + ")";
+      return out + (rules.opening_steps == 1 ? ",)" : ")");
+    }
+  }
+  return "";
+}
+
+bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
+  void* p = k.get(rules);
+  long long v = 0;
+  switch (k.type) {
+    case KnobType::Bool: {
+      if (text != "True" && text != "False") return false;
+      const bool b = text == "True";
+      if (k.only >= 0 && b != (k.only == 1)) return false;
+      *static_cast<bool*>(p) = b;
+      return true;
+    }
+    case KnobType::Int:
+    case KnobType::OptInt: {
+      if (k.type == KnobType::OptInt && text == "None") {
+        *static_cast<std::int32_t*>(p) = kNone;
+        return true;
+      }
+      if (!parse_int(text, v)) return false;
+      if (k.name == "jokers" ? (v < 0 || v > 4 || v % 2) : (v < k.min || v > k.max)) return false;
+      *static_cast<std::int32_t*>(p) = static_cast<std::int32_t>(v);
+      return true;
+    }
+    case KnobType::Float: {
+      double d = 0;
+      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+      if (ec != std::errc() || ptr != text.data() + text.size() || !(d >= k.fmin && d <= k.fmax))
+        return false;
+      *static_cast<double*>(p) = d;
+      return true;
+    }
+    case KnobType::Choice:
+      for (std::size_t i = 0; i < k.choices.size(); ++i)
+        if (k.choices[i] == text) {
+          *static_cast<std::uint8_t*>(p) = static_cast<std::uint8_t>(i);
+          return true;
+        }
+      return false;
+    case KnobType::Ranks: {
+      std::uint16_t mask = 0;
+      for (char c : text) {
+        const int r = parse_rank(std::string_view(&c, 1));
+        if (r == 0 || r == kTwo || (mask & (1u << r))) return false;
+        mask |= static_cast<std::uint16_t>(1u << r);
+      }
+      if (!mask) return false;
+      *static_cast<std::uint16_t*>(p) = mask;
+      return true;
+    }
+    case KnobType::IntPair: {
+      if (!strip_parens(text)) return false;
+      const auto parts = split_top(text);
+      if (parts.size() != 2) return false;
+      std::array<std::int32_t, 2> a{};
+      for (int i = 0; i < 2; ++i) {
+        if (!parse_int(parts[i], v) || v < k.min || v > k.max) return false;
+        a[i] = static_cast<std::int32_t>(v);
+      }
+      *static_cast<std::array<std::int32_t, 2>*>(p) = a;
+      return true;
+    }
+    case KnobType::Opening: {
+      if (text == "None") {
+        rules.opening_steps = 0;
+        rules.opening_minimum = {};
+        return true;
+      }
+      if (!strip_parens(text)) return false;
+      auto parts = split_top(text);
+      if (!parts.empty() && parts.back().empty()) parts.pop_back();  // "((0,50),)"
+      if (parts.empty() || parts.size() > 4) return false;
+      std::array<OpeningStep, 4> steps{};
+      for (std::size_t i = 0; i < parts.size(); ++i) {
+        std::string_view pair = parts[i];
+        if (!strip_parens(pair)) return false;
+        const auto two = split_top(pair);
+        long long from = 0, minimum = 0;
+        if (two.size() != 2 || !parse_int(two[0], from) || !parse_int(two[1], minimum)) return false;
+        if (from < 0 || minimum < 0 || from > 1000000 || minimum > 100000) return false;
+        if (i == 0 ? from != 0 : from <= steps[i - 1].from_score) return false;
+        steps[i] = {static_cast<std::int32_t>(from), static_cast<std::int32_t>(minimum)};
+      }
+      rules.opening_minimum = steps;
+      rules.opening_steps = static_cast<std::int32_t>(parts.size());
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string rules_text(const Rules& rules) {
+  std::string out(preset_name(rules.preset));
+  const Rules base = *preset_rules(preset_name(rules.preset));
+  for (const KnobInfo& k : knob_table()) {
+    const std::string value = knob_text(rules, k);
+    if (value != knob_text(base, k)) out += ":" + std::string(k.name) + "=" + value;
+  }
+  return out;
+}
+
+bool parse_rules_text(std::string_view text, Rules& rules, std::string& error) {
+  const std::size_t colon = text.find(':');
+  const std::string_view name = text.substr(0, colon);
+  const auto base = preset_rules(name);
+  if (!base) {
+    error = "unknown preset '" + std::string(name) + "'";
+    return false;
+  }
+  Rules r = *base;
+  std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  while (!rest.empty()) {
+    const std::size_t next = rest.find(':');
+    const std::string_view item = rest.substr(0, next);
+    rest = next == std::string_view::npos ? "" : rest.substr(next + 1);
+    const std::size_t eq = item.find('=');
+    const KnobInfo* k = eq == std::string_view::npos ? nullptr : find_knob(item.substr(0, eq));
+    if (!k || !set_knob_text(r, *k, item.substr(eq + 1))) {
+      error = "bad rules knob '" + std::string(item) + "'";
+      return false;
+    }
+  }
+  rules = r;
+  return true;
+}
+
+}  // namespace burraco

@@ -8,7 +8,7 @@ API in pure Python. See ``docs/api.md``.
 Meld('Jk(=4d) 5d 6d')
 """
 
-from ._core import Card, Cards, Meld, Melds, Rules
+from ._core import Card, Cards, Game, Meld, Melds, Move, Result, Rules, SideResult, perft
 from ._errors import (
     BurracoError,
     IllegalMoveError,
@@ -21,11 +21,16 @@ __all__ = [
     "BurracoError",
     "Card",
     "Cards",
+    "Game",
     "IllegalMoveError",
     "InvalidMeldError",
     "InvalidNotationError",
     "InvalidStateError",
     "Meld",
     "Melds",
+    "Move",
+    "Result",
     "Rules",
+    "SideResult",
+    "perft",
 ]

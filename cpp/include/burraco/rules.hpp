@@ -166,3 +166,16 @@ std::span<const KnobInfo> knob_table();
 const KnobInfo* find_knob(std::string_view name);
 
 }  // namespace burraco
+
+namespace burraco {
+
+// A knob's value as a Python literal without spaces: True, 150, None, (18,11), wild_at_end.
+std::string knob_text(const Rules& rules, const KnobInfo& knob);
+// Sets a knob from that text; false (rules unchanged) if the text is not a legal value.
+bool set_knob_text(Rules& rules, const KnobInfo& knob, std::string_view text);
+// "italian" or "brazilian:players=2:semi_clean_burraco_bonus=150" (knobs that differ, table order).
+std::string rules_text(const Rules& rules);
+// Parses rules_text(); on failure returns false and says why in `error`.
+bool parse_rules_text(std::string_view text, Rules& rules, std::string& error);
+
+}  // namespace burraco

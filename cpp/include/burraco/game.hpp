@@ -1,0 +1,212 @@
+// burraco — the state of one hand and the moves that change it (RULES C, D, E, F; DESIGN §3).
+//
+// GameState is a plain value: no heap, no pointers, trivially copyable, so copying it is clone
+// and undo (copy-make). The rules are not inside it: every function takes the Rules it plays
+// under, which the owner keeps alive and unchanged.
+//
+// Sides: 4 players side = seat % 2; 2 players side = seat; 3 players side = seat until the first
+// pozzetto is taken, then the soloist keeps their seat and the pair is side 3 (RULES F.6).
+// Melds of all sides live in one pool in creation order, each tagged with its side; a side's
+// meld index (the `add` move) counts that side's melds in pool order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "burraco/card.hpp"
+#include "burraco/cardset.hpp"
+#include "burraco/meld.hpp"
+#include "burraco/rules.hpp"
+
+namespace burraco {
+
+inline constexpr int kMaxPlayers = 4;
+inline constexpr int kSideSlots = 4;
+inline constexpr int kMaxDeck = 108;
+inline constexpr int kMaxMelds = 36;   // 108 cards make at most 36 melds
+inline constexpr int kMaxPacket = 30;  // pozzetto_sizes knob limit
+inline constexpr int kPackets = 2;
+
+enum class Phase : std::uint8_t { Draw, Meld, Over };
+enum class EndReason : std::uint8_t { None, Closed, StockExhausted, Deadlock };
+enum class PacketStatus : std::uint8_t { Untaken, FaceDown, Seen, InHand, Stock };
+
+enum class MoveKind : std::uint8_t { Draw, Pile, Keep, Reject, Meld, Add, Discard };
+
+struct Move {
+  MoveKind kind = MoveKind::Draw;
+  std::uint8_t index = 0;  // add: the side's meld index
+  Card card{};             // add, discard
+  CardSet cards;           // meld
+  friend bool operator==(const Move&, const Move&) = default;
+};
+
+// Turn flags (docs/game.md "turnflags").
+enum TurnFlag : std::uint8_t {
+  kTookSinglePile = 1,  // p: the pile held one card at the start of the turn and was taken
+  kPutDown = 2,         // d: a card went on the table this turn (even if returned)
+  kLastTurn = 4,        // l: the stock reached its threshold (RULES D.2)
+  kForceDraw = 8,       // f: this turn must draw from the stock (D.4 force_draw)
+  kFirstDraw = 16,      // b: the brazilian first draw is pending (C.2)
+};
+
+struct Packet {
+  std::array<Card, kMaxPacket> cards{};
+  std::uint8_t size = 0;
+  PacketStatus status = PacketStatus::Untaken;
+  std::int8_t owner = -1;
+  CardSet set() const {
+    CardSet s;
+    for (int i = 0; i < size; ++i) s.add(cards[i]);
+    return s;
+  }
+};
+
+struct GameState {
+  std::uint8_t players = 4;
+  std::uint8_t first = 0;
+  std::uint8_t turn = 0;
+  Phase phase = Phase::Draw;
+  EndReason end = EndReason::None;
+  std::int8_t closing_side = -1;
+  std::int8_t split = -1;     // 3 players: the soloist once the first packet is taken
+  std::int8_t cut_side = -1;  // brazilian exact cut
+  std::uint8_t flags = 0;     // TurnFlag bits of the current turn
+  std::uint8_t deadlock = 0;  // consecutive exchange turns (RULES D.4)
+  Card hold{};                // kind held by a one-card pile take this turn (C.5)
+  bool hold_released = false; // a card of that kind went on the table this turn
+  bool has_seed = false;
+  std::uint64_t seed = 0;
+
+  std::array<CardSet, kMaxPlayers> hands{};
+  std::array<CardSet, kMaxPlayers> known{};  // taken with the pile and not yet played (C.9)
+
+  CardSet pile;
+  Card top{};
+  std::uint8_t pile_size = 0;
+
+  std::array<Card, kMaxDeck> stock{};
+  std::uint8_t stock_pos = 0, stock_end = 0;  // stock[stock_pos] is the top card
+
+  std::array<Packet, kPackets> packets{};
+
+  std::array<Meld, kMaxMelds> melds{};
+  std::array<std::uint8_t, kMaxMelds> meld_side{};
+  std::uint8_t meld_count = 0;
+
+  std::array<bool, kSideSlots> opened{};
+  std::array<std::int32_t, kSideSlots> need{};
+  std::array<std::int32_t, kSideSlots> scores{};  // cumulative at the start of the hand
+
+  int stock_size() const { return stock_end - stock_pos; }
+  bool over() const { return phase == Phase::Over; }
+};
+
+// ---- setup ------------------------------------------------------------------------------------
+
+// The unshuffled deck of these rules (DESIGN §4). Returns its size.
+int unshuffled_deck(const Rules& rules, std::array<Card, kMaxDeck>& deck);
+
+// Checks that the rules describe a game this engine can deal; empty string if fine, else why.
+std::string check_playable(const Rules& rules);
+
+// Deals from an explicit order (precondition: the full deck of these rules, checked by callers).
+GameState deal(const Rules& rules, const std::array<Card, kMaxDeck>& order, int first_player,
+               const std::array<std::int32_t, kSideSlots>& scores);
+// Deals from a seed: shuffle, deal, and the brazilian exact cut (docs/game.md).
+GameState deal_seeded(const Rules& rules, std::uint64_t seed, int first_player,
+                      const std::array<std::int32_t, kSideSlots>& scores);
+
+// ---- queries ----------------------------------------------------------------------------------
+
+int side_of(const GameState& s, const Rules& rules, int seat);
+// The side slots in play now (2 or 4 players: 0 and 1; 3 players: the seats, or soloist and 3).
+int active_sides(const GameState& s, const Rules& rules, std::array<int, kSideSlots>& out);
+// A side's melds in creation order, as a SideMelds (for the Python view).
+SideMelds side_melds(const GameState& s, int side);
+bool side_took_packet(const GameState& s, const Rules& rules, int side);
+
+// ---- moves ------------------------------------------------------------------------------------
+
+enum class MoveError : std::uint8_t {
+  Ok,
+  GameOver,
+  WrongPhase,
+  FirstDrawPending,
+  NotFirstDraw,
+  EmptyPile,
+  MustDrawFromStock,
+  StockEmpty,
+  NotInHand,
+  BadMeld,          // detail in meld_error
+  SecondSetOfRank,
+  NoSuchMeld,
+  BadLayOff,        // detail in meld_error
+  DeadEnd,          // RULES C.7: the turn could not be finished
+  CannotEmptyHand,  // no pozzetto to take and closing not allowed
+  HeldCard,         // RULES C.5
+  WildClosingDiscard,
+  NoBurracoToClose,
+  NoPozzettoToClose,
+};
+
+struct MoveResult {
+  MoveError error = MoveError::Ok;
+  MeldError meld_error = MeldError::Ok;
+  bool ok() const { return error == MoveError::Ok; }
+};
+
+std::string_view move_error_text(MoveError error);
+
+// Plays a move if it is legal; on error the state is unchanged.
+MoveResult apply_move(GameState& s, const Rules& rules, const Move& move);
+
+// Every legal move, in the canonical order of docs/game.md, appended to `out` (cleared first).
+void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out);
+
+// Canonical comparison of moves (docs/game.md).
+bool move_less(const Move& a, const Move& b);
+
+// ---- notation ---------------------------------------------------------------------------------
+
+std::string move_text(const Move& move);
+// Parses a move; false when the text is not a move (lenient, see docs/game.md).
+bool parse_move(std::string_view text, Move& out);
+
+// ---- scoring (RULES E) --------------------------------------------------------------------------
+
+struct SideResult {
+  int side = 0;
+  int melds = 0, bonuses = 0, closing = 0, hand = 0, pozzetto = 0, cut = 0, total = 0;
+};
+
+struct HandResult {
+  EndReason reason = EndReason::None;
+  int closing_side = -1;
+  std::array<SideResult, kSideSlots> sides{};
+  int side_count = 0;
+  std::array<int, kMaxPlayers> player_half_points{};  // 3 players only
+};
+
+// Precondition: s.over().
+HandResult score_hand(const GameState& s, const Rules& rules);
+
+// ---- perft --------------------------------------------------------------------------------------
+
+std::uint64_t perft(const GameState& s, const Rules& rules, int depth);
+
+}  // namespace burraco
+
+namespace burraco {
+
+// The state string of docs/game.md (version 1).
+std::string state_string(const GameState& s, const Rules& rules);
+// Parses a state string; on failure returns false and names the bad field in `error`.
+bool parse_state_string(std::string_view text, GameState& s, Rules& rules, std::string& error);
+// How many side slots the state string and the meld lists use (2, or 4 with three players).
+inline int side_slots(int players) { return players == 3 ? 4 : 2; }
+
+}  // namespace burraco

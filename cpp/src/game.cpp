@@ -1,0 +1,850 @@
+#include "burraco/game.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+
+#include "burraco/rng.hpp"
+
+namespace burraco {
+
+// ---- setup ------------------------------------------------------------------------------------
+
+int unshuffled_deck(const Rules& rules, std::array<Card, kMaxDeck>& deck) {
+  int n = 0;
+  for (int copy = 0; copy < rules.decks; ++copy)
+    for (int suit = 0; suit < kSuits; ++suit)
+      for (int rank = 1; rank <= kRanks; ++rank) deck[n++] = Card::suited(suit, rank);
+  for (int j = 0; j < rules.jokers; ++j) deck[n++] = Card::joker();
+  return n;
+}
+
+std::string check_playable(const Rules& rules) {
+  if (rules.players == 3 && rules.pozzetto_sizes[0] < rules.pozzetto_sizes[1])
+    return "three players need the larger pozzetto on top";
+  if (rules.opening_steps > 0 && rules.players == 3)
+    return "an opening minimum with three players is not supported";
+  if (rules.pozzetto_sizes[0] > kMaxPacket || rules.pozzetto_sizes[1] > kMaxPacket)
+    return "a pozzetto larger than 30 cards";
+  if (rules.initial_stock() <= rules.stock_end_threshold + 1)
+    return "the stock would be too small for these rules (initial_stock " +
+           std::to_string(rules.initial_stock()) + ")";
+  return "";
+}
+
+namespace {
+
+int opening_requirement(const Rules& rules, int band) {
+  int need = rules.opening_minimum[0].minimum;
+  for (int i = 0; i < rules.opening_steps; ++i)
+    if (band >= rules.opening_minimum[i].from_score) need = rules.opening_minimum[i].minimum;
+  return need;
+}
+
+GameState deal_with_cut(const Rules& rules, const std::array<Card, kMaxDeck>& order,
+                        int first_player, const std::array<std::int32_t, kSideSlots>& scores,
+                        int cut_side) {
+  GameState s;
+  s.players = static_cast<std::uint8_t>(rules.players);
+  s.first = static_cast<std::uint8_t>(first_player);
+  s.turn = s.first;
+  s.scores = scores;
+  s.cut_side = static_cast<std::int8_t>(cut_side);
+  const int total = rules.total_cards();
+  int i = 0;
+  for (; i < rules.hand_size * rules.players; ++i)
+    s.hands[(first_player + i) % rules.players].add(order[i]);
+  const int p0 = rules.pozzetto_sizes[0], p1 = rules.pozzetto_sizes[1];
+  for (int next = 0; s.packets[0].size < p0 || s.packets[1].size < p1; ++i) {
+    if (s.packets[next].size >= (next == 0 ? p0 : p1)) next ^= 1;
+    Packet& packet = s.packets[next];
+    packet.cards[packet.size++] = order[i];
+    next ^= 1;
+  }
+  if (rules.initial_upcard) {
+    s.pile.add(order[i]);
+    s.top = order[i];
+    s.pile_size = 1;
+    ++i;
+  }
+  int k = 0;
+  for (; i < total; ++i, ++k) s.stock[k] = order[i];
+  s.stock_pos = 0;
+  s.stock_end = static_cast<std::uint8_t>(k);
+  if (rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard) s.flags |= kFirstDraw;
+  if (rules.opening_steps > 0)
+    for (int side = 0; side < 2; ++side)
+      s.need[side] = opening_requirement(
+          rules, scores[side] + (cut_side == side ? rules.cut_bonus : 0));
+  return s;
+}
+
+}  // namespace
+
+GameState deal(const Rules& rules, const std::array<Card, kMaxDeck>& order, int first_player,
+               const std::array<std::int32_t, kSideSlots>& scores) {
+  return deal_with_cut(rules, order, first_player, scores, -1);
+}
+
+GameState deal_seeded(const Rules& rules, std::uint64_t seed, int first_player,
+                      const std::array<std::int32_t, kSideSlots>& scores) {
+  std::array<Card, kMaxDeck> deck{};
+  const int n = unshuffled_deck(rules, deck);
+  Rng rng(seed);
+  rng.shuffle(deck.data(), n);
+  int cut_side = -1;
+  if (rules.cut_exact_probability > 0 && rng.unit() < rules.cut_exact_probability) {
+    const int cutter = ((first_player - 2) % rules.players + rules.players) % rules.players;
+    cut_side = rules.players == 4 ? cutter % 2 : cutter;
+  }
+  GameState s = deal_with_cut(rules, deck, first_player, scores, cut_side);
+  s.has_seed = true;
+  s.seed = seed;
+  return s;
+}
+
+// ---- queries ----------------------------------------------------------------------------------
+
+int side_of(const GameState& s, const Rules& rules, int seat) {
+  (void)rules;
+  if (s.players == 4) return seat % 2;
+  if (s.players == 3 && s.split >= 0) return seat == s.split ? seat : 3;
+  return seat;
+}
+
+int active_sides(const GameState& s, const Rules& rules, std::array<int, kSideSlots>& out) {
+  (void)rules;
+  if (s.players == 3) {
+    if (s.split < 0) {
+      out = {0, 1, 2, 0};
+      return 3;
+    }
+    out = {s.split, 3, 0, 0};
+    return 2;
+  }
+  out = {0, 1, 0, 0};
+  return 2;
+}
+
+SideMelds side_melds(const GameState& s, int side) {
+  SideMelds out;
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side) out.append(s.melds[i]);
+  return out;
+}
+
+bool side_took_packet(const GameState& s, const Rules& rules, int side) {
+  for (const Packet& p : s.packets)
+    if ((p.status == PacketStatus::FaceDown || p.status == PacketStatus::Seen ||
+         p.status == PacketStatus::InHand) &&
+        side_of(s, rules, p.owner) == side)
+      return true;
+  return false;
+}
+
+std::string_view move_error_text(MoveError error) {
+  switch (error) {
+    case MoveError::Ok: return "ok";
+    case MoveError::GameOver: return "the hand is over";
+    case MoveError::WrongPhase: return "not in this phase of the turn";
+    case MoveError::FirstDrawPending: return "the first draw of the hand is keep or reject";
+    case MoveError::NotFirstDraw: return "keep and reject belong to the brazilian first draw";
+    case MoveError::EmptyPile: return "the discard pile is empty";
+    case MoveError::MustDrawFromStock: return "after a deadlock this turn must draw from the stock";
+    case MoveError::StockEmpty: return "no card can be drawn from the stock";
+    case MoveError::NotInHand: return "the cards are not in the player's hand";
+    case MoveError::BadMeld: return "not a meld";
+    case MoveError::SecondSetOfRank: return "the side already has a set of that rank";
+    case MoveError::NoSuchMeld: return "the side has no meld with that index";
+    case MoveError::BadLayOff: return "the card cannot be laid off on that meld";
+    case MoveError::DeadEnd: return "the turn could not be finished after it (RULES C.7)";
+    case MoveError::CannotEmptyHand:
+      return "the hand would be empty with no pozzetto to take and no right to close";
+    case MoveError::HeldCard:
+      return "that is the card just taken from a one-card pile (RULES C.5)";
+    case MoveError::WildClosingDiscard: return "a wild may not be the closing discard";
+    case MoveError::NoBurracoToClose: return "closing needs a burraco on the side's table";
+    case MoveError::NoPozzettoToClose: return "closing needs the side's pozzetto";
+  }
+  return "?";
+}
+
+// ---- the rules of a turn ------------------------------------------------------------------------
+
+namespace {
+
+int top_untaken(const GameState& s) {
+  for (int k = 0; k < kPackets; ++k)
+    if (s.packets[k].size > 0 && s.packets[k].status == PacketStatus::Untaken) return k;
+  return -1;
+}
+
+bool packet_available(const GameState& s, const Rules& rules, int side) {
+  return top_untaken(s) >= 0 && !side_took_packet(s, rules, side);
+}
+
+bool has_required_burraco(const GameState& s, const Rules& rules, int side) {
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side && s.melds[i].size() >= 7 &&
+        (rules.closing_requires_burraco == ClosingBurraco::Any || s.melds[i].is_clean()))
+      return true;
+  return false;
+}
+
+int table_points(const GameState& s, const Rules& rules, int side) {
+  int total = 0;
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side) total += s.melds[i].points(rules);
+  return total;
+}
+
+bool side_has_melds(const GameState& s, int side) {
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side) return true;
+  return false;
+}
+
+int pool_index(const GameState& s, int side, int index) {
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side && index-- == 0) return i;
+  return -1;
+}
+
+bool hold_active(const GameState& s) { return s.hold.valid() && !s.hold_released; }
+
+void remove_from_hand(GameState& s, int seat, Card card) {
+  s.hands[seat].remove(card);
+  if (s.known[seat].count(card) > s.hands[seat].count(card)) s.known[seat].remove(card);
+}
+
+void note_put_down(GameState& s, Card card) {
+  s.flags |= kPutDown;
+  if (s.hold.valid() && card == s.hold) s.hold_released = true;
+}
+
+// RULES F.6: the first packet taken makes the soloist; the other two seats become side 3.
+void maybe_split(GameState& s, int seat) {
+  if (s.players != 3 || s.split >= 0) return;
+  s.split = static_cast<std::int8_t>(seat);
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] != seat) s.meld_side[i] = 3;
+}
+
+void take_packet(GameState& s, int seat, bool face_down) {
+  Packet& p = s.packets[top_untaken(s)];
+  p.owner = static_cast<std::int8_t>(seat);
+  p.status = face_down ? PacketStatus::FaceDown : PacketStatus::InHand;
+  if (!face_down)
+    for (int i = 0; i < p.size; ++i) s.hands[seat].add(p.cards[i]);
+  maybe_split(s, seat);
+}
+
+// RULES C.3: a short brazilian opening returns every card the side put down this turn.
+void return_turn_cards(GameState& s, const Rules& rules, int seat, int side) {
+  int kept = 0;
+  for (int i = 0; i < s.meld_count; ++i) {
+    if (s.meld_side[i] == side) {
+      s.melds[i].cards.for_each([&](Card c) {
+        s.hands[seat].add(c);
+        s.known[seat].add(c);  // everyone saw them on the table
+      });
+    } else {
+      s.melds[kept] = s.melds[i];
+      s.meld_side[kept] = s.meld_side[i];
+      ++kept;
+    }
+  }
+  for (int i = kept; i < s.meld_count; ++i) {
+    s.melds[i] = Meld{};
+    s.meld_side[i] = 0;
+  }
+  s.meld_count = static_cast<std::uint8_t>(kept);
+  s.need[side] += rules.opening_fail_increment;
+  s.hold_released = false;
+}
+
+bool opening_pending(const GameState& s, const Rules& rules, int side) {
+  return rules.opening_steps > 0 && !s.opened[side] && side_has_melds(s, side);
+}
+
+enum class Emptied { Resolved, Closed, Illegal };
+
+// RULES C.3 order when a meld-phase action empties the hand.
+Emptied resolve_empty_hand(GameState& s, const Rules& rules, int seat) {
+  const int side = side_of(s, rules, seat);
+  if (opening_pending(s, rules, side)) {
+    if (table_points(s, rules, side) < s.need[side]) {
+      return_turn_cards(s, rules, seat, side);
+      return Emptied::Resolved;
+    }
+    s.opened[side] = true;
+  }
+  if (packet_available(s, rules, side)) {
+    take_packet(s, seat, false);
+    return Emptied::Resolved;
+  }
+  if (rules.closing_discard == ClosingDiscard::Optional && side_took_packet(s, rules, side) &&
+      has_required_burraco(s, rules, side)) {
+    s.phase = Phase::Over;
+    s.end = EndReason::Closed;
+    s.closing_side = static_cast<std::int8_t>(side);
+    return Emptied::Closed;
+  }
+  return Emptied::Illegal;
+}
+
+MoveError check_discard(const GameState& s, const Rules& rules, Card card) {
+  const CardSet& hand = s.hands[s.turn];
+  const int count = hand.count(card);
+  if (count == 0) return MoveError::NotInHand;
+  if (hold_active(s) && card == s.hold && count == 1) return MoveError::HeldCard;
+  const int side = side_of(s, rules, s.turn);
+  if (opening_pending(s, rules, side) && table_points(s, rules, side) < s.need[side])
+    return MoveError::Ok;  // the cards come back first: the hand cannot be emptied
+  if (hand.size() > 1) return MoveError::Ok;
+  if (packet_available(s, rules, side)) return MoveError::Ok;
+  if (!side_took_packet(s, rules, side)) return MoveError::NoPozzettoToClose;
+  if (!has_required_burraco(s, rules, side)) return MoveError::NoBurracoToClose;
+  if (card.is_wild() && !rules.closing_discard_wild_allowed) return MoveError::WildClosingDiscard;
+  return MoveError::Ok;
+}
+
+MoveResult lay_off_in_place(GameState& s, const Rules& rules, int index, Card card);
+
+// RULES C.7: after a meld-phase action, can the turn still be finished?
+bool completable(const GameState& s, const Rules& rules) {
+  if (s.over()) return true;
+  const CardSet& hand = s.hands[s.turn];
+  if (hand.size() >= 2) return true;
+  if (hand.size() == 0) return false;
+  Card last{};
+  hand.for_each([&](Card c) { last = c; });
+  if (check_discard(s, rules, last) == MoveError::Ok) return true;
+  const int side = side_of(s, rules, s.turn);
+  for (int i = 0, index = 0; i < s.meld_count; ++i) {
+    if (s.meld_side[i] != side) continue;
+    GameState t = s;
+    if (lay_off_in_place(t, rules, index++, last).ok()) return true;
+  }
+  return false;
+}
+
+// Lays one card off without the C.7 test (used by it); resolves an emptied hand.
+MoveResult lay_off_in_place(GameState& s, const Rules& rules, int index, Card card) {
+  const int side = side_of(s, rules, s.turn);
+  if (!s.hands[s.turn].count(card)) return {MoveError::NotInHand};
+  const int at = pool_index(s, side, index);
+  if (at < 0) return {MoveError::NoSuchMeld};
+  const MeldResult r = lay_off(s.melds[at], card, rules);
+  if (!r.ok()) return {MoveError::BadLayOff, r.error};
+  s.melds[at] = r.meld;
+  remove_from_hand(s, s.turn, card);
+  note_put_down(s, card);
+  if (s.hands[s.turn].empty() && resolve_empty_hand(s, rules, s.turn) == Emptied::Illegal)
+    return {MoveError::CannotEmptyHand};
+  return {};
+}
+
+MoveResult meld_in_place(GameState& s, const Rules& rules, CardSet cards) {
+  const int side = side_of(s, rules, s.turn);
+  if (!cards.subset_of(s.hands[s.turn])) return {MoveError::NotInHand};
+  const MeldResult r = make_meld(cards, rules);
+  if (!r.ok()) return {MoveError::BadMeld, r.error};
+  if (r.meld.kind == MeldKind::Set)
+    for (int i = 0; i < s.meld_count; ++i)
+      if (s.meld_side[i] == side && s.melds[i].kind == MeldKind::Set &&
+          s.melds[i].rank == r.meld.rank)
+        return {MoveError::SecondSetOfRank, MeldError::SecondSetOfRank};
+  if (s.meld_count >= kMaxMelds) return {MoveError::BadMeld, MeldError::TooLong};
+  s.melds[s.meld_count] = r.meld;
+  s.meld_side[s.meld_count] = static_cast<std::uint8_t>(side);
+  ++s.meld_count;
+  cards.for_each([&](Card c) {
+    remove_from_hand(s, s.turn, c);
+    note_put_down(s, c);
+  });
+  if (s.hands[s.turn].empty() && resolve_empty_hand(s, rules, s.turn) == Emptied::Illegal)
+    return {MoveError::CannotEmptyHand};
+  return {};
+}
+
+void end_hand(GameState& s, EndReason reason) {
+  s.phase = Phase::Over;
+  s.end = reason;
+}
+
+// After a discard that did not close: the end checks (RULES D.2-D.4), then the next turn.
+void finish_turn(GameState& s, const Rules& rules) {
+  const int side = side_of(s, rules, s.turn);
+  for (Packet& p : s.packets)  // C.4: the partner's turn is over, the owner may look
+    if (p.status == PacketStatus::FaceDown && p.owner != s.turn &&
+        side_of(s, rules, p.owner) == side)
+      p.status = PacketStatus::Seen;
+  const bool exchange = (s.flags & kTookSinglePile) && !(s.flags & kPutDown);
+  bool force_next = false;
+  if (s.flags & kLastTurn) return end_hand(s, EndReason::StockExhausted);
+  if (rules.stock_end_threshold == 0 && s.stock_size() == 0 &&
+      !(rules.pozzetto_becomes_stock && top_untaken(s) >= 0))
+    return end_hand(s, EndReason::StockExhausted);
+  if (exchange) {
+    if (++s.deadlock >= s.players) {
+      if (rules.deadlock_rule == DeadlockRule::EndHand) return end_hand(s, EndReason::Deadlock);
+      s.deadlock = 0;
+      force_next = true;
+    }
+  } else {
+    s.deadlock = 0;
+  }
+  s.turn = static_cast<std::uint8_t>((s.turn + 1) % s.players);
+  s.phase = Phase::Draw;
+  s.flags = force_next ? kForceDraw : 0;
+  s.hold = Card{};
+  s.hold_released = false;
+  for (Packet& p : s.packets)  // H-36: the face-down pozzetto joins the hand before the draw
+    if ((p.status == PacketStatus::FaceDown || p.status == PacketStatus::Seen) &&
+        p.owner == s.turn) {
+      p.status = PacketStatus::InHand;
+      for (int i = 0; i < p.size; ++i) s.hands[s.turn].add(p.cards[i]);
+    }
+}
+
+MoveResult do_discard(GameState& s, const Rules& rules, Card card) {
+  const MoveError e = check_discard(s, rules, card);
+  if (e != MoveError::Ok) return {e};
+  const int side = side_of(s, rules, s.turn);
+  if (opening_pending(s, rules, side)) {
+    if (table_points(s, rules, side) < s.need[side]) return_turn_cards(s, rules, s.turn, side);
+    else s.opened[side] = true;
+  }
+  remove_from_hand(s, s.turn, card);
+  s.pile.add(card);
+  s.top = card;
+  ++s.pile_size;
+  if (s.hands[s.turn].empty()) {
+    if (packet_available(s, rules, side)) {
+      take_packet(s, s.turn, true);
+    } else {
+      s.phase = Phase::Over;
+      s.end = EndReason::Closed;
+      s.closing_side = static_cast<std::int8_t>(side_of(s, rules, s.turn));
+      return {};
+    }
+  }
+  finish_turn(s, rules);
+  return {};
+}
+
+Card draw_top(GameState& s) { return s.stock[s.stock_pos++]; }
+
+}  // namespace
+
+MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
+  if (s.over()) return {MoveError::GameOver};
+  const bool draw_phase = s.phase == Phase::Draw;
+  switch (move.kind) {
+    case MoveKind::Draw: {
+      if (!draw_phase) return {MoveError::WrongPhase};
+      if (s.flags & kFirstDraw) return {MoveError::FirstDrawPending};
+      if (s.stock_size() <= rules.stock_end_threshold) {
+        const int k = top_untaken(s);
+        if (!(rules.pozzetto_becomes_stock && s.stock_size() == 0 && k >= 0))
+          return {MoveError::StockEmpty};
+        Packet& p = s.packets[k];  // RULES D.3: the top untaken packet becomes the stock
+        std::copy(p.cards.begin(), p.cards.begin() + p.size, s.stock.begin());
+        s.stock_pos = 0;
+        s.stock_end = p.size;
+        p.status = PacketStatus::Stock;
+      }
+      s.hands[s.turn].add(draw_top(s));
+      if (rules.stock_end_threshold > 0 && s.stock_size() == rules.stock_end_threshold)
+        s.flags |= kLastTurn;
+      s.phase = Phase::Meld;
+      return {};
+    }
+    case MoveKind::Pile: {
+      if (!draw_phase) return {MoveError::WrongPhase};
+      if (s.flags & kFirstDraw) return {MoveError::FirstDrawPending};
+      if (s.flags & kForceDraw) return {MoveError::MustDrawFromStock};
+      if (s.pile_size == 0) return {MoveError::EmptyPile};
+      if (s.pile_size == 1) {
+        s.flags |= kTookSinglePile;
+        s.hold = s.top;
+      }
+      CardSet joined;
+      s.hands[s.turn].sum(s.pile, joined);
+      s.hands[s.turn] = joined;
+      CardSet known;
+      s.known[s.turn].sum(s.pile, known);
+      s.known[s.turn] = known;
+      s.pile = CardSet{};
+      s.top = Card{};
+      s.pile_size = 0;
+      s.phase = Phase::Meld;
+      return {};
+    }
+    case MoveKind::Keep:
+    case MoveKind::Reject: {
+      if (!draw_phase || !(s.flags & kFirstDraw)) return {MoveError::NotFirstDraw};
+      if (move.kind == MoveKind::Reject) {
+        const Card rejected = draw_top(s);
+        s.pile.add(rejected);
+        s.top = rejected;
+        s.pile_size = 1;
+      }
+      s.hands[s.turn].add(draw_top(s));
+      s.flags &= static_cast<std::uint8_t>(~kFirstDraw);
+      s.phase = Phase::Meld;
+      return {};
+    }
+    case MoveKind::Meld:
+    case MoveKind::Add: {
+      if (draw_phase) return {MoveError::WrongPhase};
+      GameState t = s;
+      const MoveResult r = move.kind == MoveKind::Meld
+                               ? meld_in_place(t, rules, move.cards)
+                               : lay_off_in_place(t, rules, move.index, move.card);
+      if (!r.ok()) return r;
+      if (!completable(t, rules)) return {MoveError::DeadEnd};
+      s = t;
+      return {};
+    }
+    case MoveKind::Discard: {
+      if (draw_phase) return {MoveError::WrongPhase};
+      GameState t = s;
+      const MoveResult r = do_discard(t, rules, move.card);
+      if (r.ok()) s = t;
+      return r;
+    }
+  }
+  return {MoveError::WrongPhase};
+}
+
+// ---- the move generator -------------------------------------------------------------------------
+
+namespace {
+
+void add_set_candidates(CardSet hand, const Rules& rules, std::vector<CardSet>& out) {
+  if (!rules.sets_allowed) return;
+  int wild_kinds[5];
+  int wilds = 0;
+  if (hand.jokers()) wild_kinds[wilds++] = kJoker;
+  for (int s = 0; s < kSuits; ++s)
+    if (hand.count(Card::suited(s, kTwo))) wild_kinds[wilds++] = Card::suited(s, kTwo).index;
+  for (int rank = 1; rank <= kRanks; ++rank) {
+    if (rank == kTwo || !(rules.set_ranks & (1u << rank))) continue;
+    int have[kSuits];
+    int total = 0;
+    for (int s = 0; s < kSuits; ++s) total += have[s] = hand.count(Card::suited(s, rank));
+    if (total < 2) continue;
+    for (int a = 0; a <= have[0]; ++a)
+      for (int b = 0; b <= have[1]; ++b)
+        for (int c = 0; c <= have[2]; ++c)
+          for (int d = 0; d <= have[3]; ++d) {
+            const int naturals = a + b + c + d;
+            if (naturals < 2) continue;
+            CardSet set;
+            const int counts[kSuits] = {a, b, c, d};
+            for (int s = 0; s < kSuits; ++s)
+              for (int k = 0; k < counts[s]; ++k) set.add(Card::suited(s, rank));
+            if (naturals >= 3 && naturals <= rules.max_set_size) out.push_back(set);
+            if (naturals + 1 > rules.max_set_size) continue;
+            for (int w = 0; w < wilds; ++w) {
+              CardSet with = set;
+              with.add(Card(static_cast<std::uint8_t>(wild_kinds[w])));
+              out.push_back(with);
+            }
+          }
+  }
+}
+
+void add_run_candidates(CardSet hand, const Rules& rules, std::vector<CardSet>& out) {
+  Card wild_kinds[5];
+  int wilds = 0;
+  if (hand.jokers()) wild_kinds[wilds++] = Card::joker();
+  for (int s = 0; s < kSuits; ++s)
+    if (hand.count(Card::suited(s, kTwo))) wild_kinds[wilds++] = Card::suited(s, kTwo);
+  for (int suit = 0; suit < kSuits; ++suit) {
+    const int aces = hand.count(Card::suited(suit, kAce));
+    unsigned avail = (hand.lane(suit) & ~(1u << 1)) & 0x3FF8u;  // ranks 3..K
+    if (aces) avail |= (1u << 1) | (1u << 14);
+    if (hand.count(Card::suited(suit, kTwo))) avail |= 1u << 2;
+    auto slot_card = [&](int slot) { return Card::suited(suit, slot == 14 ? kAce : slot); };
+    for (int lo = rules.min_slot(); lo <= rules.max_slot() - 2; ++lo) {
+      for (int hi = lo + 2; hi <= rules.max_slot() && hi - lo + 1 <= rules.max_run_size; ++hi) {
+        const unsigned interval = ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1);
+        unsigned missing = interval & ~avail;
+        if (lo == 1 && hi == 14 && aces < 2 && !(missing & (1u << 14))) missing |= 1u << 14;
+        if (std::popcount(missing) > 1) {
+          if (!(lo == 1 && hi == 14)) break;
+          continue;
+        }
+        const unsigned naturals = interval & ~missing;
+        CardSet base;
+        bool ok = true;
+        for (unsigned m = naturals; m && ok; m &= m - 1) ok = base.add(slot_card(std::countr_zero(m)));
+        if (!ok) continue;
+        auto with_wild = [&](CardSet set) {
+          for (int w = 0; w < wilds; ++w) {
+            CardSet x = set;
+            if (x.add(wild_kinds[w]) && x.subset_of(hand)) out.push_back(x);
+          }
+        };
+        if (missing) {
+          with_wild(base);
+        } else {
+          out.push_back(base);
+          for (unsigned m = naturals; m; m &= m - 1) {
+            CardSet without = base;
+            without.remove(slot_card(std::countr_zero(m)));
+            with_wild(without);
+          }
+        }
+      }
+    }
+  }
+}
+
+Move simple_move(MoveKind kind) {
+  Move m;
+  m.kind = kind;
+  return m;
+}
+
+struct MeldKey {
+  std::array<std::uint8_t, 16> seq{};  // card index + 1, zero padded: prefixes sort first
+};
+
+MeldKey meld_key(CardSet cards) {
+  MeldKey key;
+  int i = 0;
+  cards.for_each([&](Card c) {
+    if (i < 16) key.seq[i++] = static_cast<std::uint8_t>(c.index + 1);
+  });
+  return key;
+}
+
+}  // namespace
+
+bool move_less(const Move& a, const Move& b) {
+  if (a.kind != b.kind) return a.kind < b.kind;
+  switch (a.kind) {
+    case MoveKind::Meld: return meld_key(a.cards).seq < meld_key(b.cards).seq;
+    case MoveKind::Add:
+      return a.index != b.index ? a.index < b.index : a.card.index < b.card.index;
+    case MoveKind::Discard: return a.card.index < b.card.index;
+    default: return false;
+  }
+}
+
+void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
+  out.clear();
+  if (s.over()) return;
+  if (s.phase == Phase::Draw) {
+    if (s.flags & kFirstDraw) {
+      out.push_back(simple_move(MoveKind::Keep));
+      out.push_back(simple_move(MoveKind::Reject));
+      return;
+    }
+    const bool can_draw = s.stock_size() > rules.stock_end_threshold ||
+                          (rules.pozzetto_becomes_stock && s.stock_size() == 0 && top_untaken(s) >= 0);
+    if (can_draw) out.push_back(simple_move(MoveKind::Draw));
+    if (s.pile_size > 0 && !(s.flags & kForceDraw)) out.push_back(simple_move(MoveKind::Pile));
+    return;
+  }
+  const CardSet hand = s.hands[s.turn];
+  const int side = side_of(s, rules, s.turn);
+  // New melds: candidate multisets, deduplicated, then checked like push() checks them.
+  std::vector<CardSet> candidates;
+  add_set_candidates(hand, rules, candidates);
+  add_run_candidates(hand, rules, candidates);
+  std::vector<std::pair<MeldKey, CardSet>> melds;
+  melds.reserve(candidates.size());
+  for (CardSet c : candidates) melds.emplace_back(meld_key(c), c);
+  std::sort(melds.begin(), melds.end(),
+            [](const auto& a, const auto& b) { return a.first.seq < b.first.seq; });
+  melds.erase(std::unique(melds.begin(), melds.end(),
+                          [](const auto& a, const auto& b) { return a.second == b.second; }),
+              melds.end());
+  std::uint16_t set_ranks = 0;
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side) {
+      if (s.melds[i].kind == MeldKind::Set) set_ranks |= static_cast<std::uint16_t>(1u << s.melds[i].rank);
+    }
+  for (const auto& [key, cards] : melds) {
+    const MeldResult r = make_meld(cards, rules);
+    if (!r.ok()) continue;
+    if (r.meld.kind == MeldKind::Set && (set_ranks & (1u << r.meld.rank))) continue;
+    Move move{MoveKind::Meld, 0, Card{}, cards};
+    if (hand.size() - cards.size() >= 2) {
+      if (s.meld_count < kMaxMelds) out.push_back(move);
+    } else {
+      GameState t = s;
+      if (apply_move(t, rules, move).ok()) out.push_back(move);
+    }
+  }
+  // Lay-offs, by meld index then card.
+  CardSet distinct = hand.min_with(CardSet(hand.one(), 0));
+  for (int index = 0, i = 0; i < s.meld_count; ++i) {
+    if (s.meld_side[i] != side) continue;
+    distinct.for_each([&](Card c) {
+      if (!lay_off(s.melds[i], c, rules).ok()) return;
+      Move move{MoveKind::Add, static_cast<std::uint8_t>(index), c, CardSet{}};
+      if (hand.size() - 1 >= 2) {
+        out.push_back(move);
+      } else {
+        GameState t = s;
+        if (apply_move(t, rules, move).ok()) out.push_back(move);
+      }
+    });
+    ++index;
+  }
+  distinct.for_each([&](Card c) {
+    if (check_discard(s, rules, c) == MoveError::Ok)
+      out.push_back(Move{MoveKind::Discard, 0, c, CardSet{}});
+  });
+}
+
+// ---- scoring ------------------------------------------------------------------------------------
+
+HandResult score_hand(const GameState& s, const Rules& rules) {
+  HandResult result;
+  result.reason = s.end;
+  result.closing_side = s.closing_side;
+  std::array<int, kSideSlots> sides{};
+  result.side_count = active_sides(s, rules, sides);
+  for (int k = 0; k < result.side_count; ++k) {
+    const int side = sides[k];
+    SideResult& r = result.sides[k];
+    r.side = side;
+    for (int i = 0; i < s.meld_count; ++i)
+      if (s.meld_side[i] == side) {
+        r.melds += s.melds[i].points(rules);
+        r.bonuses += s.melds[i].bonus(rules);
+      }
+    if (s.end == EndReason::Closed && s.closing_side == side) r.closing = rules.closing_bonus;
+    for (int seat = 0; seat < s.players; ++seat)
+      if (side_of(s, rules, seat) == side)
+        s.hands[seat].for_each([&](Card c) { r.hand -= rules.card_points(c); });
+    bool took = false;
+    for (const Packet& p : s.packets) {
+      if (p.status == PacketStatus::Untaken || p.status == PacketStatus::Stock) continue;
+      if (side_of(s, rules, p.owner) != side) continue;
+      took = true;
+      if (p.status == PacketStatus::FaceDown || p.status == PacketStatus::Seen) {
+        // RULES E.4: a packet taken by discarding and not yet played when the hand ends.
+        int value = 0;
+        for (int i = 0; i < p.size; ++i) value += rules.card_points(p.cards[i]);
+        switch (rules.unplayed_pozzetto_rule) {
+          case UnplayedPozzettoRule::CountAsHand: r.hand -= value; break;
+          case UnplayedPozzettoRule::MinOfValueAnd100: r.pozzetto -= std::min(value, 100); break;
+          case UnplayedPozzettoRule::AsNotTaken: r.pozzetto -= rules.no_pozzetto_penalty; break;
+        }
+      }
+    }
+    if (!took) r.pozzetto -= rules.no_pozzetto_penalty;
+    if (s.cut_side == side) r.cut = rules.cut_bonus;
+    r.total = r.melds + r.bonuses + r.closing + r.hand + r.pozzetto + r.cut;
+  }
+  if (s.players == 3)
+    for (int seat = 0; seat < 3; ++seat)
+      for (int k = 0; k < result.side_count; ++k)
+        if (result.sides[k].side == side_of(s, rules, seat))
+          result.player_half_points[seat] =
+              result.sides[k].total * (result.sides[k].side == 3 ? 1 : 2);
+  return result;
+}
+
+// ---- perft --------------------------------------------------------------------------------------
+
+std::uint64_t perft(const GameState& s, const Rules& rules, int depth) {
+  if (depth == 0 || s.over()) return 1;
+  std::vector<Move> moves;
+  legal_moves(s, rules, moves);
+  if (depth == 1) return moves.size();
+  std::uint64_t nodes = 0;
+  for (const Move& m : moves) {
+    GameState t = s;
+    apply_move(t, rules, m);
+    nodes += perft(t, rules, depth - 1);
+  }
+  return nodes;
+}
+
+// ---- notation -----------------------------------------------------------------------------------
+
+std::string move_text(const Move& move) {
+  switch (move.kind) {
+    case MoveKind::Draw: return "draw";
+    case MoveKind::Pile: return "pile";
+    case MoveKind::Keep: return "keep";
+    case MoveKind::Reject: return "reject";
+    case MoveKind::Meld: {
+      std::string out = "meld";
+      move.cards.for_each([&](Card c) { out += ' ' + card_name(c); });
+      return out;
+    }
+    case MoveKind::Add: return "add " + std::to_string(move.index) + ' ' + card_name(move.card);
+    case MoveKind::Discard: return "discard " + card_name(move.card);
+  }
+  return "?";
+}
+
+bool parse_move(std::string_view text, Move& out) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  auto sep = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; };
+  while (i < text.size()) {
+    while (i < text.size() && sep(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !sep(text[j])) ++j;
+    if (j > i) words.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  if (words.empty()) return false;
+  std::string verb(words[0]);
+  for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  out = Move{};
+  auto simple = [&](MoveKind kind) {
+    out.kind = kind;
+    return words.size() == 1;
+  };
+  if (verb == "draw") return simple(MoveKind::Draw);
+  if (verb == "pile") return simple(MoveKind::Pile);
+  if (verb == "keep") return simple(MoveKind::Keep);
+  if (verb == "reject") return simple(MoveKind::Reject);
+  if (verb == "meld") {
+    out.kind = MoveKind::Meld;
+    if (words.size() < 2) return false;
+    for (std::size_t k = 1; k < words.size(); ++k) {
+      const auto c = parse_card(words[k]);
+      if (!c || !out.cards.add(*c)) return false;
+    }
+    return true;
+  }
+  if (verb == "discard") {
+    out.kind = MoveKind::Discard;
+    if (words.size() != 2) return false;
+    const auto c = parse_card(words[1]);
+    if (!c) return false;
+    out.card = *c;
+    return true;
+  }
+  if (verb == "add") {
+    out.kind = MoveKind::Add;
+    if (words.size() != 3 || words[1].empty() || words[1].size() > 2) return false;
+    int index = 0;
+    for (char ch : words[1]) {
+      if (ch < '0' || ch > '9') return false;
+      index = index * 10 + (ch - '0');
+    }
+    if (index >= kMaxMelds) return false;
+    const auto c = parse_card(words[2]);
+    if (!c) return false;
+    out.index = static_cast<std::uint8_t>(index);
+    out.card = *c;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace burraco
