@@ -893,17 +893,7 @@ PYBIND11_MODULE(_core, m) {
       .def("count", [](CardSet s, py::handle c) { return s.count(card_from(c)); },
            py::arg("card"), "How many copies of the card the multiset holds.")
       .def("distinct",
-           [](CardSet s) {
-             py::list out;
-             CardSet seen;
-             s.for_each([&](Card c) {
-               if (!seen.count(c)) {
-                 seen.add(c);
-                 out.append(py::cast(c));
-               }
-             });
-             return py::tuple(out);
-           },
+           [](CardSet s) { return py::tuple(cards_list(s.distinct())); },
            "The distinct cards, in canonical order.")
       .def("__str__", &cards_text)
       .def("__repr__", [](CardSet s) { return "Cards('" + cards_text(s) + "')"; })

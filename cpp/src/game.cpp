@@ -683,7 +683,7 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
     }
   }
   // Lay-offs, by meld index then card.
-  CardSet distinct = hand.min_with(CardSet(hand.one(), 0));
+  const CardSet distinct = hand.distinct();
   for (int index = 0, i = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] != side) continue;
     distinct.for_each([&](Card c) {

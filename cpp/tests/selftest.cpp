@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "burraco/cardset.hpp"
+#include "burraco/game.hpp"
+#include "burraco/rng.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
 
@@ -222,6 +224,96 @@ void check_melds(const Rules& rules) {
     }
 }
 
+// ---- game invariants over random playouts --------------------------------------------------------
+
+long hands_played = 0, moves_played = 0;
+
+void check_conservation(const GameState& s, const Rules& rules) {
+  std::array<int, kKinds> count{};
+  auto tally = [&](CardSet set) { set.for_each([&](Card c) { ++count[c.index]; }); };
+  for (int p = 0; p < s.players; ++p) {
+    tally(s.hands[p]);
+    CHECK(s.known[p].subset_of(s.hands[p]));
+  }
+  tally(s.pile);
+  CHECK(s.pile.size() == s.pile_size);
+  for (int i = s.stock_pos; i < s.stock_end; ++i) ++count[s.stock[i].index];
+  for (int i = 0; i < s.meld_count; ++i) tally(s.melds[i].cards);
+  for (const Packet& p : s.packets)
+    if (p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
+        p.status == PacketStatus::Seen)
+      for (int i = 0; i < p.size; ++i) ++count[p.cards[i].index];
+  for (int k = 0; k < kKinds; ++k) CHECK(count[k] == (k == kJoker ? rules.jokers : rules.decks));
+}
+
+bool contains(const std::vector<Move>& moves, const Move& m) {
+  for (const Move& x : moves)
+    if (x == m) return true;
+  return false;
+}
+
+void check_playouts(const Rules& rules, int hands, std::uint64_t seed) {
+  std::vector<Move> moves;
+  std::uint64_t rng = seed;
+  for (int h = 0; h < hands; ++h) {
+    GameState s = deal_seeded(rules, splitmix(rng), h % rules.players, {});
+    ++hands_played;
+    for (int step = 0; !s.over(); ++step) {
+      CHECK(step < 5000);  // every hand ends
+      if (step >= 5000) break;
+      check_conservation(s, rules);
+      GameState parsed;
+      Rules parsed_rules;
+      std::string error;
+      const std::string text = state_string(s, rules);
+      CHECK(parse_state_string(text, parsed, parsed_rules, error));
+      CHECK(state_string(parsed, parsed_rules) == text);
+      legal_moves(s, rules, moves);
+      CHECK(!moves.empty());
+      if (moves.empty()) break;
+      for (std::size_t i = 1; i < moves.size(); ++i) CHECK(move_less(moves[i - 1], moves[i]));
+      // Every listed move is accepted; every unlisted discard / lay-off is refused.
+      for (const Move& m : moves) {
+        GameState t = s;
+        CHECK(apply_move(t, rules, m).ok());
+      }
+      if (s.phase == Phase::Meld) {
+        for (int k = 0; k < kKinds; ++k) {
+          Move m;
+          m.kind = MoveKind::Discard;
+          m.card = Card(static_cast<std::uint8_t>(k));
+          GameState t = s;
+          const bool ok = apply_move(t, rules, m).ok();
+          CHECK(ok == contains(moves, m));
+          if (!ok) CHECK(state_string(t, rules) == text);  // an illegal move changes nothing
+          m.kind = MoveKind::Add;
+          for (int index = 0; index < 6; ++index) {
+            m.index = static_cast<std::uint8_t>(index);
+            GameState u = s;
+            CHECK(apply_move(u, rules, m).ok() == contains(moves, m));
+          }
+        }
+      }
+      // Mostly draw from the stock, else prefer melds and lay-offs, else anything.
+      const std::uint64_t roll = splitmix(rng) % 100;
+      const Move* pick = &moves[splitmix(rng) % moves.size()];
+      if (roll < 85 && (moves[0].kind == MoveKind::Draw || moves[0].kind == MoveKind::Keep)) {
+        pick = &moves[0];
+      } else if (roll < 95) {
+        std::vector<const Move*> building;
+        for (const Move& m : moves)
+          if (m.kind == MoveKind::Meld || m.kind == MoveKind::Add) building.push_back(&m);
+        if (!building.empty()) pick = building[splitmix(rng) % building.size()];
+      }
+      CHECK(apply_move(s, rules, *pick).ok());
+      ++moves_played;
+    }
+    check_conservation(s, rules);
+    const HandResult r = score_hand(s, rules);
+    CHECK(r.side_count >= 2);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -232,6 +324,15 @@ int main() {
   variant.natural_two_in_run = false;
   variant.allow_orphan_wild_14 = false;
   check_melds(variant);
+  for (std::string_view name : kPresetNames) check_playouts(*preset_rules(name), 15, 7);
+  Rules two_player_brazilian = *preset_rules("brazilian");
+  two_player_brazilian.players = 2;
+  check_playouts(two_player_brazilian, 15, 8);
+  Rules force = *preset_rules("italian-2p");
+  force.deadlock_rule = DeadlockRule::ForceDraw;
+  check_playouts(force, 15, 9);
+  std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
+              moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);
   if (failures) {
     std::printf("selftest: 0 passed, %d failed\n", failures);

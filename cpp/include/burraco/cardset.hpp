@@ -112,6 +112,11 @@ class CardSet {
     return true;
   }
 
+  // One copy of every kind held.
+  constexpr CardSet distinct() const {
+    return CardSet((one_ & kRankBits) | (one_ & kJokerBits & 1u), 0);
+  }
+
   // Per-kind maximum and minimum (the thermometer planes make these plain OR and AND).
   constexpr CardSet max_with(CardSet other) const {
     return CardSet(one_ | other.one_, two_ | other.two_);
