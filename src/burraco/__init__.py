@@ -9,6 +9,7 @@ Meld('Jk(=4d) 5d 6d')
 """
 
 from ._core import Card, Cards, Game, Meld, Melds, Move, Result, Rules, SideResult, perft
+from ._match import Match
 from ._errors import (
     BurracoError,
     IllegalMoveError,
@@ -26,6 +27,7 @@ __all__ = [
     "InvalidMeldError",
     "InvalidNotationError",
     "InvalidStateError",
+    "Match",
     "Meld",
     "Melds",
     "Move",

@@ -1,0 +1,122 @@
+"""A match: hands dealt and scored until a side reaches the target (RULES E.7).
+
+Bookkeeping only; every rule of a hand lives in the C++ core behind :class:`burraco.Game`.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+from ._core import Game, Rules
+from ._errors import IllegalMoveError, InvalidNotationError
+
+_MASK = (1 << 64) - 1
+
+
+def _splitmix64(state: int) -> Tuple[int, int]:
+    """One SplitMix64 step: (new state, output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+class Match:
+    """Hands played to the preset's target: ``Match(Rules('italian'), seed=7)``.
+
+    ``new_game()`` deals the next hand (hand h is dealt from the (h+1)-th SplitMix64 output of the
+    match seed, and seat ``h mod players`` plays first); ``record(game)`` adds a finished hand.
+    Scores are per side (two sides), or per seat in half points with three players (RULES E.6).
+    """
+
+    def __init__(self, rules: Optional[Rules] = None, *, seed: Optional[int] = None) -> None:
+        if rules is None:
+            rules = Rules()
+        if not isinstance(rules, Rules):
+            raise InvalidNotationError(f"expected Rules, got {rules!r}")
+        if seed is None:
+            import os
+
+            seed = int.from_bytes(os.urandom(8), "little")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= _MASK:
+            raise InvalidNotationError(f"seed {seed!r}: expected an integer in [0, 2**64)")
+        self.rules = rules
+        self.seed = seed
+        self._units = 3 if rules.players == 3 else 2
+        self._scores: List[int] = [0] * self._units
+        self._hands = 0
+        self._results: list = []
+        self._stream = seed
+
+    @property
+    def scores(self) -> Tuple[int, ...]:
+        """Cumulative scores: per side, or per seat in half points with three players."""
+        return tuple(self._scores)
+
+    @property
+    def hands_played(self) -> int:
+        return self._hands
+
+    @property
+    def results(self) -> tuple:
+        """The Result of every recorded hand, in order."""
+        return tuple(self._results)
+
+    def new_game(self) -> Game:
+        """Deals the next hand, with the current scores (the brazilian opening reads them)."""
+        if self.is_over():
+            raise IllegalMoveError("the match is over")
+        self._stream, hand_seed = _splitmix64(self._stream)
+        return Game(
+            self.rules,
+            seed=hand_seed,
+            first_player=self._hands % self.rules.players,
+            scores=self.scores,
+        )
+
+    def record(self, game: Game) -> None:
+        """Adds a finished hand's result to the scores."""
+        if not isinstance(game, Game):
+            raise InvalidNotationError(f"expected a Game, got {game!r}")
+        if game.rules != self.rules:
+            raise IllegalMoveError(f"the hand was played under {game.rules!r}, not {self.rules!r}")
+        if self.is_over():
+            raise IllegalMoveError("the match is over")
+        result = game.result()
+        if self._units == 3:
+            for seat, half_points in enumerate(result.player_scores):
+                self._scores[seat] += half_points
+        else:
+            for side in result.sides:
+                self._scores[side.side] += side.total
+        self._results.append(result)
+        self._hands += 1
+
+    def _passing(self) -> List[int]:
+        target = self.rules.match_target * (2 if self._units == 3 else 1)
+        if self.rules.compare == ">":
+            return [i for i, s in enumerate(self._scores) if s > target]
+        return [i for i, s in enumerate(self._scores) if s >= target]
+
+    def is_over(self) -> bool:
+        """RULES E.7: a side past the target with the highest score, or a tie under 'draw'."""
+        passing = self._passing()
+        if not passing:
+            return False
+        best = max(self._scores[i] for i in passing)
+        leaders = [i for i in passing if self._scores[i] == best]
+        return len(leaders) == 1 or self.rules.tie_policy == "draw"
+
+    @property
+    def winner(self) -> Optional[int]:
+        """The winning side (seat with three players), or None while playing or after a draw."""
+        if not self.is_over():
+            return None
+        passing = self._passing()
+        best = max(self._scores[i] for i in passing)
+        leaders = [i for i in passing if self._scores[i] == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def __repr__(self) -> str:
+        return f"<Match {self.rules!r} seed={self.seed} hands={self._hands} scores={self.scores}>"
