@@ -150,6 +150,18 @@ py::object knob_value(const Rules& rules, const KnobInfo& k) {
 
 bool is_int(py::handle v) { return py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v); }
 
+// An int (not a bool) that fits a long long; false for anything else, huge ints included.
+bool small_int(py::handle v, long long& out) {
+  if (!is_int(v)) return false;
+  int overflow = 0;
+  out = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow != 0 || (out == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
 [[noreturn]] void knob_error(const KnobInfo& k, py::handle value, const std::string& expected) {
   notation_error("rules knob " + std::string(k.name) + "=" + quote(value) + ": expected " +
                  expected);
@@ -158,9 +170,8 @@ bool is_int(py::handle v) { return py::isinstance<py::int_>(v) && !py::isinstanc
 std::int32_t int_in_range(const KnobInfo& k, py::handle value, std::int32_t min, std::int32_t max) {
   const std::string expected = min == max ? "the integer " + std::to_string(min) + " (the only value supported)"
                                           : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
-  if (!is_int(value)) knob_error(k, value, expected);
-  const long long v = value.cast<py::int_>().cast<long long>();
-  if (v < min || v > max) knob_error(k, value, expected);
+  long long v = 0;
+  if (!small_int(value, v) || v < min || v > max) knob_error(k, value, expected);
   return static_cast<std::int32_t>(v);
 }
 
@@ -232,17 +243,16 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
       py::sequence seq = py::reinterpret_borrow<py::sequence>(value);
       for (int i = 0; i < 2; ++i) {
         py::object item = seq[i];
-        if (!is_int(item)) knob_error(k, value, expected);
-        const long long v = item.cast<long long>();
-        if (v < k.min || v > k.max) knob_error(k, value, expected);
+        long long v = 0;
+        if (!small_int(item, v) || v < k.min || v > k.max) knob_error(k, value, expected);
         a[i] = static_cast<std::int32_t>(v);
       }
       return;
     }
     case KnobType::Opening: {
       const std::string expected =
-          "None or up to 4 (from_score, minimum) pairs of non-negative integers, from_score "
-          "ascending and starting at 0";
+          "None or up to 4 (from_score, minimum) pairs of integers from 0 to 1000000, "
+          "from_score ascending and starting at 0";
       if (value.is_none()) {
         rules.opening_steps = 0;
         rules.opening_minimum = {};
@@ -261,9 +271,9 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
           knob_error(k, value, expected);
         py::sequence two = py::reinterpret_borrow<py::sequence>(pair);
         py::object a = two[0], b = two[1];
-        if (!is_int(a) || !is_int(b)) knob_error(k, value, expected);
-        const long long from = a.cast<long long>(), minimum = b.cast<long long>();
-        if (from < 0 || minimum < 0 || from > 1000000 || minimum > 100000)
+        long long from = 0, minimum = 0;
+        if (!small_int(a, from) || !small_int(b, minimum)) knob_error(k, value, expected);
+        if (from < 0 || minimum < 0 || from > 1000000 || minimum > 1000000)
           knob_error(k, value, expected);
         if (i == 0 ? from != 0 : from <= steps[i - 1].from_score) knob_error(k, value, expected);
         steps[i] = {static_cast<std::int32_t>(from), static_cast<std::int32_t>(minimum)};
@@ -317,8 +327,7 @@ const RulesPtr& italian_rules() {
 RulesPtr rules_from(py::handle obj) {
   if (obj.is_none()) return italian_rules();
   if (py::isinstance<Rules>(obj)) return obj.cast<std::shared_ptr<Rules>>();
-  if (py::isinstance<py::str>(obj)) return std::make_shared<const Rules>(make_rules(obj, py::kwargs()));
-  notation_error("expected Rules (or a preset name), got " + quote(obj));
+  notation_error("expected Rules or None, got " + quote(obj));
 }
 
 // ---- melds ----------------------------------------------------------------------------------
@@ -395,8 +404,8 @@ py::object optional_str(std::string_view s) {
 
 int melds_index(const PyMelds& m, py::handle index) {
   if (!is_int(index)) raise("IllegalMoveError", "meld index " + quote(index) + " is not an integer");
-  const long long i = index.cast<long long>();
-  if (i < 0 || i >= m.side.count)
+  long long i = -1;
+  if (!small_int(index, i) || i < 0 || i >= m.side.count)
     raise("IllegalMoveError", "no meld " + quote(index) + ": the side has " +
                                   std::to_string(m.side.count) + " meld(s)");
   return static_cast<int>(i);
@@ -450,10 +459,11 @@ py::object end_reason_name(EndReason e) {
 }
 
 int seat_arg(const PyGame& g, py::handle seat) {
-  if (!is_int(seat) || seat.cast<long long>() < 0 || seat.cast<long long>() >= g.state.players)
+  long long v = -1;
+  if (!small_int(seat, v) || v < 0 || v >= g.state.players)
     notation_error("no player " + quote(seat) + ": players are 0.." +
                    std::to_string(g.state.players - 1));
-  return seat.cast<int>();
+  return static_cast<int>(v);
 }
 
 std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle scores) {
@@ -464,9 +474,11 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
     notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
   std::size_t i = 0;
   for (py::handle v : scores) {
-    if (!is_int(v) || std::abs(v.cast<long long>()) > 10000000)
-      notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
-    out[i++] = v.cast<std::int32_t>();
+    long long x = 0;
+    if (!small_int(v, x) || x < -10000000 || x > 10000000)
+      notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
+                     " integers from -10000000 to 10000000");
+    out[i++] = static_cast<std::int32_t>(x);
   }
   return out;
 }
@@ -603,7 +615,14 @@ void bind_game(py::module_& m) {
                           ", sides=(";
         for (int i = 0; i < r.result.side_count; ++i)
           out += (i ? ", " : "") + side_result_repr(r.result.sides[i]);
-        return out + "))";
+        out += "), player_scores=";
+        if (r.players == 3)
+          out += "(" + std::to_string(r.result.player_half_points[0]) + ", " +
+                 std::to_string(r.result.player_half_points[1]) + ", " +
+                 std::to_string(r.result.player_half_points[2]) + ")";
+        else
+          out += "None";
+        return out + ")";
       });
 
   py::class_<PyGame>(m, "Game", "One hand of Burraco: Game(Rules('italian'), seed=7).")
@@ -614,11 +633,11 @@ void bind_game(py::module_& m) {
              const Rules& rules = *g.rules;
              const std::string why = check_playable(rules);
              if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
-             if (!is_int(first) || first.cast<long long>() < 0 ||
-                 first.cast<long long>() >= rules.players)
+             long long first_value = -1;
+             if (!small_int(first, first_value) || first_value < 0 || first_value >= rules.players)
                notation_error("first_player " + quote(first) + ": expected a seat 0.." +
                               std::to_string(rules.players - 1));
-             const int first_player = first.cast<int>();
+             const int first_player = static_cast<int>(first_value);
              const auto score_values = scores_arg(rules, scores);
              if (!deck.is_none()) {
                if (!seed.is_none()) notation_error("give a seed or a deck, not both");
@@ -774,10 +793,10 @@ void bind_game(py::module_& m) {
       })
       .def("melds",
            [](const PyGame& g, py::handle side) {
-             if (!is_int(side) || side.cast<long long>() < 0 ||
-                 side.cast<long long>() >= side_slots(g.state.players))
+             long long v = -1;
+             if (!small_int(side, v) || v < 0 || v >= side_slots(g.state.players))
                notation_error("no side " + quote(side));
-             return PyMelds{side_melds(g.state, side.cast<int>()), g.rules};
+             return PyMelds{side_melds(g.state, static_cast<int>(v)), g.rules};
            },
            py::arg("side"))
       .def_property_readonly("discard_pile", [](const PyGame& g) { return g.state.pile; })
@@ -811,9 +830,10 @@ void bind_game(py::module_& m) {
 
   m.def("perft",
         [](const PyGame& g, py::handle depth) {
-          if (!is_int(depth) || depth.cast<long long>() < 0 || depth.cast<long long>() > 64)
+          long long dv = -1;
+          if (!small_int(depth, dv) || dv < 0 || dv > 64)
             notation_error("perft depth " + quote(depth) + ": expected an integer 0..64");
-          const int d = depth.cast<int>();
+          const int d = static_cast<int>(dv);
           std::uint64_t nodes = 0;
           {
             py::gil_scoped_release release;
@@ -836,9 +856,10 @@ PYBIND11_MODULE(_core, m) {
       .def_static(
           "from_index",
           [](py::handle i) {
-            if (!is_int(i) || i.cast<long long>() < 0 || i.cast<long long>() >= kKinds)
+            long long v = -1;
+            if (!small_int(i, v) || v < 0 || v >= kKinds)
               notation_error("card index " + quote(i) + " is not in 0..52");
-            return Card(static_cast<std::uint8_t>(i.cast<int>()));
+            return Card(static_cast<std::uint8_t>(v));
           },
           py::arg("index"), "The card of canonical index 0..52 (the joker is 52).")
       .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); },
@@ -1137,21 +1158,29 @@ PYBIND11_MODULE(_core, m) {
            py::arg("index"), py::arg("card"))
       .def("can_add",
            [](const PyMelds& self, py::handle index, py::handle card) {
-             if (!is_int(index)) return false;
-             const long long i = index.cast<long long>();
-             if (i < 0 || i >= self.side.count) return false;
+             long long i = -1;
+             if (!small_int(index, i) || i < 0 || i >= self.side.count) return false;
              return lay_off(self.side.melds[i], card_from(card), *self.rules).ok();
            },
            py::arg("index"), py::arg("card"))
       .def_property_readonly("rules", [](const PyMelds& s) { return std::const_pointer_cast<Rules>(s.rules); })
       .def("__len__", [](const PyMelds& s) { return static_cast<int>(s.side.count); })
       .def("__getitem__",
-           [](const PyMelds& s, py::handle index) {
-             if (!is_int(index)) throw py::type_error("meld index must be an integer");
-             long long i = index.cast<long long>();
+           [](const PyMelds& s, py::handle index) -> py::object {
+             if (py::isinstance<py::slice>(index)) {
+               std::size_t start = 0, stop = 0, step = 0, length = 0;
+               if (!index.cast<py::slice>().compute(s.side.count, &start, &stop, &step, &length))
+                 throw py::error_already_set();
+               PyMelds out{SideMelds{}, s.rules};
+               for (std::size_t k = 0; k < length; ++k) out.side.append(s.side.melds[start + k * step]);
+               return py::cast(out);
+             }
+             if (!is_int(index)) throw py::type_error("meld index must be an integer or a slice");
+             long long i = 0;
+             if (!small_int(index, i)) throw py::index_error("meld index out of range");
              if (i < 0) i += s.side.count;
              if (i < 0 || i >= s.side.count) throw py::index_error("meld index out of range");
-             return PyMeld{s.side.melds[static_cast<int>(i)], s.rules};
+             return py::cast(PyMeld{s.side.melds[static_cast<int>(i)], s.rules});
            })
       .def("__iter__",
            [](const PyMelds& s) {

@@ -20,19 +20,17 @@ int unshuffled_deck(const Rules& rules, std::array<Card, kMaxDeck>& deck) {
 }
 
 std::string check_playable(const Rules& rules) {
-  if (rules.players == 3 && rules.pozzetto_sizes[0] < rules.pozzetto_sizes[1])
-    return "three players need the larger pozzetto on top";
-  if (rules.opening_steps > 0 && rules.players == 3)
-    return "an opening minimum with three players is not supported";
-  if (rules.pozzetto_sizes[0] > kMaxPacket || rules.pozzetto_sizes[1] > kMaxPacket)
-    return "a pozzetto larger than 30 cards";
-  if (rules.initial_stock() <= rules.stock_end_threshold + 1)
-    return "the stock would be too small for these rules (initial_stock " +
-           std::to_string(rules.initial_stock()) + ")";
+  if (rules.initial_stock() < 0)
+    return "the pack of " + std::to_string(rules.total_cards()) +
+           " cards is too small for the hands, the pozzetti and the start card";
+  if (rules.players == 3 && (rules.opening_steps > 0 || rules.cut_exact_probability > 0))
+    return "three players with a brazilian opening minimum or cut are not supported";
   return "";
 }
 
 namespace {
+
+void end_if_no_draw(GameState& s, const Rules& rules);
 
 int opening_requirement(const Rules& rules, int band) {
   int need = rules.opening_minimum[0].minimum;
@@ -76,6 +74,7 @@ GameState deal_with_cut(const Rules& rules, const std::array<Card, kMaxDeck>& or
     for (int side = 0; side < 2; ++side)
       s.need[side] = opening_requirement(
           rules, scores[side] + (cut_side == side ? rules.cut_bonus : 0));
+  end_if_no_draw(s, rules);
   return s;
 }
 
@@ -210,16 +209,76 @@ int pool_index(const GameState& s, int side, int index) {
   return -1;
 }
 
-bool hold_active(const GameState& s) { return s.hold.valid() && !s.hold_released; }
-
-void remove_from_hand(GameState& s, int seat, Card card) {
-  s.hands[seat].remove(card);
-  if (s.known[seat].count(card) > s.hands[seat].count(card)) s.known[seat].remove(card);
+// The side has not met its brazilian opening minimum yet: its table cards are this turn's.
+bool provisional(const GameState& s, const Rules& rules, int side) {
+  return rules.opening_steps > 0 && !s.opened[side];
 }
 
-void note_put_down(GameState& s, Card card) {
+bool side_table_has(const GameState& s, int side, Card card) {
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side && s.melds[i].cards.count(card)) return true;
+  return false;
+}
+
+// RULES C.5 on multiplicities: discarding `card` would be the very card taken from a one-card
+// pile. While the side is provisional the hold stays recorded, and a card of that kind on the
+// (this turn's) table releases it; if a short opening brings that card back, it holds again.
+bool hold_blocks(const GameState& s, const Rules& rules, Card card) {
+  if (!(s.hold.valid() && s.hold == card) || s.hands[s.turn].count(card) != 1) return false;
+  const int side = side_of(s, rules, s.turn);
+  return !(provisional(s, rules, side) && side_table_has(s, side, card));
+}
+
+void open_side(GameState& s, int side) {
+  s.opened[side] = true;
+  if (s.hold.valid() && side_table_has(s, side, s.hold)) s.hold = Card{};
+}
+
+// A card leaves the hand in front of everybody: what the others know of that hand (cards taken
+// with the pile, RULES C.9) loses one copy of that kind too, since it may have been the known one.
+void remove_from_hand(GameState& s, int seat, Card card) {
+  s.hands[seat].remove(card);
+  s.known[seat].remove(card);
+}
+
+void note_put_down(GameState& s, const Rules& rules, Card card) {
   s.flags |= kPutDown;
-  if (s.hold.valid() && card == s.hold) s.hold_released = true;
+  if (s.hold.valid() && card == s.hold && !provisional(s, rules, side_of(s, rules, s.turn)))
+    s.hold = Card{};
+}
+
+// The hand is over: the turn stays with the seat that moved; the turn's bookkeeping is cleared.
+void end_hand(GameState& s, EndReason reason, int closing_side = -1) {
+  s.phase = Phase::Over;
+  s.end = reason;
+  s.closing_side = static_cast<std::int8_t>(closing_side);
+  s.hold = Card{};
+  s.flags = 0;
+}
+
+bool can_draw_stock(const GameState& s, const Rules& rules) {
+  if (s.stock_size() > rules.stock_end_threshold) return true;
+  return s.stock_size() == 0 && rules.pozzetto_becomes_stock && top_untaken(s) >= 0;
+}
+
+// The draw-phase moves of the seat to act (docs/game.md), in canonical order.
+int draw_phase_moves(const GameState& s, const Rules& rules, MoveKind out[4]) {
+  int n = 0;
+  if (s.flags & kFirstDraw) {
+    if (s.stock_size() >= 1) out[n++] = MoveKind::Keep;
+    if (s.stock_size() >= 2) out[n++] = MoveKind::Reject;
+  } else if (can_draw_stock(s, rules)) {
+    out[n++] = MoveKind::Draw;
+  }
+  if (s.pile_size > 0 && !(s.flags & kForceDraw)) out[n++] = MoveKind::Pile;
+  std::sort(out, out + n);
+  return n;
+}
+
+// RULES D.2/D.3 taken to their limit: a seat that can neither draw nor take the pile ends the hand.
+void end_if_no_draw(GameState& s, const Rules& rules) {
+  MoveKind kinds[4];
+  if (draw_phase_moves(s, rules, kinds) == 0) end_hand(s, EndReason::StockExhausted);
 }
 
 // RULES F.6: the first packet taken makes the soloist; the other two seats become side 3.
@@ -230,10 +289,12 @@ void maybe_split(GameState& s, int seat) {
     if (s.meld_side[i] != seat) s.meld_side[i] = 3;
 }
 
-void take_packet(GameState& s, int seat, bool face_down) {
+void take_packet(GameState& s, const Rules& rules, int seat, bool face_down) {
   Packet& p = s.packets[top_untaken(s)];
   p.owner = static_cast<std::int8_t>(seat);
-  p.status = face_down ? PacketStatus::FaceDown : PacketStatus::InHand;
+  p.status = !face_down ? PacketStatus::InHand
+             : rules.pozzetto_reveal == PozzettoReveal::Immediately ? PacketStatus::Seen
+                                                                    : PacketStatus::FaceDown;
   if (!face_down)
     for (int i = 0; i < p.size; ++i) s.hands[seat].add(p.cards[i]);
   maybe_split(s, seat);
@@ -260,7 +321,6 @@ void return_turn_cards(GameState& s, const Rules& rules, int seat, int side) {
   }
   s.meld_count = static_cast<std::uint8_t>(kept);
   s.need[side] += rules.opening_fail_increment;
-  s.hold_released = false;
 }
 
 bool opening_pending(const GameState& s, const Rules& rules, int side) {
@@ -277,17 +337,15 @@ Emptied resolve_empty_hand(GameState& s, const Rules& rules, int seat) {
       return_turn_cards(s, rules, seat, side);
       return Emptied::Resolved;
     }
-    s.opened[side] = true;
+    open_side(s, side);
   }
   if (packet_available(s, rules, side)) {
-    take_packet(s, seat, false);
+    take_packet(s, rules, seat, false);
     return Emptied::Resolved;
   }
   if (rules.closing_discard == ClosingDiscard::Optional && side_took_packet(s, rules, side) &&
       has_required_burraco(s, rules, side)) {
-    s.phase = Phase::Over;
-    s.end = EndReason::Closed;
-    s.closing_side = static_cast<std::int8_t>(side);
+    end_hand(s, EndReason::Closed, side);
     return Emptied::Closed;
   }
   return Emptied::Illegal;
@@ -297,7 +355,7 @@ MoveError check_discard(const GameState& s, const Rules& rules, Card card) {
   const CardSet& hand = s.hands[s.turn];
   const int count = hand.count(card);
   if (count == 0) return MoveError::NotInHand;
-  if (hold_active(s) && card == s.hold && count == 1) return MoveError::HeldCard;
+  if (hold_blocks(s, rules, card)) return MoveError::HeldCard;
   const int side = side_of(s, rules, s.turn);
   if (opening_pending(s, rules, side) && table_points(s, rules, side) < s.need[side])
     return MoveError::Ok;  // the cards come back first: the hand cannot be emptied
@@ -339,7 +397,7 @@ MoveResult lay_off_in_place(GameState& s, const Rules& rules, int index, Card ca
   if (!r.ok()) return {MoveError::BadLayOff, r.error};
   s.melds[at] = r.meld;
   remove_from_hand(s, s.turn, card);
-  note_put_down(s, card);
+  note_put_down(s, rules, card);
   if (s.hands[s.turn].empty() && resolve_empty_hand(s, rules, s.turn) == Emptied::Illegal)
     return {MoveError::CannotEmptyHand};
   return {};
@@ -361,32 +419,22 @@ MoveResult meld_in_place(GameState& s, const Rules& rules, CardSet cards) {
   ++s.meld_count;
   cards.for_each([&](Card c) {
     remove_from_hand(s, s.turn, c);
-    note_put_down(s, c);
+    note_put_down(s, rules, c);
   });
   if (s.hands[s.turn].empty() && resolve_empty_hand(s, rules, s.turn) == Emptied::Illegal)
     return {MoveError::CannotEmptyHand};
   return {};
 }
 
-void end_hand(GameState& s, EndReason reason) {
-  s.phase = Phase::Over;
-  s.end = reason;
-}
 
 // After a discard that did not close: the end checks (RULES D.2-D.4), then the next turn.
 void finish_turn(GameState& s, const Rules& rules) {
-  const int side = side_of(s, rules, s.turn);
-  for (Packet& p : s.packets)  // C.4: the partner's turn is over, the owner may look
-    if (p.status == PacketStatus::FaceDown && p.owner != s.turn &&
-        side_of(s, rules, p.owner) == side)
-      p.status = PacketStatus::Seen;
-  const bool exchange = (s.flags & kTookSinglePile) && !(s.flags & kPutDown);
-  bool force_next = false;
   if (s.flags & kLastTurn) return end_hand(s, EndReason::StockExhausted);
   if (rules.stock_end_threshold == 0 && s.stock_size() == 0 &&
       !(rules.pozzetto_becomes_stock && top_untaken(s) >= 0))
     return end_hand(s, EndReason::StockExhausted);
-  if (exchange) {
+  bool force_next = false;
+  if ((s.flags & kTookSinglePile) && !(s.flags & kPutDown)) {  // an exchange turn (D.4)
     if (++s.deadlock >= s.players) {
       if (rules.deadlock_rule == DeadlockRule::EndHand) return end_hand(s, EndReason::Deadlock);
       s.deadlock = 0;
@@ -395,38 +443,47 @@ void finish_turn(GameState& s, const Rules& rules) {
   } else {
     s.deadlock = 0;
   }
-  s.turn = static_cast<std::uint8_t>((s.turn + 1) % s.players);
+  const int finished = s.turn;
+  if (rules.pozzetto_reveal == PozzettoReveal::AfterPartnerTurn)
+    for (Packet& p : s.packets)  // C.4: the partner's turn is over, the owner may look
+      if (p.status == PacketStatus::FaceDown && p.owner != finished &&
+          side_of(s, rules, p.owner) == side_of(s, rules, finished))
+        p.status = PacketStatus::Seen;
+  s.turn = static_cast<std::uint8_t>((finished + 1) % s.players);
   s.phase = Phase::Draw;
   s.flags = force_next ? kForceDraw : 0;
   s.hold = Card{};
-  s.hold_released = false;
   for (Packet& p : s.packets)  // H-36: the face-down pozzetto joins the hand before the draw
     if ((p.status == PacketStatus::FaceDown || p.status == PacketStatus::Seen) &&
         p.owner == s.turn) {
       p.status = PacketStatus::InHand;
       for (int i = 0; i < p.size; ++i) s.hands[s.turn].add(p.cards[i]);
     }
+  end_if_no_draw(s, rules);
 }
 
 MoveResult do_discard(GameState& s, const Rules& rules, Card card) {
   const MoveError e = check_discard(s, rules, card);
   if (e != MoveError::Ok) return {e};
   const int side = side_of(s, rules, s.turn);
-  if (opening_pending(s, rules, side)) {
-    if (table_points(s, rules, side) < s.need[side]) return_turn_cards(s, rules, s.turn, side);
-    else s.opened[side] = true;
-  }
+  const bool pending = opening_pending(s, rules, side);
+  const bool short_opening = pending && table_points(s, rules, side) < s.need[side];
+  if (pending && !short_opening) open_side(s, side);
+  // RULES C.3: the discard leaves the hand as it was; then a short opening's cards come back.
   remove_from_hand(s, s.turn, card);
   s.pile.add(card);
   s.top = card;
   ++s.pile_size;
+  if (short_opening) {
+    return_turn_cards(s, rules, s.turn, side);
+    finish_turn(s, rules);
+    return {};
+  }
   if (s.hands[s.turn].empty()) {
     if (packet_available(s, rules, side)) {
-      take_packet(s, s.turn, true);
+      take_packet(s, rules, s.turn, true);
     } else {
-      s.phase = Phase::Over;
-      s.end = EndReason::Closed;
-      s.closing_side = static_cast<std::int8_t>(side_of(s, rules, s.turn));
+      end_hand(s, EndReason::Closed, side);
       return {};
     }
   }
@@ -445,7 +502,8 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
     case MoveKind::Draw: {
       if (!draw_phase) return {MoveError::WrongPhase};
       if (s.flags & kFirstDraw) return {MoveError::FirstDrawPending};
-      if (s.stock_size() <= rules.stock_end_threshold) {
+      if (!can_draw_stock(s, rules)) return {MoveError::StockEmpty};
+      if (s.stock_size() == 0) {
         const int k = top_untaken(s);
         if (!(rules.pozzetto_becomes_stock && s.stock_size() == 0 && k >= 0))
           return {MoveError::StockEmpty};
@@ -456,14 +514,13 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
         p.status = PacketStatus::Stock;
       }
       s.hands[s.turn].add(draw_top(s));
-      if (rules.stock_end_threshold > 0 && s.stock_size() == rules.stock_end_threshold)
-        s.flags |= kLastTurn;
+      if (rules.stock_end_threshold > 0 && s.stock_size() <= rules.stock_end_threshold)
+        s.flags |= kLastTurn;  // RULES D.2: the last turn of the hand
       s.phase = Phase::Meld;
       return {};
     }
     case MoveKind::Pile: {
       if (!draw_phase) return {MoveError::WrongPhase};
-      if (s.flags & kFirstDraw) return {MoveError::FirstDrawPending};
       if (s.flags & kForceDraw) return {MoveError::MustDrawFromStock};
       if (s.pile_size == 0) return {MoveError::EmptyPile};
       if (s.pile_size == 1) {
@@ -479,12 +536,14 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
       s.pile = CardSet{};
       s.top = Card{};
       s.pile_size = 0;
+      s.flags &= static_cast<std::uint8_t>(~kFirstDraw);
       s.phase = Phase::Meld;
       return {};
     }
     case MoveKind::Keep:
     case MoveKind::Reject: {
       if (!draw_phase || !(s.flags & kFirstDraw)) return {MoveError::NotFirstDraw};
+      if (s.stock_size() < (move.kind == MoveKind::Reject ? 2 : 1)) return {MoveError::StockEmpty};
       if (move.kind == MoveKind::Reject) {
         const Card rejected = draw_top(s);
         s.pile.add(rejected);
@@ -640,15 +699,9 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
   out.clear();
   if (s.over()) return;
   if (s.phase == Phase::Draw) {
-    if (s.flags & kFirstDraw) {
-      out.push_back(simple_move(MoveKind::Keep));
-      out.push_back(simple_move(MoveKind::Reject));
-      return;
-    }
-    const bool can_draw = s.stock_size() > rules.stock_end_threshold ||
-                          (rules.pozzetto_becomes_stock && s.stock_size() == 0 && top_untaken(s) >= 0);
-    if (can_draw) out.push_back(simple_move(MoveKind::Draw));
-    if (s.pile_size > 0 && !(s.flags & kForceDraw)) out.push_back(simple_move(MoveKind::Pile));
+    MoveKind kinds[4];
+    const int n = draw_phase_moves(s, rules, kinds);
+    for (int i = 0; i < n; ++i) out.push_back(simple_move(kinds[i]));
     return;
   }
   const CardSet hand = s.hands[s.turn];
@@ -750,7 +803,8 @@ HandResult score_hand(const GameState& s, const Rules& rules) {
       for (int k = 0; k < result.side_count; ++k)
         if (result.sides[k].side == side_of(s, rules, seat))
           result.player_half_points[seat] =
-              result.sides[k].total * (result.sides[k].side == 3 ? 1 : 2);
+              result.sides[k].total *
+              (result.sides[k].side == 3 && rules.score_split == ScoreSplit::HalvesForPair ? 1 : 2);
   return result;
 }
 

@@ -412,10 +412,13 @@ bool split_layout(std::string_view text, std::vector<LayoutToken>& tokens) {
     if (j < text.size() && text[j] == '[') {
       const std::size_t close = text.find(']', j);
       if (close == std::string_view::npos) return false;
-      token.tag = text.substr(j + 1, close - j - 1);
-      if (token.tag != "bound" && token.tag != "free-low" && token.tag != "free-high" &&
-          token.tag != "orphan" && token.tag != "set")
-        return false;
+      std::string tag(text.substr(j + 1, close - j - 1));
+      for (char& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      static constexpr std::string_view kTags[] = {"bound", "free-low", "free-high", "orphan", "set"};
+      token.tag = {};
+      for (std::string_view known : kTags)
+        if (tag == known) token.tag = known;  // points at static storage, lower case
+      if (token.tag.empty()) return false;
       j = close + 1;
     }
     if (j < text.size() && !is_sep(text[j])) return false;

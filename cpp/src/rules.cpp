@@ -138,25 +138,25 @@ const std::vector<KnobInfo>& table() {
         boolean("wild_swap_allowed", BURRACO_FIELD(wild_swap_allowed), 0),
         boolean("low_natural_two_may_convert", BURRACO_FIELD(low_natural_two_may_convert)),
         KnobInfo{"opening_minimum", KnobType::Opening, BURRACO_FIELD(opening_minimum)},
-        integer("opening_fail_increment", BURRACO_FIELD(opening_fail_increment), 0, 100000),
+        integer("opening_fail_increment", BURRACO_FIELD(opening_fail_increment), 0, 1000000),
         choice("pozzetto_reveal", BURRACO_FIELD(pozzetto_reveal), kReveal),
         boolean("closing_requires_pozzetto", BURRACO_FIELD(closing_requires_pozzetto), 1),
         choice("closing_requires_burraco", BURRACO_FIELD(closing_requires_burraco),
                kClosingBurraco),
         choice("closing_discard", BURRACO_FIELD(closing_discard), kClosingDiscard),
         boolean("closing_discard_wild_allowed", BURRACO_FIELD(closing_discard_wild_allowed)),
-        integer("closing_bonus", BURRACO_FIELD(closing_bonus), 0, 100000),
-        integer("clean_burraco_bonus", BURRACO_FIELD(clean_burraco_bonus), 0, 100000),
-        integer("dirty_burraco_bonus", BURRACO_FIELD(dirty_burraco_bonus), 0, 100000),
-        integer("semi_clean_burraco_bonus", BURRACO_FIELD(semi_clean_burraco_bonus), 0, 100000,
+        integer("closing_bonus", BURRACO_FIELD(closing_bonus), 0, 1000000),
+        integer("clean_burraco_bonus", BURRACO_FIELD(clean_burraco_bonus), 0, 1000000),
+        integer("dirty_burraco_bonus", BURRACO_FIELD(dirty_burraco_bonus), 0, 1000000),
+        integer("semi_clean_burraco_bonus", BURRACO_FIELD(semi_clean_burraco_bonus), 0, 1000000,
                 KnobType::OptInt),
         choice("semi_clean_rule", BURRACO_FIELD(semi_clean_rule), kSemiCleanRule),
-        integer("no_pozzetto_penalty", BURRACO_FIELD(no_pozzetto_penalty), 0, 100000),
+        integer("no_pozzetto_penalty", BURRACO_FIELD(no_pozzetto_penalty), 0, 1000000),
         choice("unplayed_pozzetto_rule", BURRACO_FIELD(unplayed_pozzetto_rule), kUnplayed),
         integer("stock_end_threshold", BURRACO_FIELD(stock_end_threshold), 0, 10),
         boolean("pozzetto_becomes_stock", BURRACO_FIELD(pozzetto_becomes_stock)),
         choice("deadlock_rule", BURRACO_FIELD(deadlock_rule), kDeadlock),
-        integer("cut_bonus", BURRACO_FIELD(cut_bonus), 0, 100000),
+        integer("cut_bonus", BURRACO_FIELD(cut_bonus), 0, 1000000),
         probability,
         choice("score_split", BURRACO_FIELD(score_split), kScoreSplit),
         integer("match_target", BURRACO_FIELD(match_target), 1, 1000000),
@@ -344,7 +344,7 @@ bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
         const auto two = split_top(pair);
         long long from = 0, minimum = 0;
         if (two.size() != 2 || !parse_int(two[0], from) || !parse_int(two[1], minimum)) return false;
-        if (from < 0 || minimum < 0 || from > 1000000 || minimum > 100000) return false;
+        if (from < 0 || minimum < 0 || from > 1000000 || minimum > 1000000) return false;
         if (i == 0 ? from != 0 : from <= steps[i - 1].from_score) return false;
         steps[i] = {static_cast<std::int32_t>(from), static_cast<std::int32_t>(minimum)};
       }

@@ -79,7 +79,7 @@ std::string state_string(const GameState& s, const Rules& rules) {
     }
   }
   out += ";hold=";
-  out += s.hold.valid() ? card_name(s.hold) + (s.hold_released ? "~" : "") : "-";
+  out += s.hold.valid() ? card_name(s.hold) : "-";
   out += ";opened=";
   for (int i = 0; i < slots; ++i) out += (i ? "," : "") + std::string(s.opened[i] ? "1" : "0");
   out += ";need=";
@@ -303,13 +303,8 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
     }
   }
   if (values[14] != "-") {
-    std::string_view h = values[14];
-    if (h.size() == 3 && h[2] == '~') {
-      s.hold_released = true;
-      h = h.substr(0, 2);
-    }
-    const auto c = parse_card(h);
-    if (!c || h.size() != 2) return fail("hold");
+    const auto c = parse_card(values[14]);
+    if (!c || values[14].size() != 2) return fail("hold");
     s.hold = *c;
   }
   for (int f = 15; f <= 16; ++f) {
@@ -375,6 +370,11 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
               std::to_string(expected);
       return false;
     }
+  }
+  // Only the canonical form is accepted (one string per state).
+  if (state_string(s, rules) != text) {
+    error = "not in canonical form (compare with Game.from_state_string(...).state_string())";
+    return false;
   }
   result = s;
   rules_out = rules;

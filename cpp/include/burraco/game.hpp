@@ -76,8 +76,8 @@ struct GameState {
   std::int8_t cut_side = -1;  // brazilian exact cut
   std::uint8_t flags = 0;     // TurnFlag bits of the current turn
   std::uint8_t deadlock = 0;  // consecutive exchange turns (RULES D.4)
-  Card hold{};                // kind held by a one-card pile take this turn (C.5)
-  bool hold_released = false; // a card of that kind went on the table this turn
+  Card hold{};                // kind held by a one-card pile take this turn (C.5); cleared
+                              // when a card of it goes down (kept while the side is provisional)
   bool has_seed = false;
   std::uint64_t seed = 0;
 

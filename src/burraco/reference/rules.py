@@ -1,0 +1,521 @@
+"""The rules knobs and their five presets (RULES section G, docs/api.md "Rules").
+
+A :class:`Rules` value is a preset name plus the value of every knob. The knob table below is the
+single place that lists the knobs: their order (the order of docs/api.md), their documentation, the
+values they accept, and their value in each preset.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+from .._errors import InvalidNotationError
+from .cards import Card
+
+__all__ = ["Rules"]
+
+PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
+
+# Points knobs (bonuses, penalties, targets) are capped so every engine can hold them (docs/api.md).
+_MAX_POINTS = 1_000_000
+_MAX_OPENING_STEPS = 4
+
+# The ranks that may form a set (RULES B.2: every rank but the two), in their stored order.
+_SET_RANK_LETTERS = "A3456789TJQK"
+
+
+# --- value checkers: each returns the stored value, or raises ValueError(reason) -----------------
+
+
+class _Rejected(Exception):
+    """A knob value that is not allowed; the message says why."""
+
+
+def _integer(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise _Rejected("expected an int")
+    return int(value)
+
+
+def _int_in(low: int, high: int | None) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        number = _integer(value)
+        if number < low or (high is not None and number > high):
+            raise _Rejected(f"expected an int from {low} to {high}" if high is not None
+                            else f"expected an int >= {low}")
+        return number
+    return check
+
+
+def _int_one_of(*allowed: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        number = _integer(value)
+        if number not in allowed:
+            raise _Rejected("expected one of " + ", ".join(map(str, allowed))
+                            + (" (other values are not supported yet)" if len(allowed) == 1 else ""))
+        return number
+    return check
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Rejected("expected True or False")
+    return value
+
+
+def _bool_only(allowed: bool) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        if _boolean(value) is not allowed:
+            raise _Rejected(f"only {allowed} is supported")
+        return allowed
+    return check
+
+
+def _string_one_of(*allowed: str) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise _Rejected("expected one of " + ", ".join(repr(text) for text in allowed)
+                            + (" (other values are not supported yet)" if len(allowed) == 1 else ""))
+        return value
+    return check
+
+
+def _optional(checker: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        return None if value is None else checker(value)
+    return check
+
+
+def _pozzetto_sizes(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise _Rejected("expected a tuple of 2 ints, each from 1 to 30")
+    sizes = tuple(_int_in(1, 30)(size) for size in value)
+    return sizes
+
+
+def _set_ranks(value: Any) -> str:
+    if not isinstance(value, str):
+        raise _Rejected(f"expected a string of distinct rank letters from {_SET_RANK_LETTERS!r}")
+    letters = value.upper()  # rank letters are notation: case-insensitive (docs/api.md)
+    if not letters:
+        raise _Rejected("at least one rank is needed")
+    for letter in letters:
+        if letter not in _SET_RANK_LETTERS:
+            raise _Rejected(f"{letter!r} is not a rank that may form a set "
+                            f"(allowed: {_SET_RANK_LETTERS!r}; there are no sets of twos)")
+        if letters.count(letter) > 1:
+            raise _Rejected(f"the rank {letter!r} is repeated")
+    return "".join(letter for letter in _SET_RANK_LETTERS if letter in letters)
+
+
+def _opening_minimum(value: Any) -> tuple[tuple[int, int], ...] | None:
+    if value is None:
+        return None
+    problem = ("expected None or up to 4 (from_score, minimum) int pairs, from_score ascending "
+               "and starting at 0, both from 0 to 1000000")
+    if not isinstance(value, (tuple, list)) or not value or len(value) > _MAX_OPENING_STEPS:
+        raise _Rejected(problem)
+    steps = []
+    for step in value:
+        if not isinstance(step, (tuple, list)) or len(step) != 2:
+            raise _Rejected(problem)
+        from_score, minimum = (_integer(number) for number in step)
+        if not 0 <= minimum <= _MAX_POINTS or not 0 <= from_score <= _MAX_POINTS:
+            raise _Rejected(problem)
+        steps.append((from_score, minimum))
+    if steps[0][0] != 0 or any(later[0] <= earlier[0] for earlier, later in zip(steps, steps[1:])):
+        raise _Rejected(problem)
+    return tuple(steps)
+
+
+def _probability(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise _Rejected("expected a float from 0.0 to 1.0")
+    number = float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise _Rejected("expected a float from 0.0 to 1.0")
+    return number
+
+
+# --- the knob table (docs/api.md, in its order) -----------------------------------------------
+# name, checker, documentation, values for (italian, italian-2p, italian-3p, online-2p, brazilian)
+
+_NON_NEGATIVE = _int_in(0, _MAX_POINTS)
+
+_KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] = (
+    ("players", _int_one_of(2, 3, 4),
+     "Number of players: 2, 3 or 4 (RULES G #1).",
+     (4, 2, 3, 2, 4)),
+    ("decks", _int_one_of(2),
+     "Number of 52-card decks: only 2 (RULES A.1).",
+     (2, 2, 2, 2, 2)),
+    ("jokers", _int_one_of(0, 2, 4),
+     "Number of jokers in the pack: 0, 2 or 4 (RULES A.1; online-2p uses 2).",
+     (4, 4, 4, 2, 4)),
+    ("card_values", _string_one_of("italian", "pagat_brazil"),
+     "Card point table: 'italian' (Jk 30, 2 20) or 'pagat_brazil' (Jk 20, 2 10) (RULES A.3).",
+     ("italian",) * 5),
+    ("hand_size", _int_in(1, 20),
+     "Cards dealt to each player (RULES F.2).",
+     (11,) * 5),
+    ("pozzetto_sizes", _pozzetto_sizes,
+     "Sizes of the two pozzetti, top (taken first) first (RULES F.2).",
+     ((11, 11), (11, 11), (18, 11), (11, 11), (11, 11))),
+    ("initial_upcard", _boolean,
+     "Whether a start card is turned face up after the deal (RULES F.2).",
+     (True, True, True, True, False)),
+    ("first_draw_rule", _string_one_of("none", "may_reject_first_card"),
+     "The brazilian first draw: 'may_reject_first_card' or 'none' (RULES C.2).",
+     ("none", "none", "none", "none", "may_reject_first_card")),
+    ("pile_take_requires_meld", _bool_only(False),
+     "FIBUR international pile rule: only False is supported (RULES C.2).",
+     (False,) * 5),
+    ("forbid_discard_of_single_pile_card", _boolean,
+     "The single-card pile rule (RULES C.5).",
+     (True,) * 5),
+    ("natural_two_in_run", _boolean,
+     "Whether a two of the run's suit in slot 2 is a natural card (RULES A.4); when False every "
+     "two is always a wild.",
+     (True,) * 5),
+    ("max_wild_per_meld", _int_one_of(1),
+     "Most wild-acting cards in one meld: only 1 (RULES B.1).",
+     (1,) * 5),
+    ("sets_allowed", _boolean,
+     "Whether sets may be melded at all (RULES B.2).",
+     (True,) * 5),
+    ("set_ranks", _set_ranks,
+     "The ranks that may form a set, as a string of rank letters stored in the order A 3 4 .. K "
+     "(RULES B.2).",
+     (_SET_RANK_LETTERS,) * 5),
+    ("max_sets_per_rank_per_side", _int_one_of(1),
+     "Sets of one rank a side may hold: only 1 (RULES B.2).",
+     (1,) * 5),
+    ("max_set_size", _int_in(3, 9),
+     "Largest legal set, wild included (RULES B.2: 8 naturals + 1 wild = 9).",
+     (9,) * 5),
+    ("ace_low_or_high", _string_one_of("low_or_high", "low_only", "high_only"),
+     "Where an ace may sit in a run: 'low_or_high', 'low_only' (no slot 14), 'high_only' (no slot 1) "
+     "(RULES 0.3, B.3 V2).",
+     ("low_or_high",) * 5),
+    ("allow_both_aces_in_run", _boolean,
+     "Whether one run may hold natural aces in both slot 1 and slot 14 (RULES B.3 V4).",
+     (False, False, False, False, True)),
+    ("allow_orphan_wild_14", _boolean,
+     "Whether the 14-card run of 13 naturals A..K plus an orphan wild is legal (RULES B.3 V5); only "
+     "meaningful when both aces are not allowed.",
+     (True, True, True, True, False)),
+    ("max_run_size", _int_in(3, 14),
+     "Longest legal run, wild included (RULES B.3 V1).",
+     (14,) * 5),
+    ("run_wraparound", _bool_only(False),
+     "Runs wrapping from K to A to 2: only False is supported (RULES B.3 V4).",
+     (False,) * 5),
+    ("wild_display_end", _string_one_of("low"),
+     "Where a free wild is shown: only 'low' (RULES B.4 preference 3).",
+     ("low",) * 5),
+    ("free_end_wild_may_move", _bool_only(True),
+     "A free wild may move to the other end or into a new hole: only True (RULES B.6 L2).",
+     (True,) * 5),
+    ("wild_replaced_only_by_its_card", _bool_only(True),
+     "A wild is displaced only by the card it stands for: only True (RULES B.6 L2).",
+     (True,) * 5),
+    ("wild_swap_allowed", _bool_only(False),
+     "Swapping a wild for another wild: only False (RULES B.6).",
+     (False,) * 5),
+    ("low_natural_two_may_convert", _boolean,
+     "Whether a natural two that is the lowest card of a run without a wild may turn into the "
+     "run's wild (RULES B.6 L1 exception, seed 000 sixth point).",
+     (True,) * 5),
+    ("opening_minimum", _opening_minimum,
+     "Brazilian opening minimum: None, or ((from_score, minimum), ...) pairs (RULES C.3).",
+     (None, None, None, None, ((0, 50), (1500, 75)))),
+    ("opening_fail_increment", _NON_NEGATIVE,
+     "Rise of the opening requirement after a short opening (RULES C.3).",
+     (15,) * 5),
+    ("pozzetto_reveal", _string_one_of("after_partner_turn", "next_own_turn", "immediately"),
+     "When the owner sees a pozzetto taken by discarding (RULES C.4).",
+     ("after_partner_turn", "next_own_turn", "after_partner_turn", "immediately",
+      "after_partner_turn")),
+    ("closing_requires_pozzetto", _bool_only(True),
+     "Closing needs the side's pozzetto: only True (RULES C.6).",
+     (True,) * 5),
+    ("closing_requires_burraco", _string_one_of("any", "clean"),
+     "The burraco a side needs to close: 'any' or 'clean' (RULES C.6).",
+     ("any", "any", "any", "any", "clean")),
+    ("closing_discard", _string_one_of("required", "optional"),
+     "Whether closing needs a final discard (RULES C.6).",
+     ("required", "required", "required", "required", "optional")),
+    ("closing_discard_wild_allowed", _boolean,
+     "Whether the closing discard may be a wild (RULES C.6).",
+     (False, False, False, False, True)),
+    ("closing_bonus", _NON_NEGATIVE,
+     "Bonus for the side that closes (RULES E.3).",
+     (100,) * 5),
+    ("clean_burraco_bonus", _NON_NEGATIVE,
+     "Bonus of a clean burraco (RULES E.2).",
+     (200,) * 5),
+    ("dirty_burraco_bonus", _NON_NEGATIVE,
+     "Bonus of a dirty burraco (RULES E.2).",
+     (100,) * 5),
+    ("semi_clean_burraco_bonus", _optional(_NON_NEGATIVE),
+     "Bonus of a semi-clean burraco, or None: no semi-clean class, scored as dirty (RULES B.7, E.2).",
+     (150, 150, 150, 150, None)),
+    ("semi_clean_rule", _string_one_of("longest_natural_block", "wild_at_end"),
+     "Semi-clean test: 'longest_natural_block' (RULES B.7) or 'wild_at_end' (RULES H-5).",
+     ("longest_natural_block",) * 5),
+    ("no_pozzetto_penalty", _NON_NEGATIVE,
+     "Penalty for a side that never took a pozzetto (RULES E.4).",
+     (100,) * 5),
+    ("unplayed_pozzetto_rule", _string_one_of("count_as_hand", "min_of_value_and_100",
+                                              "as_not_taken"),
+     "How a pozzetto taken but not played is scored (RULES E.4).",
+     ("count_as_hand", "count_as_hand", "count_as_hand", "count_as_hand",
+      "min_of_value_and_100")),
+    ("stock_end_threshold", _int_in(0, 10),
+     "Stock size at which the hand ends (RULES D.2, D.3).",
+     (2, 2, 2, 0, 0)),
+    ("pozzetto_becomes_stock", _boolean,
+     "Whether an untaken pozzetto becomes the stock when the stock runs out (RULES D.3).",
+     (False, False, False, True, True)),
+    ("deadlock_rule", _string_one_of("end_hand", "force_draw"),
+     "What a deadlock does (RULES D.4).",
+     ("end_hand",) * 5),
+    ("cut_bonus", _NON_NEGATIVE,
+     "Brazilian bonus for cutting exactly 22 cards (RULES E.5, F.5).",
+     (0, 0, 0, 0, 100)),
+    ("cut_exact_probability", _probability,
+     "Probability that the cut hits exactly 22 in a simulation (RULES F.5).",
+     (0.0,) * 5),
+    ("score_split", _string_one_of("none", "halves_for_pair"),
+     "How a pair's hand score is shared in italian-3p (RULES E.6).",
+     ("none", "none", "halves_for_pair", "none", "none")),
+    ("match_target", _int_in(1, _MAX_POINTS),
+     "Score that ends the match (RULES E.7).",
+     (2000, 2000, 2000, 2005, 2000)),
+    ("compare", _string_one_of(">", ">="),
+     "How a score is compared with match_target (RULES E.7).",
+     (">", ">", ">", ">=", ">=")),
+    ("tie_policy", _string_one_of("play_on", "draw"),
+     "What happens when the leaders are exactly equal past the target (RULES E.7).",
+     ("play_on",) * 5),
+    ("pile_take", _string_one_of("whole_pile"),
+     "How the discard pile is taken: only 'whole_pile' (RULES C.2, G #12).",
+     ("whole_pile",) * 5),
+    ("wild_cards", _string_one_of("jokers_and_twos"),
+     "Which cards are wild: only 'jokers_and_twos' (RULES A.4, G #15).",
+     ("jokers_and_twos",) * 5),
+    ("pozzetto_pickup", _string_one_of("on_the_fly_or_after_discard"),
+     "How a pozzetto is picked up: only 'on_the_fly_or_after_discard' (RULES C.4, G #33).",
+     ("on_the_fly_or_after_discard",) * 5),
+    ("pozzetti_per_side", _int_one_of(1),
+     "Pozzetti a side may take in a hand: only 1 (RULES C.4, G #35).",
+     (1,) * 5),
+    ("discard_pile_public", _bool_only(True),
+     "Whether the whole discard pile is public: only True (RULES C.2, G #54).",
+     (True,) * 5),
+    ("dealer_rotation", _string_one_of("left"),
+     "Where the deal passes after a hand: only 'left' (RULES F.1, G #55).",
+     ("left",) * 5),
+)
+# (docs/api.md: `sides`, RULES G row 2, is not a knob: it follows from `players`.)
+
+_KNOB_NAMES = tuple(row[0] for row in _KNOB_TABLE)
+_KNOB_CHECKERS = {row[0]: row[1] for row in _KNOB_TABLE}
+_PRESET_VALUES = {
+    preset: {row[0]: row[3][number] for row in _KNOB_TABLE}
+    for number, preset in enumerate(PRESETS)
+}
+
+_CARD_POINTS = {
+    # card_values -> (joker, any two); the other cards are the same in both tables (RULES A.3).
+    "italian": (30, 20),
+    "pagat_brazil": (20, 10),
+}
+
+
+class Rules:
+    """The rules a game is played under: a preset plus every knob of RULES section G.
+
+    ``Rules()`` is ``Rules('italian')``; ``Rules('brazilian', players=2)`` overrides knobs. Every
+    knob is a read-only attribute. Two Rules are equal when their preset names and all knob values
+    are equal. Unknown presets or knobs, values of the wrong type or out of range raise
+    InvalidNotationError quoting the name and the value.
+    """
+
+    #: The preset names, in docs/api.md order.
+    PRESETS = PRESETS
+
+    # Every knob is a slot (set once in __init__); its documentation is the knob table's.
+    __slots__ = {"_preset": "The preset name.",
+                 "_key": "(preset, every knob value in table order): equality and hash.",
+                 **{row[0]: row[2] for row in _KNOB_TABLE}}
+    _preset: str
+    _key: tuple[str, tuple[Any, ...]]
+    # The knobs, for type checkers (the values live in the slots above).
+    players: int
+    decks: int
+    jokers: int
+    card_values: str
+    hand_size: int
+    pozzetto_sizes: tuple[int, int]
+    initial_upcard: bool
+    first_draw_rule: str
+    pile_take_requires_meld: bool
+    forbid_discard_of_single_pile_card: bool
+    natural_two_in_run: bool
+    max_wild_per_meld: int
+    sets_allowed: bool
+    set_ranks: str
+    max_sets_per_rank_per_side: int
+    max_set_size: int
+    ace_low_or_high: str
+    allow_both_aces_in_run: bool
+    allow_orphan_wild_14: bool
+    max_run_size: int
+    run_wraparound: bool
+    wild_display_end: str
+    free_end_wild_may_move: bool
+    wild_replaced_only_by_its_card: bool
+    wild_swap_allowed: bool
+    low_natural_two_may_convert: bool
+    opening_minimum: tuple[tuple[int, int], ...] | None
+    opening_fail_increment: int
+    pozzetto_reveal: str
+    closing_requires_pozzetto: bool
+    closing_requires_burraco: str
+    closing_discard: str
+    closing_discard_wild_allowed: bool
+    closing_bonus: int
+    clean_burraco_bonus: int
+    dirty_burraco_bonus: int
+    semi_clean_burraco_bonus: int | None
+    semi_clean_rule: str
+    no_pozzetto_penalty: int
+    unplayed_pozzetto_rule: str
+    stock_end_threshold: int
+    pozzetto_becomes_stock: bool
+    deadlock_rule: str
+    cut_bonus: int
+    cut_exact_probability: float
+    score_split: str
+    match_target: int
+    compare: str
+    tie_policy: str
+    pile_take: str
+    wild_cards: str
+    pozzetto_pickup: str
+    pozzetti_per_side: int
+    discard_pile_public: bool
+    dealer_rotation: str
+
+    def __init__(self, preset: str = "italian", **knobs: Any) -> None:
+        """The preset ``preset`` with the given knob values overriding its own."""
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise InvalidNotationError(
+                f"{preset!r} is not a preset: expected one of {', '.join(map(repr, PRESETS))}"
+            )
+        values = dict(_PRESET_VALUES[preset])
+        for name, value in knobs.items():
+            if name not in _KNOB_CHECKERS:
+                raise InvalidNotationError(f"{name!r} is not a rules knob (value {value!r})")
+            try:
+                values[name] = _KNOB_CHECKERS[name](value)
+            except _Rejected as reason:
+                raise InvalidNotationError(
+                    f"{value!r} is not a valid value of the knob {name!r}: {reason}"
+                ) from None
+        object.__setattr__(self, "_preset", preset)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_key", (preset, tuple(values[name] for name in _KNOB_NAMES)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Rules is immutable: cannot set {name!r} (use rules.replace())")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Rules is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[str, dict[str, Any]]]:
+        return (_rules_from_overrides, (self._preset, self._overrides()))
+
+    @property
+    def preset(self) -> str:
+        """The name of the preset these rules start from."""
+        return self._preset
+
+    def knobs(self) -> dict[str, Any]:
+        """Every knob, name -> value, in the order of the docs/api.md table (a new dict)."""
+        return {name: getattr(self, name) for name in _KNOB_NAMES}
+
+    def replace(self, **overrides: Any) -> Rules:
+        """New Rules: the same preset and knobs, with ``overrides`` applied."""
+        return Rules(self._preset, **{**self._overrides(), **overrides})
+
+    def _overrides(self) -> dict[str, Any]:
+        """The knobs whose value differs from the preset's, in table order."""
+        preset_values = _PRESET_VALUES[self._preset]
+        return {name: value for name, value in self.knobs().items()
+                if _differs(value, preset_values[name])}
+
+    @property
+    def total_cards(self) -> int:
+        """Cards in the pack: 52 per deck plus the jokers (RULES A.1)."""
+        return 52 * self.decks + self.jokers
+
+    @property
+    def initial_stock(self) -> int:
+        """Stock size after the deal: the pack minus hands, pozzetti and the start card (RULES F.2)."""
+        return (self.total_cards
+                - self.players * self.hand_size
+                - sum(self.pozzetto_sizes)
+                - int(self.initial_upcard))
+
+    def card_points(self, card: Card | str) -> int:
+        """The point value of ``card`` (a Card or a card string) under ``card_values`` (RULES A.3).
+
+        The value depends only on the card, never on the role it plays in a meld.
+        """
+        card = Card(card)
+        joker_points, two_points = _CARD_POINTS[self.card_values]
+        if card.is_joker:
+            return joker_points
+        if card.is_two:
+            return two_points
+        if card.is_ace:
+            return 15
+        return 10 if card.rank_value >= 8 else 5
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rules):
+            return self is other or self._key == other._key
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Rules):
+            return not self == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        arguments = [repr(self._preset)]
+        arguments += [f"{name}={value!r}" for name, value in self._overrides().items()]
+        return f"Rules({', '.join(arguments)})"
+
+
+def _differs(value: Any, preset_value: Any) -> bool:
+    """Whether a knob value differs from the preset's (type-aware, so 0 is not False)."""
+    return type(value) is not type(preset_value) or value != preset_value
+
+
+def _rules_from_overrides(preset: str, overrides: dict[str, Any]) -> Rules:
+    """Rebuild Rules from a preset name and its overrides (pickle support)."""
+    return Rules(preset, **overrides)
+
+
+#: The default rules (italian), shared so that comparing with it is cheap.
+DEFAULT_RULES = Rules()
