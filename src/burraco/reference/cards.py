@@ -1,0 +1,411 @@
+"""Cards and multisets of cards (RULES 0.2 notation, RULES A.1-A.4).
+
+A :class:`Card` is one of the 53 card kinds: 52 suited cards and the joker. The two physical copies
+of a suited card (and the jokers among themselves) are interchangeable for every rule (RULES A.2),
+so a pile of cards is a multiset of kinds: :class:`Cards`.
+
+Notation (docs/api.md "Notation"): ranks ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` is an alias of
+``T``), suits ``c d h s``, the joker ``Jk``. Input is case-insensitive and may carry surrounding
+white space; output is always canonical (``Qh``, ``Th``, ``Jk``).
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from operator import attrgetter
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+from .._errors import InvalidNotationError
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "JOKER_INDEX",
+    "MAX_COPIES_PER_SUITED_CARD",
+    "MAX_JOKERS",
+    "Card",
+    "Cards",
+]
+
+#: The rank letters in rank order: index 0 is the ace (rank value 1), index 12 the king (13).
+RANKS = "A23456789TJQK"
+#: The suit letters in canonical order (RULES 0.2): clubs < diamonds < hearts < spades.
+SUITS = "cdhs"
+#: The index of the joker, after the 52 suited cards.
+JOKER_INDEX = 52
+#: Two decks: two copies of every suited card ...
+MAX_COPIES_PER_SUITED_CARD = 2
+#: ... and at most four jokers (docs/api.md "Cards").
+MAX_JOKERS = 4
+
+_RANK_VALUE_FROM_TEXT = {letter: value for value, letter in enumerate(RANKS, start=1)}
+_RANK_VALUE_FROM_TEXT["10"] = 10  # RULES 0.2: `10` is an accepted alias of `T`
+_SUIT_NUMBER_FROM_TEXT = {letter: number for number, letter in enumerate(SUITS)}
+
+# Sorting key: the canonical order of RULES 0.2 is the order of card indices.
+_BY_INDEX_KEY = attrgetter("index")
+
+# A card list is cards separated by white space and/or commas (docs/api.md "Notation").
+_CARD_LIST_SEPARATOR = re.compile(r"[\s,]+")
+
+
+def _parse_card_index(text: object) -> int:
+    """The index (0..52) of the card written as ``text``; InvalidNotationError if it is not one."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(
+            f"{text!r} is not a card: expected a card string such as 'Qh' or a Card"
+        )
+    stripped = text.strip()
+    upper = stripped.upper()
+    if upper == "JK":
+        return JOKER_INDEX
+    rank_text, suit_text = upper[:-1], upper[-1:].lower()
+    if rank_text not in _RANK_VALUE_FROM_TEXT or suit_text not in _SUIT_NUMBER_FROM_TEXT:
+        raise InvalidNotationError(
+            f"{text!r} is not a card: expected a rank (A 2-9 T J Q K, or 10) followed by a suit "
+            f"(c d h s), or Jk"
+        )
+    return 13 * _SUIT_NUMBER_FROM_TEXT[suit_text] + _RANK_VALUE_FROM_TEXT[rank_text] - 1
+
+
+class Card:
+    """One card kind: a suited card such as ``Card('Qh')``, or the joker ``Card('Jk')``.
+
+    ``Card(text)`` parses the notation leniently (``'qh'``, ``'QH'``, ``'10h'``, ``' Jk '``);
+    ``Card(card)`` returns an equal card. Cards are immutable, hashable and totally ordered by
+    :attr:`index`, which follows the canonical order of RULES 0.2 (suit c < d < h < s, then rank
+    A < 2 < ... < K, joker last). There is exactly one object per kind; its attributes are computed
+    once, when the 53 objects are made at import.
+    """
+
+    __slots__ = {
+        "index": "The card index, 0..52: ``13 * suit + (rank - 1)`` with suits c=0, d=1, h=2, s=3; "
+                 "joker 52.",
+        "rank": "The rank letter (``'A'``, ``'2'`` .. ``'9'``, ``'T'``, ``'J'``, ``'Q'``, ``'K'``); "
+                "None for the joker.",
+        "suit": "The suit letter (``'c'``, ``'d'``, ``'h'``, ``'s'``); None for the joker.",
+        "rank_value": "The rank as a number: A = 1, 2 = 2, ..., K = 13; 0 for the joker.",
+        "is_joker": "True for the joker.",
+        "is_two": "True for a two of any suit (a \"pinella\").",
+        "is_ace": "True for an ace of any suit.",
+        "is_wild": "True for the cards that are wild in hand: the joker and every two (RULES A.4). "
+                   "In a run a two of the run's suit in slot 2 is a natural card instead; that is a "
+                   "property of the card's place in a meld, not of the card.",
+        "_text": "The canonical notation.",
+    }
+    index: int
+    rank: str | None
+    suit: str | None
+    rank_value: int
+    is_joker: bool
+    is_two: bool
+    is_ace: bool
+    is_wild: bool
+    _text: str
+
+    _BY_INDEX: list[Card] = []
+
+    def __new__(cls, card: Card | str) -> Card:
+        """Parse ``card`` (a card string or a Card); InvalidNotationError for anything else."""
+        if isinstance(card, Card):
+            return card
+        return cls._BY_INDEX[_parse_card_index(card)]
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card with this index: ``13 * suit + (rank - 1)`` (suits c=0 .. s=3), joker 52."""
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, numbers.Integral)
+            or not 0 <= index <= JOKER_INDEX
+        ):
+            raise InvalidNotationError(
+                f"{index!r} is not a card index: expected an integer from 0 to {JOKER_INDEX}"
+            )
+        return cls._BY_INDEX[int(index)]
+
+    @classmethod
+    def _make_all(cls) -> None:
+        """Create the 53 card objects once (called at import)."""
+        for index in range(JOKER_INDEX + 1):
+            card = object.__new__(cls)
+            is_joker = index == JOKER_INDEX
+            rank_value = 0 if is_joker else index % 13 + 1
+            values = {
+                "index": index,
+                "rank": None if is_joker else RANKS[rank_value - 1],
+                "suit": None if is_joker else SUITS[index // 13],
+                "rank_value": rank_value,
+                "is_joker": is_joker,
+                "is_two": rank_value == 2,
+                "is_ace": rank_value == 1,
+                "is_wild": is_joker or rank_value == 2,
+            }
+            values["_text"] = "Jk" if is_joker else f"{values['rank']}{values['suit']}"
+            for name, value in values.items():
+                object.__setattr__(card, name, value)
+            cls._BY_INDEX.append(card)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Card is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Card is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card, (self._text,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text!r})"
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        # One object per kind, so identity is equality.
+        if isinstance(other, Card):
+            return self is other
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self is not other
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index >= other.index
+        return NotImplemented
+
+
+Card._make_all()
+
+
+def _copy_limit(card: Card) -> int:
+    """How many copies of ``card`` exist with two decks (docs/api.md "Cards")."""
+    return MAX_JOKERS if card.is_joker else MAX_COPIES_PER_SUITED_CARD
+
+
+def _counter_from(source: object) -> Counter[Card]:
+    """Read ``source`` (a card-list string, a Cards, or an iterable of cards/strings) as a Counter.
+
+    The copy limit is not checked here.
+    """
+    if isinstance(source, Cards):
+        return Counter(source._counter)
+    if isinstance(source, str):
+        tokens = [token for token in _CARD_LIST_SEPARATOR.split(source.strip()) if token]
+        counter: Counter[Card] = Counter()
+        for token in tokens:
+            try:
+                counter[Card(token)] += 1
+            except InvalidNotationError:
+                raise InvalidNotationError(
+                    f"{source!r} is not a card list: {token!r} is not a card "
+                    f"(expected a rank A 2-9 T J Q K or 10, then a suit c d h s; or Jk)"
+                ) from None
+        return counter
+    if isinstance(source, (bytes, bytearray, Card)) or not isinstance(source, Iterable):
+        # A lone Card is not a card list (docs/api.md lists strings, Cards and iterables): wrap it.
+        raise InvalidNotationError(
+            f"{source!r} is not a card list: expected a string such as '5h 6h 7h', "
+            f"a Cards, or an iterable of Card objects or card strings"
+        )
+    counter = Counter()
+    try:
+        items = list(source)
+    except Exception as error:  # a broken iterable must not escape as another exception type
+        raise InvalidNotationError(f"{source!r} is not a card list: iterating it failed ({error})") from None
+    for item in items:
+        if not isinstance(item, (Card, str)):
+            raise InvalidNotationError(
+                f"{source!r} is not a card list: the item {item!r} is neither a Card nor a card string"
+            )
+        counter[Card(item)] += 1
+    return counter
+
+
+def _check_copy_limit(counter: Counter[Card], source: object) -> None:
+    """InvalidNotationError if ``counter`` holds more copies of a card than two decks have."""
+    for card in sorted(counter, key=_BY_INDEX_KEY):
+        if counter[card] > _copy_limit(card):
+            raise InvalidNotationError(
+                f"{source!r}: {counter[card]} copies of {card} (at most {_copy_limit(card)})"
+            )
+
+
+class Cards:
+    """An immutable multiset of cards: a hand, a pile, the cards of a meld or of a move.
+
+    ``Cards('5h 6h 7h Jk')``, ``Cards(['5h', Card('6h')])``, ``Cards(other)``, ``Cards()``. The
+    order of the input is irrelevant; iteration yields the cards in canonical order (RULES 0.2),
+    copies repeated. At most 2 copies of a suited card and 4 jokers (two decks): more raise
+    InvalidNotationError. Supports ``len``, ``in``, :meth:`count`, ``==``, ``hash``, ``bool``,
+    sub-multiset comparisons (``<=``, ``<``, ``>=``, ``>``), ``+`` (sum), ``-`` (difference; the right
+    side must be contained), ``|`` (max per card) and ``&`` (min per card); an operand may be a
+    ``Cards`` or anything the constructor accepts. ``==`` is True only between two ``Cards``.
+    """
+
+    __slots__ = ("_counter", "_cards")
+    _counter: Counter[Card]
+    _cards: tuple[Card, ...]
+
+    def __init__(self, cards: object = "") -> None:
+        """Read ``cards``: a card-list string, a Cards, or an iterable of cards / card strings."""
+        counter = _counter_from(cards)
+        _check_copy_limit(counter, cards)
+        self._set_counter(counter)
+
+    def _set_counter(self, counter: Counter[Card]) -> None:
+        counter = Counter({card: count for card, count in counter.items() if count > 0})
+        object.__setattr__(self, "_counter", counter)
+        object.__setattr__(self, "_cards", tuple(sorted(counter.elements(), key=_BY_INDEX_KEY)))
+
+    @classmethod
+    def _from_cards(cls, cards: Iterable[Card]) -> Cards:
+        """A Cards from Card objects (internal: no parsing), checking the copy limit."""
+        cards = tuple(cards)
+        return cls._from_counter(Counter(cards), " ".join(map(str, cards)))
+
+    @classmethod
+    def _from_counter(cls, counter: Counter[Card], source: object) -> Cards:
+        """A Cards from a Counter, checking the copy limit (``source`` is quoted on error)."""
+        _check_copy_limit(counter, source)
+        result = object.__new__(cls)
+        result._set_counter(counter)
+        return result
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Cards is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Cards is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Cards, (str(self),))
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._cards)
+
+    def __bool__(self) -> bool:
+        return bool(self._cards)
+
+    def __contains__(self, card: object) -> bool:
+        return self._counter[Card(card)] > 0  # type: ignore[arg-type]
+
+    def count(self, card: Card | str) -> int:
+        """How many copies of ``card`` (a Card or a card string) this multiset holds."""
+        return self._counter[Card(card)]
+
+    def distinct(self) -> tuple[Card, ...]:
+        """The distinct cards, in canonical order."""
+        return tuple(sorted(self._counter, key=_BY_INDEX_KEY))
+
+    def __str__(self) -> str:
+        return " ".join(str(card) for card in self._cards)
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"
+
+    def __hash__(self) -> int:
+        return hash(tuple(card.index for card in self._cards))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cards):
+            return self._cards == other._cards
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Cards):
+            return self._cards != other._cards
+        return NotImplemented
+
+    # --- sub-multiset order --------------------------------------------------------------------
+
+    def __le__(self, other: object) -> bool:
+        other_counter = _operand(other)._counter
+        return all(count <= other_counter[card] for card, count in self._counter.items())
+
+    def __lt__(self, other: object) -> bool:
+        other_cards = _operand(other)
+        return self <= other_cards and len(self) < len(other_cards)
+
+    def __ge__(self, other: object) -> bool:
+        return _operand(other) <= self
+
+    def __gt__(self, other: object) -> bool:
+        other_cards = _operand(other)
+        return other_cards <= self and len(self) > len(other_cards)
+
+    # --- arithmetic ----------------------------------------------------------------------------
+
+    def __add__(self, other: object) -> Cards:
+        other_cards = _operand(other)
+        return Cards._from_counter(self._counter + other_cards._counter, f"{self} + {other_cards}")
+
+    def __radd__(self, other: object) -> Cards:
+        other_cards = _operand(other)
+        return Cards._from_counter(other_cards._counter + self._counter, f"{other_cards} + {self}")
+
+    def __sub__(self, other: object) -> Cards:
+        return _difference(self, _operand(other))
+
+    def __rsub__(self, other: object) -> Cards:
+        return _difference(_operand(other), self)
+
+    def __or__(self, other: object) -> Cards:
+        return Cards._from_counter(self._counter | _operand(other)._counter, other)
+
+    __ror__ = __or__
+
+    def __and__(self, other: object) -> Cards:
+        return Cards._from_counter(self._counter & _operand(other)._counter, other)
+
+    __rand__ = __and__
+
+
+def _operand(other: object) -> Cards:
+    """The other operand of a Cards operator, read as Cards (InvalidNotationError if it is not)."""
+    return other if isinstance(other, Cards) else Cards(other)
+
+
+def _difference(left: Cards, right: Cards) -> Cards:
+    """``left - right``; InvalidNotationError if ``right`` is not contained in ``left``."""
+    for card in right.distinct():
+        if right.count(card) > left.count(card):
+            raise InvalidNotationError(
+                f"cannot take {str(right)!r} from {str(left)!r}: it holds {left.count(card)} of "
+                f"{card}, not {right.count(card)}"
+            )
+    return Cards._from_counter(left._counter - right._counter, left)

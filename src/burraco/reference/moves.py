@@ -1,0 +1,179 @@
+"""Moves: the atomic actions of a turn (DESIGN §3, docs/game.md "Phases and moves").
+
+``Move('draw')``, ``Move('pile')``, ``Move('keep')``, ``Move('reject')``, ``Move('meld 5h 6h 7h')``,
+``Move('add 2 8h')``, ``Move('discard Qs')``. Input is lenient (case, spacing, ``10h``, any card
+order for a meld); ``str`` is the canonical notation. Moves are immutable, hashable and ordered by
+the canonical move order: by kind (draw, pile, keep, reject, meld, add, discard), melds by their
+card lists compared card by card in canonical card order (a prefix first), adds by meld index then
+card, discards by card.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._errors import InvalidNotationError
+from .cards import Card, Cards
+
+__all__ = ["KINDS", "Move"]
+
+#: The move kinds, in the canonical order (DESIGN §3).
+KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
+_KIND_ORDER = {kind: number for number, kind in enumerate(KINDS)}
+_BARE_KINDS = ("draw", "pile", "keep", "reject")
+_SEPARATOR = re.compile(r"[\s,]+")
+
+
+class Move:
+    """One atomic move, parsed from its notation; immutable, hashable, ordered canonically."""
+
+    __slots__ = ("_cards", "_index", "_key", "_kind", "_text")
+    _kind: str
+    _cards: Cards
+    _index: int | None
+    _text: str
+    _key: tuple
+
+    def __new__(cls, move: Move | str) -> Move:
+        """Parse ``move`` (its notation, or a Move); InvalidNotationError if it is not a move."""
+        if isinstance(move, Move):
+            return move
+        if not isinstance(move, str):
+            raise InvalidNotationError(f"{move!r} is not a move: expected a string such as 'draw'")
+        words = [word for word in _SEPARATOR.split(move.strip()) if word]
+        if not words:
+            raise InvalidNotationError(f"{move!r} is not a move: it is empty")
+        kind = words[0].lower()
+        if kind in _BARE_KINDS:
+            if len(words) != 1:
+                raise InvalidNotationError(f"{move!r} is not a move: {kind!r} takes no argument")
+            return cls._make(kind, Cards(), None)
+        if kind == "meld":
+            if len(words) < 2:
+                raise InvalidNotationError(f"{move!r} is not a move: 'meld' needs cards")
+            return cls._make(kind, _cards(move, words[1:]), None)
+        if kind == "add":
+            if len(words) != 3:
+                raise InvalidNotationError(
+                    f"{move!r} is not a move: expected 'add <meld index> <card>'"
+                )
+            if not words[1].isdigit() or not words[1].isascii():
+                raise InvalidNotationError(
+                    f"{move!r} is not a move: {words[1]!r} is not a meld index (0, 1, ...)"
+                )
+            return cls._make(kind, _cards(move, words[2:]), int(words[1]))
+        if kind == "discard":
+            if len(words) != 2:
+                raise InvalidNotationError(f"{move!r} is not a move: expected 'discard <card>'")
+            return cls._make(kind, _cards(move, words[1:]), None)
+        raise InvalidNotationError(
+            f"{move!r} is not a move: expected draw, pile, keep, reject, meld, add or discard"
+        )
+
+    @classmethod
+    def _make(cls, kind: str, cards: Cards, index: int | None) -> Move:
+        move = object.__new__(cls)
+        if kind == "meld":
+            text = f"meld {cards}"
+            payload: tuple = tuple(card.index for card in cards)
+        elif kind == "add":
+            text = f"add {index} {cards}"
+            payload = (index, next(iter(cards)).index)
+        elif kind == "discard":
+            text = f"discard {cards}"
+            payload = (next(iter(cards)).index,)
+        else:
+            text, payload = kind, ()
+        object.__setattr__(move, "_kind", kind)
+        object.__setattr__(move, "_cards", cards)
+        object.__setattr__(move, "_index", index)
+        object.__setattr__(move, "_text", text)
+        object.__setattr__(move, "_key", (_KIND_ORDER[kind], payload))
+        return move
+
+    @classmethod
+    def _meld(cls, cards: Cards) -> Move:
+        return cls._make("meld", cards, None)
+
+    @classmethod
+    def _add(cls, index: int, card: Card) -> Move:
+        return cls._make("add", Cards._from_cards((card,)), index)
+
+    @classmethod
+    def _discard(cls, card: Card) -> Move:
+        return cls._make("discard", Cards._from_cards((card,)), None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Move is immutable: cannot set {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Move, (self._text,))
+
+    @property
+    def kind(self) -> str:
+        """``'draw'``, ``'pile'``, ``'keep'``, ``'reject'``, ``'meld'``, ``'add'`` or ``'discard'``."""
+        return self._kind
+
+    @property
+    def cards(self) -> Cards:
+        """The cards of a meld, the one card of an add or a discard; empty otherwise."""
+        return self._cards
+
+    @property
+    def card(self) -> Card | None:
+        """The one card of an add or a discard; None otherwise."""
+        if self._kind in ("add", "discard"):
+            return next(iter(self._cards))
+        return None
+
+    @property
+    def index(self) -> int | None:
+        """The meld index of an add; None otherwise."""
+        return self._index
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Move({self._text!r})"
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._text == other._text
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._text != other._text
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._key < other._key
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._key <= other._key
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._key > other._key
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._key >= other._key
+        return NotImplemented
+
+
+def _cards(move: str, words: list[str]) -> Cards:
+    """The cards named by ``words``, or InvalidNotationError quoting the whole move."""
+    try:
+        return Cards(" ".join(words))
+    except InvalidNotationError as error:
+        raise InvalidNotationError(f"{move!r} is not a move: {error}") from None

@@ -1,0 +1,37 @@
+"""perft: the number of legal move sequences of a given length (DESIGN §7 "Perft").
+
+A node where the hand is over is a leaf: it counts 1 whatever depth is left (the sequence stops
+there). ``divide`` gives the count below each legal move, to find where two engines differ.
+"""
+
+from __future__ import annotations
+
+from .game import Game
+from .moves import Move
+
+__all__ = ["divide", "perft"]
+
+
+def perft(game: Game, depth: int) -> int:
+    """Leaf nodes of the tree of legal move sequences of ``depth`` moves from ``game``'s state."""
+    if depth <= 0 or game.is_over():
+        return 1
+    moves = game.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        game.push(move)
+        total += perft(game, depth - 1)
+        game.pop()
+    return total
+
+
+def divide(game: Game, depth: int) -> dict[Move, int]:
+    """perft(depth - 1) below each legal move, in the canonical move order."""
+    counts = {}
+    for move in game.legal_moves():
+        game.push(move)
+        counts[move] = perft(game, depth - 1)
+        game.pop()
+    return counts
