@@ -197,3 +197,37 @@ def test_layoff_throughput(benchmark, corpus, engine_name):
     _tag(benchmark, "layoff", engine_name, len(cases), expected_legal)
     assert benchmark(lay_off_all) == expected_legal
     assert 0.25 * len(cases) < expected_legal < 0.75 * len(cases)
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_new_meld_validation(benchmark, corpus, engine_name):
+    """The validation question alone: ``Meld.is_valid`` answers without building an exception
+    for the half of the corpus that is not a meld (the constructor bench above pays for one)."""
+    engine = _engine(engine_name)
+    proposals, expected_valid, _, _ = corpus
+    rules = engine.Rules(PRESET)
+    cards = [engine.Cards(text) for text in proposals]
+    is_valid = engine.Meld.is_valid
+
+    def validate_all():
+        return sum(1 for c in cards if is_valid(c, rules))
+
+    _tag(benchmark, "is_valid", engine_name, len(cards), expected_valid)
+    assert benchmark(validate_all) == expected_valid
+
+
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_layoff_check(benchmark, corpus, engine_name):
+    """``meld.can_add`` on the lay-off corpus: the legality question without an exception."""
+    engine = _engine(engine_name)
+    _, _, layoffs, expected_legal = corpus
+    rules = engine.Rules(PRESET)
+    cases = [
+        (engine.Meld.from_layout(layout, rules), engine.Card(card)) for layout, card in layoffs
+    ]
+
+    def check_all():
+        return sum(1 for meld, card in cases if meld.can_add(card))
+
+    _tag(benchmark, "can_add", engine_name, len(cases), expected_legal)
+    assert benchmark(check_all) == expected_legal

@@ -1035,6 +1035,17 @@ PYBIND11_MODULE(_core, m) {
                   },
                   py::arg("layout"), py::arg("rules") = py::none(),
                   "The exact table state written as a layout: '2h 3h ... Kh Ah'.")
+      .def_static("is_valid",
+                  [](py::handle cards, py::handle rules) {
+                    const RulesPtr r = rules_from(rules);
+                    if (py::isinstance<py::str>(cards) &&
+                        cards.cast<std::string>().find("(=") != std::string::npos)
+                      return parse_layout(cards.cast<std::string>(), *r).ok();
+                    return make_meld(cards_from(cards), *r).ok();
+                  },
+                  py::arg("cards"), py::arg("rules") = py::none(),
+                  "Whether Meld(cards, rules) would succeed, without raising; unreadable "
+                  "cards still raise InvalidNotationError.")
       .def("add",
            [](const PyMeld& self, py::handle card) {
              const Card c = card_from(card);

@@ -288,6 +288,18 @@ class Meld:
         checked_rules = _rules_argument(rules)
         return cls._from_shape(_parse_layout(text, checked_rules), checked_rules)
 
+    @staticmethod
+    def is_valid(cards: object, rules: Rules | None = None) -> bool:
+        """Whether ``Meld(cards, rules)`` would succeed, without raising for a non-meld.
+
+        Unreadable cards still raise InvalidNotationError, as in the constructor.
+        """
+        try:
+            Meld(cards, rules)
+        except InvalidMeldError:
+            return False
+        return True
+
     @classmethod
     def _from_shape(cls, shape: _Shape, rules: Rules) -> Meld:
         meld = object.__new__(cls)
