@@ -63,25 +63,17 @@ std::string copies_message(py::handle input, Card card) {
          " (two decks hold " + std::to_string(limit) + ")";
 }
 
-bool is_separator(char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; }
-
 CardSet cards_from(py::handle obj) {
   if (py::isinstance<CardSet>(obj)) return obj.cast<CardSet>();
   CardSet set;
   if (py::isinstance<py::str>(obj)) {
     const std::string text = obj.cast<std::string>();
-    std::size_t i = 0;
-    while (i < text.size()) {
-      while (i < text.size() && is_separator(text[i])) ++i;
-      if (i >= text.size()) break;
-      std::size_t j = i;
-      while (j < text.size() && !is_separator(text[j])) ++j;
-      const auto card = parse_card(std::string_view(text).substr(i, j - i));
+    for (std::string_view word : split_words(text)) {
+      const auto card = parse_card(word);
       if (!card)
-        notation_error(quote(obj) + ": " + quote(py::str(text.substr(i, j - i))) +
+        notation_error(quote(obj) + ": " + quote(py::str(std::string(word))) +
                        " is not a card (" + kCardHelp + ")");
       if (!set.add(*card)) notation_error(copies_message(obj, *card));
-      i = j;
     }
     return set;
   }
@@ -645,16 +637,10 @@ void bind_game(py::module_& m) {
                std::vector<Card> cards;
                if (py::isinstance<py::str>(deck)) {
                  const std::string text = deck.cast<std::string>();
-                 std::size_t i = 0;
-                 while (i < text.size()) {
-                   while (i < text.size() && is_separator(text[i])) ++i;
-                   if (i >= text.size()) break;
-                   std::size_t j = i;
-                   while (j < text.size() && !is_separator(text[j])) ++j;
-                   const auto c = parse_card(std::string_view(text).substr(i, j - i));
-                   if (!c) notation_error("deck: " + quote(py::str(text.substr(i, j - i))) + " is not a card");
+                 for (std::string_view word : split_words(text)) {
+                   const auto c = parse_card(word);
+                   if (!c) notation_error("deck: " + quote(py::str(std::string(word))) + " is not a card");
                    cards.push_back(*c);
-                   i = j;
                  }
                } else if (py::hasattr(deck, "__iter__")) {
                  for (py::handle c : deck) cards.push_back(card_from(c));
@@ -723,18 +709,12 @@ void bind_game(py::module_& m) {
                const std::string text = move.cast<std::string>();
                Move probe;
                if (!parse_move(text, probe)) {
-                 std::vector<std::string> words;
-                 std::size_t i = 0;
-                 while (i < text.size()) {
-                   while (i < text.size() && is_separator(text[i])) ++i;
-                   std::size_t j = i;
-                   while (j < text.size() && !is_separator(text[j])) ++j;
-                   if (j > i) words.push_back(text.substr(i, j - i));
-                   i = j;
-                 }
-                 if (words.size() > 3 && (words[0] == "add" || words[0] == "ADD" || words[0] == "Add")) {
-                   Move first;
-                   if (!parse_move(words[0] + " " + words[1] + " " + words[2], first)) move_from(move);
+                 const std::vector<std::string_view> words = split_words(text);
+                 Move first;
+                 if (words.size() > 3 &&
+                     parse_move(std::string(words[0]) + " " + std::string(words[1]) + " " +
+                                    std::string(words[2]), first) &&
+                     first.kind == MoveKind::Add) {
                    std::vector<Card> cards;
                    for (std::size_t k = 2; k < words.size(); ++k) {
                      const auto c = parse_card(words[k]);

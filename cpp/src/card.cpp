@@ -59,4 +59,18 @@ std::optional<Card> parse_card(std::string_view text) {
   return Card::suited(suit, rank);
 }
 
+std::vector<std::string_view> split_words(std::string_view text) {
+  std::vector<std::string_view> words;
+  auto separator = [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && separator(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !separator(text[j])) ++j;
+    if (j > i) words.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
 }  // namespace burraco

@@ -844,16 +844,7 @@ std::string move_text(const Move& move) {
 }
 
 bool parse_move(std::string_view text, Move& out) {
-  std::vector<std::string_view> words;
-  std::size_t i = 0;
-  auto sep = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; };
-  while (i < text.size()) {
-    while (i < text.size() && sep(text[i])) ++i;
-    std::size_t j = i;
-    while (j < text.size() && !sep(text[j])) ++j;
-    if (j > i) words.push_back(text.substr(i, j - i));
-    i = j;
-  }
+  const std::vector<std::string_view> words = split_words(text);
   if (words.empty()) return false;
   std::string verb(words[0]);
   for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

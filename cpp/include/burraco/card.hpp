@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace burraco {
 
@@ -66,6 +67,9 @@ inline char rank_char(int rank) { return kRankChars[rank]; }
 // Parses one card, leniently (case-insensitive, "10" for T, surrounding white space).
 // Returns nullopt when the text is not exactly one card.
 std::optional<Card> parse_card(std::string_view text);
+// Splits a card list or a move into words: separated by white space and/or commas.
+std::vector<std::string_view> split_words(std::string_view text);
+
 // Parses one rank letter ("A", "t", "10", ...); returns 0 when the text is not a rank.
 int parse_rank(std::string_view text);
 
