@@ -16,6 +16,7 @@
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
 #include "burraco/game.hpp"
+#include "burraco/rng.hpp"
 
 namespace py = pybind11;
 using namespace burraco;
@@ -740,6 +741,26 @@ void bind_game(py::module_& m) {
              g.moves.pop_back();
              return PyMove{mv};
            })
+      .def("playout",
+           [](PyGame& g, py::handle policy, py::handle seed) {
+             if (!py::isinstance<py::str>(policy) || policy.cast<std::string>() != "random")
+               notation_error("unknown playout policy " + quote(policy) + " (known: 'random')");
+             py::object zero = py::int_(0);
+             py::object limit = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ULL));
+             if (!is_int(seed) || PyObject_RichCompareBool(seed.ptr(), zero.ptr(), Py_GE) != 1 ||
+                 PyObject_RichCompareBool(seed.ptr(), limit.ptr(), Py_LE) != 1)
+               notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
+             Rng rng(seed.cast<std::uint64_t>());
+             std::vector<Move> buffer;
+             return playout_random(g.state, *g.rules, rng, buffer,
+                                   [&](const GameState& before, const Move& move) {
+                                     g.history.push_back(before);
+                                     g.moves.push_back(move);
+                                   });
+           },
+           py::arg("policy") = "random", py::arg("seed") = 0,
+           "Plays the hand to its end (policy 'random': uniform over legal_moves(), drawn with "
+           "the deal contract's generator from `seed`); returns the number of moves played.")
       .def("copy", [](const PyGame& g) { return g; })
       .def("__copy__", [](const PyGame& g) { return g; })
       .def("__deepcopy__", [](const PyGame& g, py::handle) { return g; })

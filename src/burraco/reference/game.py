@@ -769,28 +769,49 @@ class Game:
             moves.append(Move(f"add {words[1]} {word}"))
         cards = sorted((move.card for move in moves), key=lambda card: card.index)  # type: ignore
         index = moves[0].index
-        tried = set()
-        last_error: IllegalMoveError | None = None
-        for order in itertools.permutations(cards):
-            if order in tried:
-                continue
-            tried.add(order)
-            state = self._state
-            steps = []
-            try:
-                for card in order:
-                    move = _add_move(index, card)  # type: ignore[arg-type]
-                    new = state.copy()
+        errors: list[IllegalMoveError] = []
+
+        def first_legal_order(state: _State, remaining: list[Card]) -> tuple[list, _State] | None:
+            """Depth first, in canonical card order: the first order of single lay-offs that is
+            legal throughout (a refused prefix is not extended), with the state it reaches."""
+            if not remaining:
+                return [], state
+            for position, card in enumerate(remaining):
+                if position and card is remaining[position - 1]:
+                    continue  # the same card again: the same subtree
+                move = _add_move(index, card)  # type: ignore[arg-type]
+                new = state.copy()
+                try:
                     self._apply(new, move)
-                    steps.append((move, state))
-                    state = new
-            except IllegalMoveError as error:
-                last_error = error
-                continue
-            self._history.extend(steps)
-            self._state = state
-            return
-        raise IllegalMoveError(f"{text!r}: no order of these lay-offs is legal ({last_error})")
+                except IllegalMoveError as error:
+                    errors.append(error)
+                    continue
+                rest = first_legal_order(new, remaining[:position] + remaining[position + 1:])
+                if rest is not None:
+                    return [(move, state)] + rest[0], rest[1]
+            return None
+
+        found = first_legal_order(self._state, cards)
+        if found is None:
+            raise IllegalMoveError(
+                f"{text!r}: no order of these lay-offs is legal ({errors[-1] if errors else ''})"
+            )
+        self._history.extend(found[0])
+        self._state = found[1]
+
+    def playout(self, policy: str = "random", seed: int = 0) -> int:
+        """Play the hand to its end and return how many moves that took. ``'random'``: each move
+        uniform over ``legal_moves()``, drawn by ``bounded(len(moves))`` from xoshiro256** seeded
+        with ``seed`` (the deal contract's generator, so both engines play the same game)."""
+        if policy != "random":
+            raise InvalidNotationError(f"unknown playout policy {policy!r} (known: 'random')")
+        generator = Xoshiro256StarStar(check_seed(seed))
+        played = 0
+        while self._state.phase != OVER:
+            moves = self.legal_moves()
+            self.push(moves[generator.bounded(len(moves))])
+            played += 1
+        return played
 
     def pop(self) -> Move:
         """Undo the last move and return it (IndexError if there is none)."""
