@@ -1,0 +1,168 @@
+"""Differential playouts: the C++ core (``burraco``) held to the pure-Python reference
+(``burraco.reference``) over whole hands (docs/game.md; DESIGN section 7; the "game" issue).
+
+For every rule set of ``playouts.GAME_RULES`` (each preset of ``Rules.PRESETS`` and
+``Rules('brazilian', players=2)``) seeded hands are dealt by both engines and played in lockstep
+(``playouts.lockstep``): each move is chosen with a seeded ``random.Random`` from the core's
+legal moves and pushed on both engines, and at every step the two engines must agree on
+
+* the state string (which holds the whole state: hands, known cards, stock order, pile, melds
+  with their layouts, pozzetti, hold, opening bookkeeping, deadlock counter, turn flags, end);
+* the legal moves, as strings, in order;
+* every 8 moves, at the start and at the end, the public accessors (hands, known, melds, pile,
+  top, stock, pozzetti, sides, side_of, cut_side, scores, moves, phase, turn, end_reason);
+* at the end, the result: end_reason, closing_side, player_scores and every field of every
+  SideResult.
+
+Two move policies (``playouts.POLICIES``): ``draw`` (mostly draws from the stock: random hands
+that end by the stock running out, with melds and pozzetti along the way) and ``meld`` (prefers
+lay-offs and long new melds, takes the pile now and then: long melds, burraco, pozzetti on the fly
+and face down, short brazilian openings, closings and deadlocks). Each test also checks that its
+hands reached the situations its policy is there for (``COVERAGE``), so a change that made the
+playouts trivial would not pass unnoticed.
+
+A failing test lists the first disagreement of each hand that has one (up to ``SHOWN``, the rest
+counted): rule set, seed, policy, move number, the fields that differ with both answers, the
+reference's state string and the moves played, so that the hand can be replayed exactly.
+
+Hands run on every core (``playouts.lockstep_many``: a process pool; the hands are independent).
+Hypothesis adds short hands of arbitrary moves that shrink to a short move list.
+
+Counts (default run): ``HANDS['draw']`` + ``HANDS['meld']`` = 200 + 100 hands per rule set, 1800
+hands in all; ``-m slow``: ``SLOW_HANDS`` more per rule set and policy, on other seeds.
+"""
+
+from __future__ import annotations
+
+import playouts
+import pytest
+from conftest import load_engine
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+HANDS = {"draw": 200, "meld": 100}
+SLOW_HANDS = {"draw": 2000, "meld": 1000}
+SLOW_FIRST_SEED = 1_000_000
+SHOWN = 5
+
+# What the default hands of each policy must have reached, at least once each (every name is an
+# ``Events`` field or an end reason); rule-set extras below.
+COVERAGE = {
+    "draw": ("stock_exhausted", "pile_takes", "big_hands", "holds", "burraco", "face_down",
+             "on_the_fly"),
+    "meld": ("closed", "stock_exhausted", "pile_takes", "big_hands", "holds", "burraco",
+             "long_melds", "on_the_fly", "face_down"),
+}
+RULES_COVERAGE = {
+    ("italian", "draw"): ("last_turns",),
+    ("italian", "meld"): ("last_turns",),
+    ("italian-2p", "meld"): ("last_turns", "deadlock"),
+    ("italian-3p", "draw"): ("last_turns", "split"),
+    ("italian-3p", "meld"): ("last_turns", "split", "deadlock"),
+    ("online-2p", "draw"): ("packet_stock",),
+    ("online-2p", "meld"): ("packet_stock", "deadlock"),
+    ("brazilian", "draw"): ("packet_stock", "short_openings"),
+    ("brazilian", "meld"): ("packet_stock", "short_openings"),
+    ("brazilian-2p", "draw"): ("packet_stock", "short_openings"),
+    ("brazilian-2p", "meld"): ("packet_stock", "short_openings", "deadlock"),
+}
+
+
+def reached(events: playouts.Events, name: str) -> int:
+    return events.ends[name] if name in ("closed", "deadlock", "stock_exhausted") else getattr(
+        events, name)
+
+
+def report(playouts_done: list[playouts.Playout]) -> str:
+    found = [p.disagreement for p in playouts_done if p.disagreement is not None]
+    lines = [f"{len(found)} of {len(playouts_done)} hands disagree"]
+    kinds: dict[str, int] = {}
+    for disagreement in found:
+        key = disagreement.what + "".join(f" [{name}]" for name in disagreement.fields())
+        kinds[key] = kinds.get(key, 0) + 1
+    lines += [f"  {count} x {kind}" for kind, count in sorted(kinds.items())]
+    lines += [str(disagreement) for disagreement in found[:SHOWN]]
+    if len(found) > SHOWN:
+        lines.append(f"... and {len(found) - SHOWN} more")
+    return "\n".join(lines)
+
+
+def run(rules_id: str, policy: str, seeds) -> playouts.Events:
+    done = playouts.lockstep_many(rules_id, policy, seeds)
+    assert all(p.disagreement is None for p in done), report(done)
+    events = playouts.Events()
+    for p in done:
+        events.add(p.events)
+    print(f"{rules_id} {policy}: {events.summary()}")
+    return events
+
+
+@pytest.mark.parametrize("policy", playouts.POLICIES)
+@pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
+def test_lockstep_hands(rules_id, policy):
+    events = run(rules_id, policy, playouts.seeds(HANDS[policy]))
+    assert events.hands == HANDS[policy]
+    wanted = COVERAGE[policy] + RULES_COVERAGE.get((rules_id, policy), ())
+    missing = [name for name in wanted if not reached(events, name)]
+    assert not missing, f"the hands never reached {missing}: {events.summary()}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", playouts.POLICIES)
+@pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
+def test_lockstep_hands_slow(rules_id, policy):
+    events = run(rules_id, policy, playouts.seeds(SLOW_HANDS[policy], SLOW_FIRST_SEED))
+    assert events.hands == SLOW_HANDS[policy]
+
+
+# ---- Hypothesis: arbitrary moves, shrinking to a short move list ---------------------------------
+
+
+@pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    choices=st.lists(st.integers(0, 2**16), min_size=10, max_size=150),
+)
+def test_lockstep_arbitrary_moves(rules_id, seed, choices):
+    """Any move sequence: the i-th move is the ``choices[i] % len(legal moves)``-th legal move,
+    except that ``draw`` is taken over ``pile`` unless ``choices[i] % 4 == 1`` (uniform choices
+    would mostly swap one-card piles into a deadlock); the hand stops when the choices run out
+    (or it ends). A disagreement shrinks to few moves, with small choices."""
+    steps = iter(choices)
+
+    def choose(_rng, moves):
+        choice = next(steps)
+        if moves[0] == "draw" and len(moves) > 1 and moves[1] == "pile":
+            return 1 if choice % 4 == 1 else 0
+        return choice % len(moves)
+
+    found = playouts.lockstep(load_engine("core"), load_engine("reference"), rules_id, seed,
+                              "hypothesis", choose=choose, stop_after=len(choices))
+    assert found.disagreement is None, str(found.disagreement)
+
+
+# ---- move notation ------------------------------------------------------------------------------
+
+MOVE_TEXTS = (
+    "draw", "pile", "keep", "reject", "DRAW", " draw ", "discard Qs", "discard qs", "discard 10h",
+    "discard Jk", "discard jk", "meld 7h 5h 6h", "meld 5h 6h 7h Jk", "meld Kh Kh Kh", "add 0 8h",
+    "add 2 8h 9h", "add 01 8h", "add 35 8h", "add 36 8h", "add 63 8h", "add 99 8h",
+    "add 1000000 8h", "add -1 8h", "add x 8h", "discard", "discard Xx", "meld", "pass", "",
+)
+
+
+@pytest.mark.parametrize("text", MOVE_TEXTS)
+def test_move_notation_agrees(text):
+    """``Move(text)``: the same canonical string, kind, index and cards, or the same error class,
+    on both engines (docs/game.md "Phases and moves": a well-formed move whose index names no meld
+    is refused by ``push`` with ``IllegalMoveError``, not by the parser)."""
+
+    def view(engine):
+        move = engine.Move(text)
+        return str(move), move.kind, move.index, str(move.cards), repr(move)
+
+    core = playouts.outcome(lambda: view(load_engine("core")))
+    reference = playouts.outcome(lambda: view(load_engine("reference")))
+    assert core == reference, f"Move({text!r}): core {core!r}, reference {reference!r}"

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Perft runner: check the frozen move counts of a perft file on one engine, with a divide.
+
+    python tools/perft.py FILE [FILE ...] [--engine core|reference] [--divide]
+                          [--max-nodes N] [--id ID]
+    python tools/perft.py --build DIR [--rules RULES_ID ...]
+
+A perft file (STYLE.md "Tests"; DESIGN section 7) holds positions, each a record of lines::
+
+    id italian-dealt
+    state v=1;rules=italian;seed=1;...        (a version-1 state string, docs/game.md)
+    perft 1 2
+    perft 2 55
+
+``perft d n``: the number of legal move sequences of ``d`` moves from the position, a finished
+hand being a leaf whatever depth is left (``burraco.reference.perft``). Blank lines separate
+records; ``#`` starts a comment line. The counts are produced by the reference engine and frozen.
+
+Checking: every count of every position is computed on the chosen engine (default ``core``);
+``--max-nodes N`` checks only the counts of at most N nodes (the reference is slow). A mismatch
+prints a divide of BOTH engines at that depth: every root move with its node count below it in
+each engine (``-`` where an engine does not list the move), the first row that differs marked
+``<--``; deeper counts of that position are then skipped. ``--divide`` prints that table for the
+deepest checked count of every position even when it matches. Exit status 1 on any mismatch.
+
+Building (``--build DIR``): writes ``DIR/<rules id>.perft`` for each rule set of
+``tests/playouts.py``: positions found by playing seeded hands (just dealt; a hand of 30+ cards
+right after a pile take; a hand one card from the pozzetto; a position where a move closes the
+hand; brazilian: a side whose opening is still provisional), depths chosen from the core's counts
+so that the reference can count them, counts from the reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENGINES = ("core", "reference")
+
+
+def load_engine(name: str):
+    return importlib.import_module("burraco" if name == "core" else "burraco.reference")
+
+
+# ---- the file format ----------------------------------------------------------------------------
+
+
+@dataclass
+class Position:
+    id: str
+    state: str
+    counts: list[tuple[int, int]] = field(default_factory=list)  # (depth, nodes)
+    comments: list[str] = field(default_factory=list)
+    line: int = 0
+
+
+class PerftFileError(ValueError):
+    pass
+
+
+def parse(text: str, name: str = "<perft>") -> list[Position]:
+    """The positions of a perft file, in file order."""
+    positions: list[Position] = []
+    current: Position | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            current = None
+            continue
+        if line.startswith("#"):
+            if current is not None:
+                current.comments.append(line[1:].strip())
+            continue
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word == "id":
+            if current is not None:
+                raise PerftFileError(f"{name}:{number}: 'id' inside record {current.id!r}")
+            if not rest or any(p.id == rest for p in positions):
+                raise PerftFileError(f"{name}:{number}: missing or repeated id {rest!r}")
+            current = Position(rest, "", line=number)
+            positions.append(current)
+        elif current is None:
+            raise PerftFileError(f"{name}:{number}: {word!r} before any 'id'")
+        elif word == "state":
+            if current.state:
+                raise PerftFileError(f"{name}:{number}: a second 'state' in {current.id!r}")
+            current.state = rest
+        elif word == "perft":
+            parts = rest.split()
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                raise PerftFileError(f"{name}:{number}: expected 'perft <depth> <nodes>'")
+            depth, nodes = int(parts[0]), int(parts[1])
+            if current.counts and depth <= current.counts[-1][0]:
+                raise PerftFileError(f"{name}:{number}: depths must increase")
+            current.counts.append((depth, nodes))
+        else:
+            raise PerftFileError(f"{name}:{number}: unknown line {word!r}")
+    for position in positions:
+        if not position.state or not position.counts:
+            raise PerftFileError(f"{name}:{position.line}: {position.id!r} needs a state and counts")
+    return positions
+
+
+def parse_file(path: str | Path) -> list[Position]:
+    path = Path(path)
+    return parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def format_positions(positions: list[Position], header: list[str]) -> str:
+    lines = [f"# {text}" if text else "#" for text in header]
+    for position in positions:
+        lines.append("")
+        lines.append(f"id {position.id}")
+        lines.extend(f"# {text}" for text in position.comments)
+        lines.append(f"state {position.state}")
+        lines.extend(f"perft {depth} {nodes}" for depth, nodes in position.counts)
+    return "\n".join(lines) + "\n"
+
+
+# ---- counting -----------------------------------------------------------------------------------
+
+
+def count(engine, state: str, depth: int) -> int:
+    """``perft`` of a state string on one engine (a module: ``burraco`` or the reference)."""
+    return engine.perft(engine.Game.from_state_string(state), depth)
+
+
+def divide(engine, state: str, depth: int) -> dict[str, int]:
+    """The count below each root move (as a string), in the engine's move order."""
+    game = engine.Game.from_state_string(state)
+    counts: dict[str, int] = {}
+    for move in game.legal_moves():
+        game.push(move)
+        counts[str(move)] = engine.perft(game, depth - 1)
+        game.pop()
+    return counts
+
+
+def divide_table(state: str, depth: int) -> list[str]:
+    """Both engines' divides side by side, the first differing root move marked."""
+    core = divide(load_engine("core"), state, depth)
+    reference = divide(load_engine("reference"), state, depth)
+    moves = list(reference) + [move for move in core if move not in reference]
+    width = max([len(move) for move in moves] + [9])
+    lines = [f"  divide at depth {depth}:", f"    {'move':<{width}} {'core':>10} {'reference':>10}"]
+    marked = False
+    for move in moves:
+        got, want = core.get(move), reference.get(move)
+        mark = ""
+        if got != want and not marked:
+            mark, marked = "  <-- first difference", True
+        lines.append(f"    {move:<{width}} {'-' if got is None else got:>10} "
+                     f"{'-' if want is None else want:>10}{mark}")
+    if not marked and list(core) != list(reference):
+        lines.append("    (same counts, but the engines list the root moves in different orders)")
+    lines.append(f"    {'total':<{width}} {sum(core.values()):>10} {sum(reference.values()):>10}")
+    return lines
+
+
+@dataclass
+class Check:
+    position: Position
+    depth: int
+    expected: int
+    got: int | None  # None: skipped
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.got is None or self.got == self.expected
+
+
+def check_position(engine, position: Position, max_nodes: int | None = None,
+                   out=None) -> list[Check]:
+    """Every count of one position (those of at most ``max_nodes`` nodes); after a mismatch the
+    deeper counts are skipped. Prints a line per count, and the divide on a mismatch, to ``out``."""
+    checks: list[Check] = []
+    failed = False
+    for depth, expected in position.counts:
+        if failed or (max_nodes is not None and expected > max_nodes):
+            checks.append(Check(position, depth, expected, None))
+            continue
+        start = time.perf_counter()
+        got = count(engine, position.state, depth)
+        check = Check(position, depth, expected, got, time.perf_counter() - start)
+        checks.append(check)
+        if out is not None:
+            verdict = "ok" if check.ok else f"MISMATCH (got {got})"
+            print(f"{position.id:<28} perft {depth} {expected:>10}  {verdict}  "
+                  f"{check.seconds:.2f}s", file=out)
+        if not check.ok:
+            failed = True
+            if out is not None:
+                print(f"  state {position.state}", file=out)
+                print("\n".join(divide_table(position.state, depth)), file=out)
+    return checks
+
+
+def main_check(args) -> int:
+    engine = load_engine(args.engine)
+    bad = 0
+    total = 0
+    for name in args.files:
+        positions = parse_file(name)
+        if args.id:
+            positions = [p for p in positions if p.id in args.id]
+        print(f"{name}: {len(positions)} positions, engine {args.engine}")
+        for position in positions:
+            checks = check_position(engine, position, args.max_nodes, out=sys.stdout)
+            total += sum(1 for c in checks if c.got is not None)
+            bad += sum(1 for c in checks if not c.ok)
+            if args.divide:
+                done = [c for c in checks if c.got is not None]
+                if done and all(c.ok for c in done):
+                    print("\n".join(divide_table(position.state, done[-1].depth)))
+    print(f"{total - bad} of {total} counts match" + (f", {bad} MISMATCH" if bad else ""))
+    return 1 if bad else 0
+
+
+# ---- building the files -------------------------------------------------------------------------
+
+# Depth limits for building: the deepest depth whose count stays within LEAVES for the core and
+# whose interior (the count one level up, about the reference's legal_moves calls) within INTERIOR.
+LEAVES = 400_000
+INTERIOR = 40_000
+MAX_DEPTH = 12
+
+
+def _find(core, reference, rules_id: str, policy: str, wanted, seeds=range(400)):
+    """The first state (as a state string) of a seeded hand, played on the core with a policy
+    (``'hoard'`` or one of tests/playouts.py), for which ``wanted(game)`` holds, and that both
+    engines write alike."""
+    import playouts
+
+    for seed in seeds:
+        game = core.Game(playouts.make_rules(core, rules_id), seed=seed)
+        rng = playouts.policy_rng(policy, rules_id, seed)
+        while not game.is_over():
+            if wanted(game):
+                state = game.state_string()
+                if reference.Game.from_state_string(state).state_string() == state:
+                    return seed, state
+            moves = [str(m) for m in game.legal_moves()]
+            if policy == "hoard":
+                index = _hoard(rng, moves, len(game.discard_pile))
+            else:
+                index = playouts.PICK[policy](rng, moves)
+            game.push(moves[index])
+    raise SystemExit(f"{rules_id}: no position found for {wanted.__doc__}")
+
+
+def _hoard(rng, moves: list[str], pile_size: int) -> int:
+    """Draw and discard without melding until the pile holds 20+ cards, then take it."""
+    if "pile" in moves and pile_size >= 20:
+        return moves.index("pile")
+    for kind in ("draw", "keep"):
+        if kind in moves:
+            return moves.index(kind)
+    discards = [i for i, m in enumerate(moves) if m.startswith("discard")]
+    return rng.choice(discards or range(len(moves)))
+
+
+def _say(function) -> str:
+    return " ".join(function.__doc__.split())
+
+
+def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
+    """(id, comment, state) for each position of one rule set."""
+    import playouts
+
+    found = []
+    rules = playouts.make_rules(core, rules_id)
+    found.append((f"{rules_id}-dealt", "just dealt (seed 1), first player to draw",
+                  core.Game(rules, seed=1).state_string()))
+
+    def big_hand(game):
+        """a hand of 30+ cards right after a pile take"""
+        return (game.phase == "meld" and game.moves and str(game.moves[-1]) == "pile"
+                and len(game.hand(game.turn)) >= 30)
+
+    seed, state = _find(core, reference, rules_id, "hoard", big_hand)
+    found.append((f"{rules_id}-pile-take", f"seed {seed}: {_say(big_hand)}", state))
+
+    def one_card(game):
+        """meld phase, one card in hand that can be laid off (pozzetto on the fly) or discarded
+        (pozzetto face down)"""
+        if game.phase != "meld" or len(game.hand(game.turn)) != 1:
+            return False
+        kinds = {move.kind for move in game.legal_moves()}
+        if not {"add", "discard"} <= kinds:
+            return False
+        statuses = [status for status, _, _ in game.pozzetti]
+        side = game.side_of(game.turn)
+        taken = [owner for status, owner, _ in game.pozzetti if status != "untaken"
+                 and owner is not None and game.side_of(owner) == side]
+        return "untaken" in statuses and not taken
+
+    seed, state = _find(core, reference, rules_id, "meld", one_card)
+    found.append((f"{rules_id}-one-card", f"seed {seed}: {_say(one_card)}", state))
+
+    def closes_within(game, moves: int) -> bool:
+        for move in game.legal_moves():
+            game.push(move)
+            closed = game.end_reason == "closed" or (
+                moves > 1 and game.phase == "meld" and closes_within(game, moves - 1))
+            game.pop()
+            if closed:
+                return True
+        return False
+
+    def closing(game):
+        """meld phase, two or more cards in hand, the hand can be closed within two moves"""
+        return (game.phase == "meld" and len(game.hand(game.turn)) >= 2
+                and closes_within(game, 2))
+
+    seed, state = _find(core, reference, rules_id, "meld", closing)
+    found.append((f"{rules_id}-closing", f"seed {seed}: {_say(closing)}", state))
+
+    if rules.opening_minimum is not None:
+        def provisional(game):
+            """meld phase, the side not open yet with cards down this turn, 3+ cards in hand"""
+            if game.phase != "meld" or len(game.hand(game.turn)) < 3:
+                return False
+            fields = playouts.state_fields(game.state_string())
+            side = game.side_of(game.turn)
+            return fields["opened"].split(",")[side] == "0" and len(game.melds(side)) > 0
+
+        seed, state = _find(core, reference, rules_id, "meld", provisional)
+        found.append((f"{rules_id}-opening", f"seed {seed}: {_say(provisional)}", state))
+    return found
+
+
+def _depth_for(core, state: str) -> int:
+    game = core.Game.from_state_string(state)
+    depth = 1
+    while depth < MAX_DEPTH:
+        if core.perft(game, depth) > INTERIOR or core.perft(game, depth + 1) > LEAVES:
+            break
+        depth += 1
+    return depth
+
+
+def main_build(args) -> int:
+    here = Path(__file__).resolve().parent
+    sys.path.insert(0, str(here.parent / "tests"))
+    import playouts
+
+    core, reference = load_engine("core"), load_engine("reference")
+    out_dir = Path(args.build)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for rules_id in args.rules or playouts.RULES_IDS:
+        positions = []
+        for position_id, comment, state in _positions(core, reference, rules_id):
+            depth = _depth_for(core, state)
+            counts = []
+            for d in range(1, depth + 1):
+                start = time.perf_counter()
+                nodes = count(reference, state, d)
+                seconds = time.perf_counter() - start
+                core_nodes = count(core, state, d)
+                print(f"{position_id:<28} perft {d} {nodes:>10} (reference, {seconds:.1f}s; "
+                      f"core {'agrees' if core_nodes == nodes else f'says {core_nodes}'})")
+                counts.append((d, nodes))
+            positions.append(Position(position_id, state, counts, [comment]))
+        preset, knobs = playouts.RULES_BY_ID[rules_id]
+        rules_text = f"Rules({preset!r}" + "".join(f", {k}={v!r}" for k, v in knobs.items()) + ")"
+        header = [
+            f"burraco perft positions for {rules_text} (format: tools/perft.py).",
+            "Counts by the reference engine (burraco.reference.perft), frozen.",
+            f"Built by: python tools/perft.py --build tests/data/perft --rules {rules_id}",
+        ]
+        path = out_dir / f"{rules_id}.perft"
+        path.write_text(format_positions(positions, header), encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", help="perft files to check")
+    parser.add_argument("--engine", choices=ENGINES, default="core")
+    parser.add_argument("--divide", action="store_true",
+                        help="print both engines' divide at the deepest checked depth")
+    parser.add_argument("--max-nodes", type=int, default=None,
+                        help="check only the counts of at most this many nodes")
+    parser.add_argument("--id", action="append", help="check only this position (repeatable)")
+    parser.add_argument("--build", metavar="DIR", help="(re)build the perft files into DIR")
+    parser.add_argument("--rules", action="append", help="with --build: only this rule set id")
+    args = parser.parse_args(argv)
+    if args.build:
+        return main_build(args)
+    if not args.files:
+        parser.error("give a perft file, or --build DIR")
+    return main_check(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
