@@ -39,10 +39,7 @@ ENGINES = ["core", "reference"]
 
 
 def _engine(name):
-    module = importlib.import_module("burraco" if name == "core" else "burraco.reference")
-    if not hasattr(module, "Game"):
-        pytest.skip(f"{name} engine not built yet (no Game)")
-    return module
+    return importlib.import_module("burraco" if name == "core" else "burraco.reference")
 
 
 def _tag(benchmark, operation, engine, items, expected):

@@ -39,10 +39,7 @@ WILDS = ["Jk", "2c", "2d", "2h", "2s"]
 
 
 def _engine(name):
-    module = importlib.import_module("burraco" if name == "core" else "burraco.reference")
-    if not hasattr(module, "Meld"):
-        pytest.skip(f"{name} engine not built yet (no Meld)")
-    return module
+    return importlib.import_module("burraco" if name == "core" else "burraco.reference")
 
 
 def _within_limits(cards):

@@ -48,17 +48,6 @@ def core_engine_name() -> str:
     return os.environ.get("BURRACO_DIFF_CORE", "core")
 
 
-def core_unavailable_reason() -> str | None:
-    """Why the core cannot be tested yet (None when it can): it is not built, or has no ``Meld``."""
-    try:
-        module = load_engine(core_engine_name())
-    except ImportError as error:  # pragma: no cover - depends on the build
-        return f"core engine not importable: {error!r}"
-    if not hasattr(module, "Meld"):
-        return "core engine not built yet (burraco.Meld is missing)"
-    return None
-
-
 # --------------------------------------------------------------------------------------------
 # Universes (card proposals), engine-free
 

@@ -51,7 +51,6 @@ from differential import (
     TWOS,
     Differ,
     card_list,
-    core_unavailable_reason,
     load_engine,
     one_rank_universe,
     one_suit_long_universe,
@@ -67,9 +66,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
-
-_REASON = core_unavailable_reason()
-pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 
 # (a): the other-suit twos tried with each suit.
 OTHER_TWOS = {"c": ("2d",), "d": ("2h",), "h": ("2c", "2d", "2s"), "s": ("2c",)}
