@@ -26,15 +26,3 @@ def core():
 @pytest.fixture
 def reference():
     return load_engine("reference")
-
-
-# Whole-game differential, perft and invariant modules: they pass, but their default sizes do not
-# yet fit the CI budget (a run of the first two took more than 15 minutes here), so until they are
-# tuned they run only with ``-m slow``.
-_SLOW_MODULES = {"test_differential_game.py", "test_game_invariants.py", "test_perft.py"}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.path.name in _SLOW_MODULES:
-            item.add_marker(pytest.mark.slow)

@@ -1,5 +1,5 @@
 """Seeded random playouts of whole hands, shared by the game-level differential and invariant tests
-and the game benches (docs/game.md; DESIGN section 7; the "game" issue).
+and by ``tools/perft.py --build`` (docs/game.md; DESIGN section 7; the "game" issue).
 
 * :data:`GAME_RULES`: the rule sets every game-level test plays: each preset of ``Rules.PRESETS``
   and ``Rules('brazilian', players=2)``, with a readable id.
@@ -48,7 +48,7 @@ RULES_BY_ID = {rules_id: (preset, knobs) for rules_id, preset, knobs in GAME_RUL
 POLICIES = ("draw", "meld")
 
 # A hand that has not ended after this many moves is reported (D.4 makes every hand finite; the
-# longest seeded hands here take a few hundred moves).
+# longest seeded hands here take about a thousand moves).
 MAX_MOVES = 5000
 
 # The public accessors are compared at the start, at the end and every this many moves (the state

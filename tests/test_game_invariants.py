@@ -11,7 +11,8 @@ Every rule set of ``playouts.GAME_RULES``, both move policies of ``playouts``, s
 * a state that is not over has a legal move, a state that is over has none (and ``phase`` says
   ``over`` exactly then); every hand ends (within ``playouts.MAX_MOVES`` moves) with a result.
 
-At every ``SWEEP_EVERY[engine]``-th state (the core: every state) and at every end, a full sweep:
+At every ``SWEEP_EVERY[engine]``-th state (the core: every other state) and at every end, a full
+sweep:
 
 * the game read back from the state string lists the same legal moves;
 * every listed move is accepted by ``push`` (which appends it to ``moves``) and undone by ``pop``
@@ -48,7 +49,7 @@ SLOW_FIRST_SEED = 1_000_000
 # The full sweep (listed moves pushed and popped, unlisted moves refused, copy) runs at every
 # SWEEP_EVERY-th state and at the end of each hand; it pushes every listed move, or for a list
 # longer than PUSH_SAMPLE the first, the last and PUSH_SAMPLE more drawn at random.
-SWEEP_EVERY = {"core": 1, "reference": 5}
+SWEEP_EVERY = {"core": 2, "reference": 5}
 PUSH_SAMPLE = {"core": 10**9, "reference": 40}
 
 

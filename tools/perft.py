@@ -314,8 +314,8 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
         return False
 
     def closing(game):
-        """meld phase, two or more cards in hand, the hand can be closed within two moves"""
-        return (game.phase == "meld" and len(game.hand(game.turn)) >= 2
+        """meld phase, 2 to 6 cards in hand, the hand can be closed within two moves"""
+        return (game.phase == "meld" and 2 <= len(game.hand(game.turn)) <= 6
                 and closes_within(game, 2))
 
     seed, state = _find(core, reference, rules_id, "meld", closing)
