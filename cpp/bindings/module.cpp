@@ -411,11 +411,40 @@ struct PyMove {
   Move move;
 };
 
+// The moves played and enough saved states to undo them. Every move pushed from Python saves
+// the state before it; a playout saves one every kPlayoutSnapshotEvery moves (a 1.3 KB copy per
+// move would cost more than the move), and pop() replays the few moves after the last saved state.
 struct PyGame {
+  static constexpr std::size_t kPlayoutSnapshotEvery = 16;
+
   GameState state;
   RulesPtr rules;
-  std::vector<GameState> history;
   std::vector<Move> moves;
+  std::vector<GameState> snapshots;   // snapshots[k]: the state before moves[snapshot_at[k]]
+  std::vector<std::uint32_t> snapshot_at;
+
+  void record(const GameState& before, const Move& m, bool always_snapshot) {
+    if (always_snapshot || snapshot_at.empty() ||
+        moves.size() - snapshot_at.back() >= kPlayoutSnapshotEvery) {
+      snapshots.push_back(before);
+      snapshot_at.push_back(static_cast<std::uint32_t>(moves.size()));
+    }
+    moves.push_back(m);
+  }
+
+  // Undoes the last move (precondition: !moves.empty()) and returns it.
+  Move undo() {
+    const Move last = moves.back();
+    moves.pop_back();
+    const std::size_t from = snapshot_at.back();
+    state = snapshots.back();
+    for (std::size_t i = from; i < moves.size(); ++i) apply_move(state, *rules, moves[i]);
+    if (from == moves.size()) {
+      snapshots.pop_back();
+      snapshot_at.pop_back();
+    }
+    return last;
+  }
 };
 
 [[noreturn]] void illegal(const std::string& message) { raise("IllegalMoveError", message); }
@@ -484,31 +513,27 @@ void push_one(PyGame& g, const Move& m) {
     if (r.meld_error != MeldError::Ok) why += ": " + std::string(meld_error_text(r.meld_error));
     illegal("illegal move '" + move_text(m) + "': " + why);
   }
-  g.history.push_back(g.state);
-  g.moves.push_back(m);
+  g.record(g.state, m, true);
   g.state = next;
 }
 
 // "add 2 8h 9h": single lay-offs in some legal order (canonical order first, backtracking).
-bool push_lay_offs(PyGame& g, int index, std::vector<Card>& cards) {
+bool push_lay_offs(PyGame& g, std::uint32_t index, std::vector<Card>& cards) {
   if (cards.empty()) return true;
   for (std::size_t i = 0; i < cards.size(); ++i) {
     if (i && cards[i] == cards[i - 1]) continue;
     Move m;
     m.kind = MoveKind::Add;
-    m.index = static_cast<std::uint8_t>(index);
+    m.index = index;
     m.card = cards[i];
     GameState next = g.state;
     if (!apply_move(next, *g.rules, m).ok()) continue;
-    g.history.push_back(g.state);
-    g.moves.push_back(m);
+    g.record(g.state, m, true);
     g.state = next;
     std::vector<Card> rest = cards;
     rest.erase(rest.begin() + static_cast<long>(i));
     if (push_lay_offs(g, index, rest)) return true;
-    g.state = g.history.back();
-    g.history.pop_back();
-    g.moves.pop_back();
+    g.undo();
   }
   return false;
 }
@@ -734,12 +759,8 @@ void bind_game(py::module_& m) {
            py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
       .def("pop",
            [](PyGame& g) {
-             if (g.history.empty()) throw py::index_error("pop from a game with no moves");
-             g.state = g.history.back();
-             g.history.pop_back();
-             const Move mv = g.moves.back();
-             g.moves.pop_back();
-             return PyMove{mv};
+             if (g.moves.empty()) throw py::index_error("pop from a game with no moves");
+             return PyMove{g.undo()};
            })
       .def("playout",
            [](PyGame& g, py::handle policy, py::handle seed) {
@@ -754,8 +775,7 @@ void bind_game(py::module_& m) {
              std::vector<Move> buffer;
              return playout_random(g.state, *g.rules, rng, buffer,
                                    [&](const GameState& before, const Move& move) {
-                                     g.history.push_back(before);
-                                     g.moves.push_back(move);
+                                     g.record(before, move, false);
                                    });
            },
            py::arg("policy") = "random", py::arg("seed") = 0,

@@ -203,7 +203,7 @@ bool side_has_melds(const GameState& s, int side) {
   return false;
 }
 
-int pool_index(const GameState& s, int side, int index) {
+int pool_index(const GameState& s, int side, std::uint32_t index) {
   for (int i = 0; i < s.meld_count; ++i)
     if (s.meld_side[i] == side && index-- == 0) return i;
   return -1;
@@ -367,7 +367,7 @@ MoveError check_discard(const GameState& s, const Rules& rules, Card card) {
   return MoveError::Ok;
 }
 
-MoveResult lay_off_in_place(GameState& s, const Rules& rules, int index, Card card);
+MoveResult lay_off_in_place(GameState& s, const Rules& rules, std::uint32_t index, Card card);
 
 // RULES C.7: after a meld-phase action, can the turn still be finished?
 bool completable(const GameState& s, const Rules& rules) {
@@ -382,13 +382,13 @@ bool completable(const GameState& s, const Rules& rules) {
   for (int i = 0, index = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] != side) continue;
     GameState t = s;
-    if (lay_off_in_place(t, rules, index++, last).ok()) return true;
+    if (lay_off_in_place(t, rules, static_cast<std::uint32_t>(index++), last).ok()) return true;
   }
   return false;
 }
 
 // Lays one card off without the C.7 test (used by it); resolves an emptied hand.
-MoveResult lay_off_in_place(GameState& s, const Rules& rules, int index, Card card) {
+MoveResult lay_off_in_place(GameState& s, const Rules& rules, std::uint32_t index, Card card) {
   const int side = side_of(s, rules, s.turn);
   if (!s.hands[s.turn].count(card)) return {MoveError::NotInHand};
   const int at = pool_index(s, side, index);
@@ -558,6 +558,12 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
     case MoveKind::Meld:
     case MoveKind::Add: {
       if (draw_phase) return {MoveError::WrongPhase};
+      // Two or more cards stay in hand: the hand cannot empty and the turn can always be finished
+      // by a discard (C.7), and the in-place moves change nothing before their last check.
+      const int left = s.hands[s.turn].size() - (move.kind == MoveKind::Meld ? move.cards.size() : 1);
+      if (left >= 2)
+        return move.kind == MoveKind::Meld ? meld_in_place(s, rules, move.cards)
+                                           : lay_off_in_place(s, rules, move.index, move.card);
       GameState t = s;
       const MoveResult r = move.kind == MoveKind::Meld
                                ? meld_in_place(t, rules, move.cards)
@@ -569,10 +575,7 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
     }
     case MoveKind::Discard: {
       if (draw_phase) return {MoveError::WrongPhase};
-      GameState t = s;
-      const MoveResult r = do_discard(t, rules, move.card);
-      if (r.ok()) s = t;
-      return r;
+      return do_discard(s, rules, move.card);  // checks everything before it changes anything
     }
   }
   return {MoveError::WrongPhase};
@@ -582,7 +585,36 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
 
 namespace {
 
-void add_set_candidates(CardSet hand, const Rules& rules, std::vector<CardSet>& out) {
+// The canonical order of new melds (docs/game.md): the card index sequences compared
+// lexicographically, a prefix first. A meld has at most 16 cards, so the sequence (index + 1 per
+// byte, zero padded) packs into two words compared as one 128-bit big-endian number.
+struct MeldKey {
+  std::uint64_t hi = 0, lo = 0;
+  friend constexpr auto operator<=>(const MeldKey&, const MeldKey&) = default;
+};
+
+MeldKey meld_key(CardSet cards) {
+  MeldKey key;
+  int i = 0;
+  cards.for_each([&](Card c) {
+    const std::uint64_t byte = static_cast<std::uint64_t>(c.index) + 1;
+    if (i < 8)
+      key.hi |= byte << (8 * (7 - i));
+    else if (i < 16)
+      key.lo |= byte << (8 * (15 - i));
+    ++i;
+  });
+  return key;
+}
+
+struct MeldCandidate {
+  MeldKey key;
+  CardSet cards;
+};
+
+MeldCandidate candidate(CardSet cards) { return {meld_key(cards), cards}; }
+
+void add_set_candidates(CardSet hand, const Rules& rules, std::vector<MeldCandidate>& out) {
   if (!rules.sets_allowed) return;
   int wild_kinds[5];
   int wilds = 0;
@@ -591,32 +623,38 @@ void add_set_candidates(CardSet hand, const Rules& rules, std::vector<CardSet>& 
     if (hand.count(Card::suited(s, kTwo))) wild_kinds[wilds++] = Card::suited(s, kTwo).index;
   for (int rank = 1; rank <= kRanks; ++rank) {
     if (rank == kTwo || !(rules.set_ranks & (1u << rank))) continue;
+    const std::uint64_t column = CardSet::rank_column(rank);
+    const std::uint64_t one = hand.one() & column, two = hand.two() & column;
+    if (std::popcount(one) + std::popcount(two) < 2) continue;
     int have[kSuits];
-    int total = 0;
-    for (int s = 0; s < kSuits; ++s) total += have[s] = hand.count(Card::suited(s, rank));
-    if (total < 2) continue;
+    for (int s = 0; s < kSuits; ++s) have[s] = hand.count(Card::suited(s, rank));
     for (int a = 0; a <= have[0]; ++a)
       for (int b = 0; b <= have[1]; ++b)
         for (int c = 0; c <= have[2]; ++c)
           for (int d = 0; d <= have[3]; ++d) {
             const int naturals = a + b + c + d;
             if (naturals < 2) continue;
-            CardSet set;
+            // The thermometer planes of a copies of the clubs card, b of the diamonds, ...
             const int counts[kSuits] = {a, b, c, d};
-            for (int s = 0; s < kSuits; ++s)
-              for (int k = 0; k < counts[s]; ++k) set.add(Card::suited(s, rank));
-            if (naturals >= 3 && naturals <= rules.max_set_size) out.push_back(set);
+            std::uint64_t set_one = 0, set_two = 0;
+            for (int s = 0; s < kSuits; ++s) {
+              const std::uint64_t bit = std::uint64_t{1} << (16 * s + rank);
+              if (counts[s] >= 1) set_one |= bit;
+              if (counts[s] == 2) set_two |= bit;
+            }
+            const CardSet set(set_one, set_two);
+            if (naturals >= 3 && naturals <= rules.max_set_size) out.push_back(candidate(set));
             if (naturals + 1 > rules.max_set_size) continue;
             for (int w = 0; w < wilds; ++w) {
               CardSet with = set;
               with.add(Card(static_cast<std::uint8_t>(wild_kinds[w])));
-              out.push_back(with);
+              out.push_back(candidate(with));
             }
           }
   }
 }
 
-void add_run_candidates(CardSet hand, const Rules& rules, std::vector<CardSet>& out) {
+void add_run_candidates(CardSet hand, const Rules& rules, std::vector<MeldCandidate>& out) {
   Card wild_kinds[5];
   int wilds = 0;
   if (hand.jokers()) wild_kinds[wilds++] = Card::joker();
@@ -645,13 +683,13 @@ void add_run_candidates(CardSet hand, const Rules& rules, std::vector<CardSet>& 
         auto with_wild = [&](CardSet set) {
           for (int w = 0; w < wilds; ++w) {
             CardSet x = set;
-            if (x.add(wild_kinds[w]) && x.subset_of(hand)) out.push_back(x);
+            if (x.add(wild_kinds[w]) && x.subset_of(hand)) out.push_back(candidate(x));
           }
         };
         if (missing) {
           with_wild(base);
         } else {
-          out.push_back(base);
+          out.push_back(candidate(base));
           for (unsigned m = naturals; m; m &= m - 1) {
             CardSet without = base;
             without.remove(slot_card(std::countr_zero(m)));
@@ -669,25 +707,12 @@ Move simple_move(MoveKind kind) {
   return m;
 }
 
-struct MeldKey {
-  std::array<std::uint8_t, 16> seq{};  // card index + 1, zero padded: prefixes sort first
-};
-
-MeldKey meld_key(CardSet cards) {
-  MeldKey key;
-  int i = 0;
-  cards.for_each([&](Card c) {
-    if (i < 16) key.seq[i++] = static_cast<std::uint8_t>(c.index + 1);
-  });
-  return key;
-}
-
 }  // namespace
 
 bool move_less(const Move& a, const Move& b) {
   if (a.kind != b.kind) return a.kind < b.kind;
   switch (a.kind) {
-    case MoveKind::Meld: return meld_key(a.cards).seq < meld_key(b.cards).seq;
+    case MoveKind::Meld: return meld_key(a.cards) < meld_key(b.cards);
     case MoveKind::Add:
       return a.index != b.index ? a.index < b.index : a.card.index < b.card.index;
     case MoveKind::Discard: return a.card.index < b.card.index;
@@ -706,42 +731,46 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
   }
   const CardSet hand = s.hands[s.turn];
   const int side = side_of(s, rules, s.turn);
-  // New melds: candidate multisets, deduplicated, then checked like push() checks them.
-  std::vector<CardSet> candidates;
+  // New melds: candidate multisets in canonical order, deduplicated, then checked like push()
+  // checks them. The scratch buffer is per thread and keeps its capacity between calls.
+  thread_local std::vector<MeldCandidate> candidates;
+  candidates.clear();
   add_set_candidates(hand, rules, candidates);
   add_run_candidates(hand, rules, candidates);
-  std::vector<std::pair<MeldKey, CardSet>> melds;
-  melds.reserve(candidates.size());
-  for (CardSet c : candidates) melds.emplace_back(meld_key(c), c);
-  std::sort(melds.begin(), melds.end(),
-            [](const auto& a, const auto& b) { return a.first.seq < b.first.seq; });
-  melds.erase(std::unique(melds.begin(), melds.end(),
-                          [](const auto& a, const auto& b) { return a.second == b.second; }),
-              melds.end());
+  std::sort(candidates.begin(), candidates.end(),
+            [](const MeldCandidate& a, const MeldCandidate& b) { return a.key < b.key; });
   std::uint16_t set_ranks = 0;
   for (int i = 0; i < s.meld_count; ++i)
-    if (s.meld_side[i] == side) {
-      if (s.melds[i].kind == MeldKind::Set) set_ranks |= static_cast<std::uint16_t>(1u << s.melds[i].rank);
-    }
-  for (const auto& [key, cards] : melds) {
-    const MeldResult r = make_meld(cards, rules);
+    if (s.meld_side[i] == side && s.melds[i].kind == MeldKind::Set)
+      set_ranks |= static_cast<std::uint16_t>(1u << s.melds[i].rank);
+  const MeldKey* previous = nullptr;
+  for (const MeldCandidate& c : candidates) {
+    if (previous && *previous == c.key) continue;  // equal keys are equal multisets
+    previous = &c.key;
+    const MeldResult r = make_meld(c.cards, rules);
     if (!r.ok()) continue;
     if (r.meld.kind == MeldKind::Set && (set_ranks & (1u << r.meld.rank))) continue;
-    Move move{MoveKind::Meld, 0, Card{}, cards};
-    if (hand.size() - cards.size() >= 2) {
+    Move move{MoveKind::Meld, Card{}, 0, c.cards};
+    if (hand.size() - c.cards.size() >= 2) {
       if (s.meld_count < kMaxMelds) out.push_back(move);
     } else {
       GameState t = s;
       if (apply_move(t, rules, move).ok()) out.push_back(move);
     }
   }
-  // Lay-offs, by meld index then card.
+  // Lay-offs, by meld index then card. Only a card of the meld's rank (a set) or suit (a run),
+  // or a wild, can ever be laid off on it (RULES B.2, B.6): the others are not tried.
   const CardSet distinct = hand.distinct();
+  constexpr std::uint64_t kWildBits = CardSet::kJokerBits | CardSet::rank_column(kTwo);
   for (int index = 0, i = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] != side) continue;
-    distinct.for_each([&](Card c) {
-      if (!lay_off(s.melds[i], c, rules).ok()) return;
-      Move move{MoveKind::Add, static_cast<std::uint8_t>(index), c, CardSet{}};
+    const Meld& meld = s.melds[i];
+    const std::uint64_t fits =
+        kWildBits | (meld.kind == MeldKind::Set ? CardSet::rank_column(meld.rank)
+                                                : CardSet::kLaneRanks << (16 * meld.suit));
+    CardSet(distinct.one() & fits, 0).for_each([&](Card c) {
+      if (!lay_off(meld, c, rules).ok()) return;
+      Move move{MoveKind::Add, c, static_cast<std::uint32_t>(index), CardSet{}};
       if (hand.size() - 1 >= 2) {
         out.push_back(move);
       } else {
@@ -753,7 +782,7 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
   }
   distinct.for_each([&](Card c) {
     if (check_discard(s, rules, c) == MoveError::Ok)
-      out.push_back(Move{MoveKind::Discard, 0, c, CardSet{}});
+      out.push_back(Move{MoveKind::Discard, c, 0, CardSet{}});
   });
 }
 
@@ -876,16 +905,16 @@ bool parse_move(std::string_view text, Move& out) {
   }
   if (verb == "add") {
     out.kind = MoveKind::Add;
-    if (words.size() != 3 || words[1].empty() || words[1].size() > 2) return false;
-    int index = 0;
+    if (words.size() != 3 || words[1].empty()) return false;
+    std::uint32_t index = 0;
     for (char ch : words[1]) {
       if (ch < '0' || ch > '9') return false;
-      index = index * 10 + (ch - '0');
+      if (index > (kMaxMoveIndex - static_cast<std::uint32_t>(ch - '0')) / 10) return false;
+      index = index * 10 + static_cast<std::uint32_t>(ch - '0');
     }
-    if (index >= kMaxMelds) return false;
     const auto c = parse_card(words[2]);
     if (!c) return false;
-    out.index = static_cast<std::uint8_t>(index);
+    out.index = index;
     out.card = *c;
     return true;
   }

@@ -288,7 +288,7 @@ void check_playouts(const Rules& rules, int hands, std::uint64_t seed) {
           if (!ok) CHECK(state_string(t, rules) == text);  // an illegal move changes nothing
           m.kind = MoveKind::Add;
           for (int index = 0; index < 6; ++index) {
-            m.index = static_cast<std::uint8_t>(index);
+            m.index = static_cast<std::uint32_t>(index);
             GameState u = s;
             CHECK(apply_move(u, rules, m).ok() == contains(moves, m));
           }

@@ -36,11 +36,15 @@ enum class PacketStatus : std::uint8_t { Untaken, FaceDown, Seen, InHand, Stock 
 
 enum class MoveKind : std::uint8_t { Draw, Pile, Keep, Reject, Meld, Add, Discard };
 
+// Largest meld index the notation accepts (`add <index> <card>`, docs/game.md); an index that
+// names no meld is refused by apply_move, not by the parser.
+inline constexpr std::uint32_t kMaxMoveIndex = 999'999'999;
+
 struct Move {
   MoveKind kind = MoveKind::Draw;
-  std::uint8_t index = 0;  // add: the side's meld index
-  Card card{};             // add, discard
-  CardSet cards;           // meld
+  Card card{};              // add, discard
+  std::uint32_t index = 0;  // add: the side's meld index
+  CardSet cards;            // meld
   friend bool operator==(const Move&, const Move&) = default;
 };
 

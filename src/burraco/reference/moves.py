@@ -22,6 +22,8 @@ KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
 _KIND_ORDER = {kind: number for number, kind in enumerate(KINDS)}
 _BARE_KINDS = ("draw", "pile", "keep", "reject")
 _SEPARATOR = re.compile(r"[\s,]+")
+#: The largest meld index the notation accepts; an index naming no meld is refused by ``push``.
+MAX_MOVE_INDEX = 999_999_999
 
 
 class Move:
@@ -61,7 +63,12 @@ class Move:
                 raise InvalidNotationError(
                     f"{move!r} is not a move: {words[1]!r} is not a meld index (0, 1, ...)"
                 )
-            return cls._make(kind, _cards(move, words[2:]), int(words[1]))
+            index = int(words[1])
+            if index > MAX_MOVE_INDEX:
+                raise InvalidNotationError(
+                    f"{move!r} is not a move: meld index {words[1]!r} is above {MAX_MOVE_INDEX}"
+                )
+            return cls._make(kind, _cards(move, words[2:]), index)
         if kind == "discard":
             if len(words) != 2:
                 raise InvalidNotationError(f"{move!r} is not a move: expected 'discard <card>'")
