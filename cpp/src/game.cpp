@@ -263,15 +263,12 @@ bool can_draw_stock(const GameState& s, const Rules& rules) {
 
 // The draw-phase moves of the seat to act (docs/game.md), in canonical order.
 int draw_phase_moves(const GameState& s, const Rules& rules, MoveKind out[4]) {
-  int n = 0;
-  if (s.flags & kFirstDraw) {
-    if (s.stock_size() >= 1) out[n++] = MoveKind::Keep;
-    if (s.stock_size() >= 2) out[n++] = MoveKind::Reject;
-  } else if (can_draw_stock(s, rules)) {
-    out[n++] = MoveKind::Draw;
-  }
+  int n = 0;  // written in the canonical order: draw, pile, keep, reject
+  const bool first_draw = s.flags & kFirstDraw;
+  if (!first_draw && can_draw_stock(s, rules)) out[n++] = MoveKind::Draw;
   if (s.pile_size > 0 && !(s.flags & kForceDraw)) out[n++] = MoveKind::Pile;
-  std::sort(out, out + n);
+  if (first_draw && s.stock_size() >= 1) out[n++] = MoveKind::Keep;
+  if (first_draw && s.stock_size() >= 2) out[n++] = MoveKind::Reject;
   return n;
 }
 
@@ -621,11 +618,15 @@ void add_set_candidates(CardSet hand, const Rules& rules, std::vector<MeldCandid
   if (hand.jokers()) wild_kinds[wilds++] = kJoker;
   for (int s = 0; s < kSuits; ++s)
     if (hand.count(Card::suited(s, kTwo))) wild_kinds[wilds++] = Card::suited(s, kTwo).index;
-  for (int rank = 1; rank <= kRanks; ++rank) {
-    if (rank == kTwo || !(rules.set_ranks & (1u << rank))) continue;
-    const std::uint64_t column = CardSet::rank_column(rank);
-    const std::uint64_t one = hand.one() & column, two = hand.two() & column;
-    if (std::popcount(one) + std::popcount(two) < 2) continue;
+  // Ranks held at least twice: some suit twice, or two suits (bit r of the lanes is rank r).
+  unsigned seen = 0, twice = 0;
+  for (int s = 0; s < kSuits; ++s) {
+    twice |= hand.lane_two(s) | (seen & hand.lane(s));
+    seen |= hand.lane(s);
+  }
+  unsigned ranks = twice & rules.set_ranks & ~(1u << kTwo);
+  for (; ranks; ranks &= ranks - 1) {
+    const int rank = std::countr_zero(ranks);
     int have[kSuits];
     for (int s = 0; s < kSuits; ++s) have[s] = hand.count(Card::suited(s, rank));
     for (int a = 0; a <= have[0]; ++a)
@@ -666,8 +667,14 @@ void add_run_candidates(CardSet hand, const Rules& rules, std::vector<MeldCandid
     if (aces) avail |= (1u << 1) | (1u << 14);
     if (hand.count(Card::suited(suit, kTwo))) avail |= 1u << 2;
     auto slot_card = [&](int slot) { return Card::suited(suit, slot == 14 ? kAce : slot); };
-    for (int lo = rules.min_slot(); lo <= rules.max_slot() - 2; ++lo) {
-      for (int hi = lo + 2; hi <= rules.max_slot() && hi - lo + 1 <= rules.max_run_size; ++hi) {
+    // A window starting at lo needs two of the slots lo, lo+1, lo+2 (at most one is missing).
+    const unsigned two_of_three =
+        (avail & (avail >> 1)) | (avail & (avail >> 2)) | ((avail >> 1) & (avail >> 2));
+    const int min_slot = rules.min_slot(), max_slot = rules.max_slot();
+    unsigned starts = two_of_three & ((2u << (max_slot - 2)) - 1) & ~((1u << min_slot) - 1);
+    for (; starts; starts &= starts - 1) {
+      const int lo = std::countr_zero(starts);
+      for (int hi = lo + 2; hi <= max_slot && hi - lo + 1 <= rules.max_run_size; ++hi) {
         const unsigned interval = ((1u << (hi + 1)) - 1) & ~((1u << lo) - 1);
         unsigned missing = interval & ~avail;
         if (lo == 1 && hi == 14 && aces < 2 && !(missing & (1u << 14))) missing |= 1u << 14;
@@ -780,8 +787,10 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
     });
     ++index;
   }
+  // Discards: with two or more cards in hand only the C.5 hold can refuse one (check_discard).
+  const bool many = hand.size() > 1;
   distinct.for_each([&](Card c) {
-    if (check_discard(s, rules, c) == MoveError::Ok)
+    if (many ? !hold_blocks(s, rules, c) : check_discard(s, rules, c) == MoveError::Ok)
       out.push_back(Move{MoveKind::Discard, c, 0, CardSet{}});
   });
 }
@@ -839,18 +848,30 @@ HandResult score_hand(const GameState& s, const Rules& rules) {
 
 // ---- perft --------------------------------------------------------------------------------------
 
-std::uint64_t perft(const GameState& s, const Rules& rules, int depth) {
+namespace {
+
+// buffers[d] holds the moves of the node d plies above the leaves, reused across siblings.
+std::uint64_t perft_below(const GameState& s, const Rules& rules, int depth,
+                          std::vector<std::vector<Move>>& buffers) {
   if (depth == 0 || s.over()) return 1;
-  std::vector<Move> moves;
+  std::vector<Move>& moves = buffers[static_cast<std::size_t>(depth)];
   legal_moves(s, rules, moves);
   if (depth == 1) return moves.size();
   std::uint64_t nodes = 0;
   for (const Move& m : moves) {
     GameState t = s;
     apply_move(t, rules, m);
-    nodes += perft(t, rules, depth - 1);
+    nodes += perft_below(t, rules, depth - 1, buffers);
   }
   return nodes;
+}
+
+}  // namespace
+
+std::uint64_t perft(const GameState& s, const Rules& rules, int depth) {
+  if (depth <= 0) return 1;
+  std::vector<std::vector<Move>> buffers(static_cast<std::size_t>(depth) + 1);
+  return perft_below(s, rules, depth, buffers);
 }
 
 // ---- notation -----------------------------------------------------------------------------------
