@@ -1,6 +1,7 @@
 // burraco._core — the Python binding of the C++ engine. The only file that includes pybind11.
 // Thin: conversions, docstrings, and turning the engine's error codes into the exceptions of
 // burraco._errors, each message quoting the input.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -10,6 +11,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "burraco/card.hpp"
 #include "burraco/cardset.hpp"
@@ -17,6 +21,8 @@
 #include "burraco/rules.hpp"
 #include "burraco/game.hpp"
 #include "burraco/rng.hpp"
+#include "burraco/ismcts.hpp"
+#include "burraco/search.hpp"
 
 namespace py = pybind11;
 using namespace burraco;
@@ -27,9 +33,10 @@ namespace {
 
 py::object& error_type(const char* name) {
   // Looked up once; the module keeps the classes alive.
-  static py::object notation, meld, move;
+  static py::object notation, meld, move, base;
   py::object* slot = std::string_view(name) == "InvalidNotationError" ? &notation
                      : std::string_view(name) == "InvalidMeldError"   ? &meld
+                     : std::string_view(name) == "BurracoError"       ? &base
                                                                       : &move;
   if (!*slot) *slot = py::module_::import("burraco._errors").attr(name);
   return *slot;
@@ -411,39 +418,99 @@ struct PyMove {
   Move move;
 };
 
-// The moves played and enough saved states to undo them. Every move pushed from Python saves
-// the state before it; a playout saves one every kPlayoutSnapshotEvery moves (a 1.3 KB copy per
-// move would cost more than the move), and pop() replays the few moves after the last saved state.
+// game.legal_moves(): the moves of one position, shared (immutable) with the game's cache; Move
+// objects are made only for the entries asked for.
+struct PyMoveList {
+  std::shared_ptr<const std::vector<Move>> moves;
+};
+
+// The moves played, as a persistent stack shared between copies: copy() shares it (O(1)), push
+// adds a node, pop steps back to the parent. Every kSnapshotEvery-th node also keeps the state
+// before its move; pop() restores the nearest one and replays the few moves after it.
+struct HistoryNode {
+  Move move;
+  std::uint32_t depth = 0;                   // moves before this one
+  std::shared_ptr<const GameState> before;   // the state before `move`, on every 8th node
+  std::shared_ptr<const HistoryNode> parent;
+};
+
 struct PyGame {
-  static constexpr std::size_t kPlayoutSnapshotEvery = 16;
+  static constexpr std::uint32_t kSnapshotEvery = 8;
 
   GameState state;
   RulesPtr rules;
-  std::vector<Move> moves;
-  std::vector<GameState> snapshots;   // snapshots[k]: the state before moves[snapshot_at[k]]
-  std::vector<std::uint32_t> snapshot_at;
+  std::shared_ptr<const HistoryNode> head;  // the last move, or null
+  // The legal moves of `state`, shared with the MoveLists handed out; null when not computed.
+  std::shared_ptr<const std::vector<Move>> legal;
 
-  void record(const GameState& before, const Move& m, bool always_snapshot) {
-    if (always_snapshot || snapshot_at.empty() ||
-        moves.size() - snapshot_at.back() >= kPlayoutSnapshotEvery) {
-      snapshots.push_back(before);
-      snapshot_at.push_back(static_cast<std::uint32_t>(moves.size()));
+  PyGame() = default;
+  PyGame(const PyGame&) = default;
+  PyGame& operator=(const PyGame&) = default;
+  ~PyGame() {
+    // Release a long unshared chain iteratively rather than by nested destructors.
+    while (head && head.use_count() == 1) {
+      std::shared_ptr<const HistoryNode> parent = head->parent;
+      head = std::move(parent);
     }
-    moves.push_back(m);
   }
 
-  // Undoes the last move (precondition: !moves.empty()) and returns it.
-  Move undo() {
-    const Move last = moves.back();
-    moves.pop_back();
-    const std::size_t from = snapshot_at.back();
-    state = snapshots.back();
-    for (std::size_t i = from; i < moves.size(); ++i) apply_move(state, *rules, moves[i]);
-    if (from == moves.size()) {
-      snapshots.pop_back();
-      snapshot_at.pop_back();
+  std::size_t move_count() const { return head ? head->depth + 1 : 0; }
+
+  const std::shared_ptr<const std::vector<Move>>& legal_list() {
+    if (!legal) {
+      auto list = std::make_shared<std::vector<Move>>();
+      legal_moves(state, *rules, *list);
+      legal = std::move(list);
     }
+    return legal;
+  }
+
+  // Appends `m`, played from `before` (the state now, or the one just left).
+  void record(const GameState& before, const Move& m) {
+    legal.reset();
+    auto node = std::make_shared<HistoryNode>();
+    node->move = m;
+    node->depth = static_cast<std::uint32_t>(move_count());
+    if (node->depth % kSnapshotEvery == 0) node->before = std::make_shared<const GameState>(before);
+    node->parent = std::move(head);
+    head = std::move(node);
+  }
+
+  // Plays `m` in place if legal, recording it; on error nothing changes.
+  MoveResult play(const Move& m) {
+    if (move_count() % kSnapshotEvery == 0) {
+      const GameState before = state;
+      const MoveResult r = apply_move(state, *rules, m);
+      if (r.ok()) record(before, m);
+      return r;
+    }
+    const MoveResult r = apply_move(state, *rules, m);
+    if (r.ok()) record(state, m);  // no snapshot on this node: `before` is not read
+    return r;
+  }
+
+  // Undoes the last move (precondition: head) and returns it.
+  Move undo() {
+    legal.reset();
+    const Move last = head->move;
+    std::vector<const HistoryNode*> replay;  // the moves after the nearest snapshot, newest first
+    const HistoryNode* node = head.get();
+    while (!node->before) {
+      node = node->parent.get();
+      replay.push_back(node);
+    }
+    state = *node->before;
+    // `replay` holds the nodes from head's parent down to the snapshot node: play them oldest first.
+    for (auto it = replay.rbegin(); it != replay.rend(); ++it) apply_move(state, *rules, (*it)->move);
+    std::shared_ptr<const HistoryNode> parent = head->parent;
+    head = std::move(parent);
     return last;
+  }
+
+  std::vector<Move> move_list() const {
+    std::vector<Move> out(move_count());
+    for (const HistoryNode* node = head.get(); node; node = node->parent.get()) out[node->depth] = node->move;
+    return out;
   }
 };
 
@@ -506,15 +573,12 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
 }
 
 void push_one(PyGame& g, const Move& m) {
-  GameState next = g.state;
-  const MoveResult r = apply_move(next, *g.rules, m);
+  const MoveResult r = g.play(m);
   if (!r.ok()) {
     std::string why(move_error_text(r.error));
     if (r.meld_error != MeldError::Ok) why += ": " + std::string(meld_error_text(r.meld_error));
     illegal("illegal move '" + move_text(m) + "': " + why);
   }
-  g.record(g.state, m, true);
-  g.state = next;
 }
 
 // "add 2 8h 9h": single lay-offs in some legal order (canonical order first, backtracking).
@@ -526,10 +590,7 @@ bool push_lay_offs(PyGame& g, std::uint32_t index, std::vector<Card>& cards) {
     m.kind = MoveKind::Add;
     m.index = index;
     m.card = cards[i];
-    GameState next = g.state;
-    if (!apply_move(next, *g.rules, m).ok()) continue;
-    g.record(g.state, m, true);
-    g.state = next;
+    if (!g.play(m).ok()) continue;
     std::vector<Card> rest = cards;
     rest.erase(rest.begin() + static_cast<long>(i));
     if (push_lay_offs(g, index, rest)) return true;
@@ -537,6 +598,36 @@ bool push_lay_offs(PyGame& g, std::uint32_t index, std::vector<Card>& cards) {
   }
   return false;
 }
+
+// A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
+std::uint64_t seed_arg(py::handle seed) {
+  if (is_int(seed)) {
+    const unsigned long long value = PyLong_AsUnsignedLongLong(seed.ptr());  // raises if < 0 or too big
+    if (!(value == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return value;
+    PyErr_Clear();
+  }
+  notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
+}
+
+Policy policy_arg(py::handle policy) {
+  if (py::isinstance<py::str>(policy)) {
+    const std::string name = policy.cast<std::string>();
+    if (name == "random") return Policy::Random;
+    if (name == "greedy") return Policy::Greedy;
+  }
+  notation_error("unknown playout policy " + quote(policy) + " (known: 'random', 'greedy')");
+}
+
+struct PyIsmcts {
+  Ismcts search;
+  std::shared_ptr<std::mutex> busy = std::make_shared<std::mutex>();  // one choose() at a time
+};
+
+struct PyObservation {
+  Observation obs;
+  RulesPtr rules;
+  std::string text;
+};
 
 py::object packet_view(const Packet& p) {
   const char* status = "untaken";
@@ -573,7 +664,12 @@ void bind_game(py::module_& m) {
       .def(py::init([](py::handle obj) { return PyMove{move_from(obj)}; }), py::arg("move"))
       .def_property_readonly("kind", [](const PyMove& m) {
         static const char* names[] = {"draw", "pile", "keep", "reject", "meld", "add", "discard"};
-        return std::string(names[static_cast<int>(m.move.kind)]);
+        static py::object* interned = [] {
+          auto* strings = new py::object[7];  // kept for the life of the interpreter
+          for (int k = 0; k < 7; ++k) strings[k] = py::str(names[k]);
+          return strings;
+        }();
+        return interned[static_cast<int>(m.move.kind)];
       })
       .def_property_readonly("cards", [](const PyMove& m) {
         CardSet c = m.move.cards;
@@ -719,15 +815,21 @@ void bind_game(py::module_& m) {
                   },
                   py::arg("state"))
       .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); })
-      .def("legal_moves",
-           [](const PyGame& g) {
-             std::vector<Move> moves;
-             legal_moves(g.state, *g.rules, moves);
-             py::list out;
-             for (const Move& mv : moves) out.append(py::cast(PyMove{mv}));
-             return out;
+      .def("legal_moves", [](PyGame& g) { return PyMoveList{g.legal_list()}; },
+           "Every legal move, in the canonical order, as a MoveList (a read-only sequence).")
+      .def("push_index",
+           [](PyGame& g, py::handle index) {
+             const auto list = g.legal_list();
+             long long i = -1;
+             if (!small_int(index, i) || i < 0 || i >= static_cast<long long>(list->size()))
+               illegal("push_index(" + quote(index) + "): expected an index 0.." +
+                       std::to_string(static_cast<long long>(list->size()) - 1) +
+                       " into the " + std::to_string(list->size()) + " legal moves");
+             g.play((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
            },
-           "Every legal move, in the canonical order.")
+           py::arg("index"),
+           "Plays legal_moves()[index] (docs/search.md); IllegalMoveError, nothing changed, if "
+           "there is no such move.")
       .def("push",
            [](PyGame& g, py::handle move) {
              if (py::isinstance<py::str>(move)) {
@@ -759,34 +861,48 @@ void bind_game(py::module_& m) {
            py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
       .def("pop",
            [](PyGame& g) {
-             if (g.moves.empty()) throw py::index_error("pop from a game with no moves");
+             if (!g.head) throw py::index_error("pop from a game with no moves");
              return PyMove{g.undo()};
            })
       .def("playout",
            [](PyGame& g, py::handle policy, py::handle seed) {
-             if (!py::isinstance<py::str>(policy) || policy.cast<std::string>() != "random")
-               notation_error("unknown playout policy " + quote(policy) + " (known: 'random')");
-             py::object zero = py::int_(0);
-             py::object limit = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ULL));
-             if (!is_int(seed) || PyObject_RichCompareBool(seed.ptr(), zero.ptr(), Py_GE) != 1 ||
-                 PyObject_RichCompareBool(seed.ptr(), limit.ptr(), Py_LE) != 1)
-               notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
-             Rng rng(seed.cast<std::uint64_t>());
+             const Policy p = policy_arg(policy);
+             const std::uint64_t seed_value = seed_arg(seed);
              std::vector<Move> buffer;
-             return playout_random(g.state, *g.rules, rng, buffer,
-                                   [&](const GameState& before, const Move& move) {
-                                     g.record(before, move, false);
-                                   });
+             return playout(g.state, *g.rules, p, seed_value, buffer,
+                            [&](const GameState& before, const Move& move) {
+                              g.record(before, move);
+                            });
            },
            py::arg("policy") = "random", py::arg("seed") = 0,
-           "Plays the hand to its end (policy 'random': uniform over legal_moves(), drawn with "
-           "the deal contract's generator from `seed`); returns the number of moves played.")
+           "Plays the hand to its end and returns the number of moves played (docs/search.md): "
+           "'random' is uniform over legal_moves(), drawn with the deal contract's generator from "
+           "`seed`; 'greedy' melds the longest meld, lays off, else discards the least useful card.")
+      .def("observation",
+           [](const PyGame& g, py::handle player) {
+             PyObservation o{observe(g.state, *g.rules, seat_arg(g, player)), g.rules, {}};
+             o.text = observation_string(o.obs, *g.rules);
+             return o;
+           },
+           py::arg("player"), "What that player may know (RULES C.9, docs/search.md).")
+      .def("determinize",
+           [](const PyGame& g, py::handle player, py::handle seed) {
+             const int seat = seat_arg(g, player);
+             const std::uint64_t seed_value = seed_arg(seed);
+             PyGame d;
+             d.rules = g.rules;
+             d.state = determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value);
+             return d;
+           },
+           py::arg("player"), py::arg("seed"),
+           "A game consistent with that player's observation, the unseen cards dealt from `seed` "
+           "(docs/search.md); reads only the observation.")
       .def("copy", [](const PyGame& g) { return g; })
       .def("__copy__", [](const PyGame& g) { return g; })
       .def("__deepcopy__", [](const PyGame& g, py::handle) { return g; })
       .def_property_readonly("moves", [](const PyGame& g) {
         py::list out;
-        for (const Move& mv : g.moves) out.append(py::cast(PyMove{mv}));
+        for (const Move& mv : g.move_list()) out.append(py::cast(PyMove{mv}));
         return out;
       })
       .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); })
@@ -847,6 +963,287 @@ void bind_game(py::module_& m) {
            })
       .def("__repr__", [](const PyGame& g) {
         return "Game.from_state_string('" + state_string(g.state, *g.rules) + "')";
+      });
+
+  py::class_<PyMoveList>(m, "MoveList",
+                         "The legal moves of a position in canonical order: a read-only sequence "
+                         "(len, [i], iteration, `in`, index, ==) that makes Move objects on demand.")
+      .def("__len__", [](const PyMoveList& l) { return l.moves->size(); })
+      .def("__bool__", [](const PyMoveList& l) { return !l.moves->empty(); })
+      .def("__getitem__",
+           [](const PyMoveList& l, py::handle key) -> py::object {
+             const auto n = static_cast<long long>(l.moves->size());
+             if (py::isinstance<py::slice>(key)) {
+               py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+               if (!key.cast<py::slice>().compute(static_cast<py::ssize_t>(n), &start, &stop, &step, &length))
+                 throw py::error_already_set();
+               py::list out;
+               for (py::ssize_t k = 0; k < length; ++k)
+                 out.append(PyMove{(*l.moves)[static_cast<std::size_t>(start + k * step)]});
+               return std::move(out);
+             }
+             long long i = 0;
+             if (!small_int(key, i))
+               throw py::type_error("MoveList indices must be integers or slices, not " +
+                                    std::string(py::str(key.get_type().attr("__name__"))));
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
+             return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
+           })
+      .def("__iter__", [](const PyMoveList& l) {
+        py::list out;
+        for (const Move& mv : *l.moves) out.append(PyMove{mv});
+        return py::iter(out);
+      })
+      .def("__contains__", [](const PyMoveList& l, py::handle item) {
+        Move m;
+        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
+        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m)) return false;
+        return std::find(l.moves->begin(), l.moves->end(), m) != l.moves->end();
+      })
+      .def("index", [](const PyMoveList& l, py::handle item) {
+        Move m;
+        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
+        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+          throw py::value_error(quote(item) + " is not in the list");
+        const auto it = std::find(l.moves->begin(), l.moves->end(), m);
+        if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
+        return static_cast<long long>(it - l.moves->begin());
+      })
+      .def("count", [](const PyMoveList& l, py::handle item) {
+        Move m;
+        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
+        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m)) return 0L;
+        return static_cast<long>(std::count(l.moves->begin(), l.moves->end(), m));
+      })
+      .def("__eq__", [](const PyMoveList& l, py::handle other) -> py::object {
+        if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
+        if (!py::isinstance<py::list>(other) && !py::isinstance<py::tuple>(other))
+          return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        const py::sequence seq = other.cast<py::sequence>();
+        if (seq.size() != l.moves->size()) return py::bool_(false);
+        for (std::size_t i = 0; i < l.moves->size(); ++i) {
+          py::object item = seq[i];
+          if (!py::isinstance<PyMove>(item) || !(item.cast<const PyMove&>().move == (*l.moves)[i]))
+            return py::bool_(false);
+        }
+        return py::bool_(true);
+      })
+      .def("__ne__", [](const PyMoveList& l, py::handle other) -> py::object {
+        py::object eq = py::cast(l).attr("__eq__")(other);
+        if (eq.is(py::reinterpret_borrow<py::object>(Py_NotImplemented))) return eq;
+        return py::bool_(!eq.cast<bool>());
+      })
+      .def("strings", [](const PyMoveList& l) {
+        py::list out;
+        for (const Move& mv : *l.moves) out.append(py::str(move_text(mv)));
+        return out;
+      }, "The moves' notations, in order.")
+      .def("__repr__", [](const PyMoveList& l) {
+        std::string out = "[";  // like the list it stands for (the reference's is a list)
+        for (std::size_t i = 0; i < l.moves->size(); ++i)
+          out += (i ? ", Move('" : "Move('") + move_text((*l.moves)[i]) + "')";
+        return out + "]";
+      });
+  py::setattr(m.attr("MoveList"), "__hash__", py::none());
+
+  py::class_<PyObservation>(m, "Observation",
+                            "What one player may know of a game (RULES C.9): game.observation(p).")
+      .def_property_readonly("player", [](const PyObservation& o) { return static_cast<int>(o.obs.player); })
+      .def_property_readonly("rules", [](const PyObservation& o) { return std::const_pointer_cast<Rules>(o.rules); })
+      .def_property_readonly("turn", [](const PyObservation& o) { return static_cast<int>(o.obs.state.turn); })
+      .def_property_readonly("phase", [](const PyObservation& o) { return phase_name(o.obs.state.phase); })
+      .def_property_readonly("hand", [](const PyObservation& o) { return o.obs.state.hands[o.obs.player]; })
+      .def_property_readonly("hand_sizes", [](const PyObservation& o) {
+        py::list out;
+        for (int q = 0; q < o.obs.state.players; ++q) out.append(static_cast<int>(o.obs.hand_sizes[q]));
+        return py::tuple(out);
+      })
+      .def_property_readonly("known", [](const PyObservation& o) {
+        py::list out;
+        for (int q = 0; q < o.obs.state.players; ++q) out.append(py::cast(o.obs.state.known[q]));
+        return py::tuple(out);
+      })
+      .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); })
+      .def_property_readonly("discard_pile", [](const PyObservation& o) { return o.obs.state.pile; })
+      .def_property_readonly("top", [](const PyObservation& o) {
+        return o.obs.state.top.valid() ? py::cast(o.obs.state.top) : py::object(py::none());
+      })
+      .def("melds",
+           [](const PyObservation& o, py::handle side) {
+             long long v = -1;
+             if (!small_int(side, v) || v < 0 || v >= side_slots(o.obs.state.players))
+               notation_error("no side " + quote(side));
+             return PyMelds{side_melds(o.obs.state, static_cast<int>(v)), o.rules};
+           },
+           py::arg("side"))
+      .def_property_readonly("pozzetti", [](const PyObservation& o) {
+        py::list out;
+        for (int k = 0; k < kPackets; ++k) {
+          const Packet& p = o.obs.state.packets[k];
+          py::tuple view = packet_view(p);
+          const bool sized = p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
+                             p.status == PacketStatus::Seen;
+          out.append(py::make_tuple(view[0], view[1],
+                                    sized ? py::object(py::int_(p.size)) : py::object(py::none()),
+                                    packet_visible(o.obs.state, o.obs.player, k)
+                                        ? py::cast(p.set()) : py::object(py::none())));
+        }
+        return py::tuple(out);
+      })
+      .def_property_readonly("scores", [](const PyObservation& o) {
+        py::list out;
+        for (int i = 0; i < (o.obs.state.players == 3 ? 3 : 2); ++i) out.append(o.obs.state.scores[i]);
+        return py::tuple(out);
+      })
+      .def("__str__", [](const PyObservation& o) { return o.text; })
+      .def("__repr__", [](const PyObservation& o) { return "<Observation " + o.text + ">"; })
+      .def("__eq__", [](const PyObservation& a, py::handle b) {
+        return py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text;
+      })
+      .def("__ne__", [](const PyObservation& a, py::handle b) {
+        return !(py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text);
+      })
+      .def("__hash__", [](const PyObservation& o) { return py::hash(py::str(o.text)); });
+
+  m.def("playouts",
+        [](py::handle rules_obj, py::handle n, py::handle seed, py::handle policy, py::handle threads) {
+          const RulesPtr rules = rules_from(rules_obj);
+          const std::string why = check_playable(*rules);
+          if (!why.empty()) notation_error(rules_repr(*rules) + " cannot be dealt: " + why);
+          long long count = -1, thread_count = 0;
+          if (!small_int(n, count) || count < 0 || count > 1000000000LL)
+            raise("BurracoError", "playouts: n " + quote(n) + ": expected an int from 0 to 10**9");
+          if (!small_int(threads, thread_count) || thread_count < 1 || thread_count > 64)
+            raise("BurracoError", "playouts: threads " + quote(threads) + ": expected an int from 1 to 64");
+          const std::uint64_t seed_value = seed_arg(seed);
+          const Policy p = policy_arg(policy);
+          const auto size = static_cast<py::ssize_t>(count);
+          const py::ssize_t columns = rules->players == 3 ? 3 : 2;
+          py::array_t<std::uint64_t> seeds(size);
+          py::array_t<std::int32_t> scores({size, columns});
+          py::array_t<std::int32_t> moves(size);
+          py::array_t<std::uint8_t> reasons(size);
+          std::uint64_t* seed_out = seeds.mutable_data();
+          std::int32_t* score_out = scores.mutable_data();
+          std::int32_t* move_out = moves.mutable_data();
+          std::uint8_t* reason_out = reasons.mutable_data();
+          {
+            py::gil_scoped_release release;
+            const std::size_t total = static_cast<std::size_t>(count);
+            const std::size_t workers = std::min<std::size_t>(static_cast<std::size_t>(thread_count),
+                                                              std::max<std::size_t>(total, 1));
+            std::vector<std::exception_ptr> errors(workers);
+            auto work = [&](std::size_t w) {
+              try {
+                std::vector<Move> buffer;
+                buffer.reserve(256);
+                const std::size_t from = total * w / workers, to = total * (w + 1) / workers;
+                for (std::size_t i = from; i < to; ++i) {
+                  const PlayoutRow row = play_hand(*rules, batch_seed(seed_value, i), p, buffer);
+                  seed_out[i] = row.seed;
+                  for (py::ssize_t c = 0; c < columns; ++c)
+                    score_out[static_cast<py::ssize_t>(i) * columns + c] = row.scores[static_cast<std::size_t>(c)];
+                  move_out[i] = row.moves;
+                  reason_out[i] = row.end_reason;
+                }
+              } catch (...) {
+                errors[w] = std::current_exception();
+              }
+            };
+            std::vector<std::thread> pool;
+            for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+            work(0);
+            for (std::thread& t : pool) t.join();
+            for (const std::exception_ptr& e : errors)
+              if (e) std::rethrow_exception(e);
+          }
+          py::dict out;
+          out["seed"] = seeds;
+          out["scores"] = scores;
+          out["moves"] = moves;
+          out["end_reason"] = reasons;
+          return out;
+        },
+        py::arg("rules"), py::arg("n"), py::kw_only(), py::arg("seed") = 0,
+        py::arg("policy") = "random", py::arg("threads") = 1,
+        "Plays n whole hands (docs/search.md): a dict of NumPy arrays 'seed', 'scores', 'moves', "
+        "'end_reason' (1 closed, 2 stock exhausted, 3 deadlock). Releases the GIL; `threads` "
+        "splits the hands, the result does not depend on it.");
+  m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
+
+  py::class_<PyIsmcts>(m, "ISMCTS",
+                       "Information-set Monte Carlo tree search (docs/search.md): "
+                       "ISMCTS(iterations=1000, seed=0).choose(game) -> Move. Reads only the "
+                       "observation of the seat to act.")
+      .def(py::init([](py::handle iterations, py::handle seed, py::handle exploration,
+                       py::handle policy, py::handle max_rollout_moves) {
+             IsmctsParams params;
+             long long it = -1;
+             if (!small_int(iterations, it) || it < 1 || it > 100000000)
+               raise("BurracoError", "ISMCTS: iterations " + quote(iterations) +
+                                         ": expected an int from 1 to 10**8");
+             params.iterations = static_cast<int>(it);
+             params.seed = seed_arg(seed);
+             if (!(py::isinstance<py::float_>(exploration) || is_int(exploration)))
+               raise("BurracoError", "ISMCTS: exploration " + quote(exploration) + ": expected a number >= 0");
+             const double c = exploration.cast<double>();
+             if (!(c >= 0 && c <= 1e6))
+               raise("BurracoError", "ISMCTS: exploration " + quote(exploration) + ": expected a number from 0 to 10**6");
+             params.exploration = c;
+             params.policy = policy_arg(policy);
+             if (!max_rollout_moves.is_none()) {
+               long long cut = -1;
+               if (!small_int(max_rollout_moves, cut) || cut < 0 || cut > 1000000000)
+                 raise("BurracoError", "ISMCTS: max_rollout_moves " + quote(max_rollout_moves) +
+                                           ": expected None or an int from 0 to 10**9");
+               params.max_rollout_moves = static_cast<int>(cut);
+             }
+             return PyIsmcts{Ismcts(params)};
+           }),
+           py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
+           py::arg("exploration") = 0.7, py::arg("policy") = "random",
+           py::arg("max_rollout_moves") = py::none())
+      .def("choose",
+           [](PyIsmcts& self, const PyGame& g) {
+             if (g.state.over()) illegal("ISMCTS.choose: the hand is over, there is no move to choose");
+             const GameState state = g.state;
+             const RulesPtr rules = g.rules;
+             Move chosen;
+             {
+               py::gil_scoped_release release;
+               std::lock_guard<std::mutex> lock(*self.busy);
+               chosen = self.search.choose(state, *rules);
+             }
+             return PyMove{chosen};
+           },
+           py::arg("game"), "A legal move for the seat to act, by a fresh search (releases the GIL).")
+      .def_property_readonly("iterations", [](const PyIsmcts& self) { return self.search.params().iterations; })
+      .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; })
+      .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; })
+      .def_property_readonly("policy", [](const PyIsmcts& self) {
+        return self.search.params().policy == Policy::Random ? "random" : "greedy";
+      })
+      .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) {
+        const int cut = self.search.params().max_rollout_moves;
+        return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
+      })
+      .def_property_readonly("nodes", [](const PyIsmcts& self) { return self.search.nodes(); },
+                             "Tree nodes of the last search (the root included).")
+      .def_property_readonly("last_iterations", [](const PyIsmcts& self) { return self.search.iterations(); },
+                             "Iterations the last search ran (0 when the move was forced).")
+      .def("root_stats",
+           [](const PyIsmcts& self) {
+             py::list out;
+             for (const IsmctsChild& c : self.search.root_children())
+               out.append(py::make_tuple(PyMove{c.move}, c.visits, c.availability, c.reward));
+             return out;
+           },
+           "The root's moves after the last search: (move, visits, availability, summed reward).")
+      .def("__repr__", [](const PyIsmcts& self) {
+        const IsmctsParams& p = self.search.params();
+        return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +
+               ", policy='" + (p.policy == Policy::Random ? "random" : "greedy") + "')";
       });
 
   m.def("perft",

@@ -317,7 +317,9 @@ void return_turn_cards(GameState& s, const Rules& rules, int seat, int side) {
     s.meld_side[i] = 0;
   }
   s.meld_count = static_cast<std::uint8_t>(kept);
-  s.need[side] += rules.opening_fail_increment;
+  // The requirement saturates at kMaxOpeningNeed (docs/game.md): unreachable in play, it keeps an
+  // endless put-down-and-take-back from overflowing.
+  s.need[side] = std::min(s.need[side] + rules.opening_fail_increment, kMaxOpeningNeed);
 }
 
 bool opening_pending(const GameState& s, const Rules& rules, int side) {
@@ -750,10 +752,10 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
   for (int i = 0; i < s.meld_count; ++i)
     if (s.meld_side[i] == side && s.melds[i].kind == MeldKind::Set)
       set_ranks |= static_cast<std::uint16_t>(1u << s.melds[i].rank);
-  const MeldKey* previous = nullptr;
+  const CardSet* previous = nullptr;
   for (const MeldCandidate& c : candidates) {
-    if (previous && *previous == c.key) continue;  // equal keys are equal multisets
-    previous = &c.key;
+    if (previous && *previous == c.cards) continue;  // equal multisets sort next to each other
+    previous = &c.cards;
     const MeldResult r = make_meld(c.cards, rules);
     if (!r.ok()) continue;
     if (r.meld.kind == MeldKind::Set && (set_ranks & (1u << r.meld.rank))) continue;

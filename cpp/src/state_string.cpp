@@ -315,7 +315,7 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
         if (parts[i] != "0" && parts[i] != "1") return fail("opened");
         s.opened[i] = parts[i] == "1";
       } else {
-        if (!parse_number(parts[i], v) || v < 0 || v > 10000000) return fail("need");
+        if (!parse_number(parts[i], v) || v < 0 || v > kMaxOpeningNeed) return fail("need");
         s.need[i] = static_cast<std::int32_t>(v);
       }
     }

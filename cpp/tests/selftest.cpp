@@ -13,6 +13,7 @@
 
 #include "burraco/cardset.hpp"
 #include "burraco/game.hpp"
+#include "burraco/ismcts.hpp"
 #include "burraco/rng.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
@@ -314,6 +315,162 @@ void check_playouts(const Rules& rules, int hands, std::uint64_t seed) {
   }
 }
 
+// ---- information-set search ----------------------------------------------------------------------
+
+// Ismcts::choose in every preset: a legal move, the same one (and the same root statistics) for
+// the same seed, and blind to the hidden cards: states that differ only in cards the seat to act
+// cannot see (two other hands exchange a hidden card, another hand trades one with the stock, two
+// stock cards trade places, an untaken packet trades a card with the stock) give the same search.
+void check_ismcts() {
+  long searches = 0, swaps = 0;
+  auto same_root = [](const std::vector<IsmctsChild>& a, const std::vector<IsmctsChild>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!(a[i].move == b[i].move) || a[i].visits != b[i].visits ||
+          a[i].availability != b[i].availability || a[i].reward != b[i].reward)
+        return false;
+    return true;
+  };
+  // Seat q's cards nobody else has seen (its hand less its known cards), in canonical order.
+  auto hidden_cards = [](const GameState& s, int q) {
+    CardSet hidden;
+    CHECK(s.hands[q].difference(s.known[q], hidden));
+    std::vector<Card> out;
+    hidden.for_each([&](Card c) { out.push_back(c); });
+    return out;
+  };
+  auto hidden_swaps = [&](const GameState& s) {
+    std::vector<GameState> out;
+    std::vector<int> others;
+    for (int q = 0; q < s.players; ++q)
+      if (q != s.turn && !hidden_cards(s, q).empty()) others.push_back(q);
+    if (others.size() >= 2) {
+      const int a = others[0], b = others[1];
+      const std::vector<Card> xs = hidden_cards(s, a), ys = hidden_cards(s, b);
+      for (std::size_t i = 0; i < xs.size() && out.empty(); ++i)
+        for (const Card y : ys)
+          if (!(xs[i] == y)) {
+            GameState t = s;
+            CHECK(t.hands[a].remove(xs[i]) && t.hands[b].remove(y));
+            CHECK(t.hands[a].add(y) && t.hands[b].add(xs[i]));
+            out.push_back(t);
+            break;
+          }
+    }
+    if (!others.empty() && s.stock_size() > 0) {
+      const int a = others.back(), last = s.stock_end - 1;
+      for (const Card x : hidden_cards(s, a))
+        if (!(s.stock[last] == x)) {
+          GameState t = s;
+          CHECK(t.hands[a].remove(x) && t.hands[a].add(s.stock[last]));
+          t.stock[last] = x;
+          out.push_back(t);
+          break;
+        }
+    }
+    for (int i = s.stock_pos + 1; i < s.stock_end; ++i)
+      if (!(s.stock[i] == s.stock[s.stock_pos])) {
+        GameState t = s;
+        std::swap(t.stock[s.stock_pos], t.stock[i]);
+        out.push_back(t);
+        break;
+      }
+    for (int k = 0; k < kPackets; ++k) {
+      const Packet& p = s.packets[k];
+      if (p.status == PacketStatus::Untaken && p.size > 0 && s.stock_size() > 0 &&
+          !(p.cards[0] == s.stock[s.stock_pos])) {
+        GameState t = s;
+        std::swap(t.packets[k].cards[0], t.stock[t.stock_pos]);
+        out.push_back(t);
+        break;
+      }
+    }
+    return out;
+  };
+  std::vector<std::string_view> presets(kPresetNames.begin(), kPresetNames.end());
+  presets.push_back("brazilian:players=2");
+  std::uint64_t rng = 11;
+  for (const std::string_view text : presets) {
+    Rules rules;
+    std::string error;
+    CHECK(parse_rules_text(text, rules, error));
+    std::vector<Move> moves;
+    const std::uint64_t seed = splitmix(rng);
+    // Whole rollouts except in the brazilian presets, whose random hands run long and whose
+    // greedy hands can loop (a failed opening returns its melds; greedy melds them again).
+    const bool brazilian = rules.preset == Preset::Brazilian;
+    const std::array<IsmctsParams, 3> settings = {
+        IsmctsParams{120, seed, 0.7, Policy::Random, brazilian ? 60 : -1},
+        IsmctsParams{150, seed + 1, 0.7, Policy::Greedy, brazilian ? 12 : -1},
+        IsmctsParams{200, seed + 2, 1.0, Policy::Random, 0},
+    };
+    for (int position = 0; position < 6; ++position) {
+      GameState s = deal_seeded(rules, splitmix(rng), position % rules.players, {});
+      // Moves in (deeper for each position; mostly from the stock, so that the hand lasts),
+      // then on to a decision with a real choice.
+      const int walk = static_cast<int>(splitmix(rng) % 12) + 14 * position;
+      for (int k = 0; !s.over(); ++k) {
+        legal_moves(s, rules, moves);
+        if (k >= walk && moves.size() > 1) break;
+        const bool stock = moves[0].kind == MoveKind::Draw && splitmix(rng) % 100 < 85;
+        CHECK(apply_move(s, rules, moves[stock ? 0 : splitmix(rng) % moves.size()]).ok());
+      }
+      CHECK(!s.over());
+      if (s.over()) continue;
+      legal_moves(s, rules, moves);
+      const IsmctsParams& params = settings[static_cast<std::size_t>(position) % settings.size()];
+      Ismcts search(params);
+      const Move chosen = search.choose(s, rules);
+      ++searches;
+      CHECK(contains(moves, chosen));
+      CHECK(search.iterations() == params.iterations);
+      CHECK(search.nodes() >= 2 && search.nodes() <= params.iterations + 1);
+      const std::vector<IsmctsChild> root = search.root_children();
+      int visits = 0, most = 0;
+      for (std::size_t i = 0; i < root.size(); ++i) {
+        CHECK(contains(moves, root[i].move));
+        CHECK(root[i].visits >= 1 && root[i].availability >= root[i].visits);
+        CHECK(root[i].reward >= 0 && root[i].reward <= root[i].visits);
+        if (i) CHECK(move_less(root[i - 1].move, root[i].move));
+        visits += root[i].visits;
+        most = std::max(most, root[i].visits);
+      }
+      CHECK(visits == params.iterations);
+      for (const IsmctsChild& c : root)  // the most visited, ties to the canonical first
+        if (c.visits == most) {
+          CHECK(c.move == chosen);
+          break;
+        }
+      Ismcts again(params);
+      CHECK(again.choose(s, rules) == chosen);
+      CHECK(same_root(again.root_children(), root));
+      const std::string seen = observation_string(observe(s, rules, s.turn), rules);
+      for (const GameState& t : hidden_swaps(s)) {
+        CHECK(observation_string(observe(t, rules, t.turn), rules) == seen);
+        check_conservation(t, rules);
+        Ismcts blind(params);
+        CHECK(blind.choose(t, rules) == chosen);
+        CHECK(same_root(blind.root_children(), root));
+        ++swaps;
+      }
+    }
+    // A forced move comes back without a search.
+    GameState s = deal_seeded(rules, seed, 0, {});
+    for (int k = 0; k < 40 && !s.over(); ++k) {
+      legal_moves(s, rules, moves);
+      if (moves.size() == 1) {
+        Ismcts search(settings[0]);
+        CHECK(search.choose(s, rules) == moves[0]);
+        CHECK(search.nodes() == 1);
+        break;
+      }
+      CHECK(apply_move(s, rules, moves[splitmix(rng) % moves.size()]).ok());
+    }
+  }
+  CHECK(searches >= 30 && swaps >= 3 * searches);
+  std::printf("selftest: %ld searches, %ld hidden-card swaps checked\n", searches, swaps);
+}
+
 }  // namespace
 
 int main() {
@@ -331,6 +488,7 @@ int main() {
   Rules force = *preset_rules("italian-2p");
   force.deadlock_rule = DeadlockRule::ForceDraw;
   check_playouts(force, 15, 9);
+  check_ismcts();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);

@@ -8,7 +8,23 @@ API in pure Python. See ``docs/api.md``.
 Meld('Jk(=4d) 5d 6d')
 """
 
-from ._core import Card, Cards, Game, Meld, Melds, Move, Result, Rules, SideResult, perft
+from ._core import (
+    END_REASONS,
+    ISMCTS,
+    Card,
+    Cards,
+    Game,
+    Meld,
+    Melds,
+    Move,
+    MoveList,
+    Observation,
+    Result,
+    Rules,
+    SideResult,
+    perft,
+    playouts,
+)
 from ._match import Match
 from ._errors import (
     BurracoError,
@@ -19,7 +35,9 @@ from ._errors import (
 )
 
 __all__ = [
+    "END_REASONS",
     "BurracoError",
+    "ISMCTS",
     "Card",
     "Cards",
     "Game",
@@ -31,8 +49,11 @@ __all__ = [
     "Meld",
     "Melds",
     "Move",
+    "MoveList",
+    "Observation",
     "Result",
     "Rules",
     "SideResult",
     "perft",
+    "playouts",
 ]

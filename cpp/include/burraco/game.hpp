@@ -40,6 +40,10 @@ enum class MoveKind : std::uint8_t { Draw, Pile, Keep, Reject, Meld, Add, Discar
 // names no meld is refused by apply_move, not by the parser.
 inline constexpr std::uint32_t kMaxMoveIndex = 999'999'999;
 
+// The largest brazilian opening requirement: a failed opening raises it up to this value and no
+// further (also the largest a state string may give).
+inline constexpr std::int32_t kMaxOpeningNeed = 10'000'000;
+
 struct Move {
   MoveKind kind = MoveKind::Draw;
   Card card{};              // add, discard

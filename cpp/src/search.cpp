@@ -1,0 +1,252 @@
+#include "burraco/search.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace burraco {
+
+// ---- observations -------------------------------------------------------------------------------
+
+bool packet_visible(const GameState& s, int player, int k) {
+  const Packet& p = s.packets[static_cast<std::size_t>(k)];
+  return p.status == PacketStatus::Seen && p.owner == player;
+}
+
+namespace {
+
+// Packets whose cards the observer cannot see (untaken, face down, seen by someone else).
+bool packet_hidden(const GameState& s, int player, int k) {
+  const Packet& p = s.packets[static_cast<std::size_t>(k)];
+  return p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
+         (p.status == PacketStatus::Seen && p.owner != player);
+}
+
+}  // namespace
+
+Observation observe(const GameState& s, const Rules& rules, int player) {
+  (void)rules;
+  Observation o;
+  o.state = s;
+  o.player = static_cast<std::uint8_t>(player);
+  GameState& v = o.state;
+  v.has_seed = false;
+  v.seed = 0;
+  for (int q = 0; q < s.players; ++q) {
+    o.hand_sizes[static_cast<std::size_t>(q)] = static_cast<std::uint8_t>(s.hands[q].size());
+    if (q != player) v.hands[q] = s.known[q];
+  }
+  std::fill(v.stock.begin(), v.stock.end(), Card{});
+  // Only a packet the observer has seen keeps its cards; a packet joined to a hand or turned into
+  // the stock keeps none either (its cards are in that hand or the stock).
+  for (int k = 0; k < kPackets; ++k)
+    if (!packet_visible(s, player, k)) v.packets[k].cards.fill(Card{});
+  return o;
+}
+
+namespace {
+
+std::vector<std::string> split_fields(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(';', start);
+    out.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
+
+std::string cards_text(CardSet cards) {
+  std::string out;
+  cards.for_each([&](Card c) { out += card_name(c); });
+  return out.empty() ? "-" : out;
+}
+
+std::string sequence_text(const Card* cards, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += card_name(cards[i]);
+  return out.empty() ? "-" : out;
+}
+
+}  // namespace
+
+std::string observation_string(const Observation& o, const Rules& rules) {
+  // The state string of the observed state, with every hidden card left out, then the three
+  // fields that describe hidden cards rewritten (docs/search.md "Observations").
+  GameState v = o.state;
+  v.stock_pos = v.stock_end = 0;
+  for (Packet& p : v.packets) p.size = 0;
+  std::vector<std::string> fields = split_fields(state_string(v, rules));
+  const GameState& s = o.state;
+  for (std::string& field : fields) {
+    if (field.rfind("hands=", 0) == 0) {
+      field = "hands=";
+      for (int q = 0; q < s.players; ++q) {
+        if (q) field += '/';
+        field += q == o.player ? cards_text(s.hands[q])
+                               : "?" + std::to_string(o.hand_sizes[static_cast<std::size_t>(q)]);
+      }
+    } else if (field.rfind("stock=", 0) == 0) {
+      field = s.stock_size() ? "stock=?" + std::to_string(s.stock_size()) : "stock=-";
+    } else if (field.rfind("pozzetti=", 0) == 0) {
+      field = "pozzetti=";
+      for (int k = 0; k < kPackets; ++k) {
+        const Packet& p = s.packets[k];
+        if (k) field += '/';
+        const std::string hidden = "?" + std::to_string(p.size);
+        switch (p.status) {
+          case PacketStatus::Untaken: field += "u:" + hidden; break;
+          case PacketStatus::FaceDown: field += "f" + std::to_string(p.owner) + ":" + hidden; break;
+          case PacketStatus::Seen:
+            field += "s" + std::to_string(p.owner) + ":" +
+                     (p.owner == o.player ? sequence_text(p.cards.data(), p.size) : hidden);
+            break;
+          case PacketStatus::InHand: field += "h" + std::to_string(p.owner) + ":-"; break;
+          case PacketStatus::Stock: field += "x:-"; break;
+        }
+      }
+    }
+  }
+  std::string out = fields[0] + ";player=" + std::to_string(o.player);
+  for (std::size_t i = 1; i < fields.size(); ++i) out += ";" + fields[i];
+  return out;
+}
+
+// ---- determinization ----------------------------------------------------------------------------
+
+GameState determinize(const Observation& o, const Rules& rules, std::uint64_t seed) {
+  const GameState& v = o.state;
+  const int player = o.player;
+  // 1. The unseen cards: the deck less everything the observer sees, in canonical order.
+  std::array<int, kKinds> count{};
+  std::array<Card, kMaxDeck> deck{};
+  const int total = unshuffled_deck(rules, deck);
+  for (int i = 0; i < total; ++i) ++count[deck[i].index];
+  auto take = [&](CardSet cards) { cards.for_each([&](Card c) { --count[c.index]; }); };
+  for (int q = 0; q < v.players; ++q) take(v.hands[q]);  // own hand; the others' known cards
+  for (int i = 0; i < v.meld_count; ++i) take(v.melds[i].cards);
+  take(v.pile);
+  for (int k = 0; k < kPackets; ++k)
+    if (packet_visible(v, player, k))
+      for (int i = 0; i < v.packets[k].size; ++i) --count[v.packets[k].cards[i].index];
+  std::array<Card, kMaxDeck> unseen{};
+  int n = 0;
+  for (int kind = 0; kind < kKinds; ++kind)
+    for (int c = 0; c < count[kind]; ++c) unseen[n++] = Card(static_cast<std::uint8_t>(kind));
+  // 2. Shuffled like a deal.
+  Rng rng(seed);
+  rng.shuffle(unseen.data(), n);
+  // 3. Handed out: the other seats, the hidden packets, the stock.
+  GameState s = v;
+  int next = 0;
+  for (int step = 1; step < v.players; ++step) {
+    const int q = (player + step) % v.players;
+    for (int c = s.hands[q].size(); c < o.hand_sizes[static_cast<std::size_t>(q)]; ++c)
+      s.hands[q].add(unseen[next++]);
+  }
+  for (int k = 0; k < kPackets; ++k)
+    if (packet_hidden(v, player, k))
+      for (int i = 0; i < v.packets[k].size; ++i) s.packets[k].cards[i] = unseen[next++];
+  for (int i = v.stock_pos; i < v.stock_end; ++i) s.stock[i] = unseen[next++];
+  s.has_seed = false;
+  s.seed = 0;
+  return s;
+}
+
+// ---- the greedy policy --------------------------------------------------------------------------
+
+namespace {
+
+// docs/search.md: 1000 for a wild; else 10 per other card of the rank, 1 per other card of the
+// suit at distance 1 or 2 (the ace both low and high).
+int usefulness(CardSet hand, Card c) {
+  if (c.is_wild()) return 1000;
+  CardSet others = hand;
+  others.remove(c);
+  int score = 0;
+  const int rank = c.rank(), suit = c.suit();
+  for (int s = 0; s < kSuits; ++s) score += 10 * others.count(Card::suited(s, rank));
+  for (int r = 1; r <= kRanks; ++r) {
+    if (r == kTwo) continue;  // twos are wild: they do not count
+    const int copies = others.count(Card::suited(suit, r));
+    if (!copies) continue;
+    int d = std::abs(r - rank);
+    if (r == kAce) d = std::min(d, 14 - rank);
+    if (rank == kAce) d = std::min(d, 14 - r);
+    if (d == 1 || d == 2) score += copies;
+  }
+  return score;
+}
+
+}  // namespace
+
+std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& legal) {
+  if (s.phase == Phase::Draw) {
+    for (std::size_t i = 0; i < legal.size(); ++i)
+      if (legal[i].kind == MoveKind::Keep) return i;
+    for (std::size_t i = 0; i < legal.size(); ++i)
+      if (legal[i].kind == MoveKind::Draw) return i;
+    return 0;
+  }
+  const CardSet hand = s.hands[s.turn];
+  const int side = side_of(s, rules, s.turn);
+  // A meld or lay-off that empties the hand of a side whose opening falls short only brings the
+  // turn's cards back (RULES C.3); greedy never plays one, or it would play it forever.
+  auto returns_cards = [&](const Move& m) {
+    const int put = m.kind == MoveKind::Meld ? m.cards.size() : 1;
+    if (rules.opening_steps == 0 || s.opened[side] || put < hand.size()) return false;
+    GameState t = s;
+    apply_move(t, rules, m);
+    return t.need[side] != s.need[side];
+  };
+  std::size_t best = legal.size();
+  for (std::size_t i = 0; i < legal.size(); ++i)
+    if (legal[i].kind == MoveKind::Meld &&
+        (best == legal.size() || legal[i].cards.size() > legal[best].cards.size()) &&
+        !returns_cards(legal[i]))
+      best = i;
+  if (best < legal.size()) return best;
+  for (std::size_t i = 0; i < legal.size(); ++i)
+    if (legal[i].kind == MoveKind::Add && !legal[i].card.is_wild() && !returns_cards(legal[i]))
+      return i;
+  if (hand.size() <= 2)
+    for (std::size_t i = 0; i < legal.size(); ++i)
+      if (legal[i].kind == MoveKind::Add && !returns_cards(legal[i])) return i;
+  int best_use = 0, best_points = 0;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (legal[i].kind != MoveKind::Discard) continue;
+    const int use = usefulness(hand, legal[i].card);
+    const int points = rules.card_points(legal[i].card);
+    if (best == legal.size() || use < best_use || (use == best_use && points > best_points)) {
+      best = i;
+      best_use = use;
+      best_points = points;
+    }
+  }
+  return best < legal.size() ? best : 0;
+}
+
+// ---- batches ------------------------------------------------------------------------------------
+
+std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t i) {
+  std::uint64_t state = seed + i * 0x9E3779B97F4A7C15ULL;
+  return splitmix64(state);
+}
+
+PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
+                     std::vector<Move>& buffer) {
+  PlayoutRow row;
+  row.seed = hand_seed;
+  GameState s = deal_seeded(rules, hand_seed, 0, {});
+  row.moves = playout(s, rules, policy, hand_seed, buffer, [](const GameState&, const Move&) {});
+  const HandResult r = score_hand(s, rules);
+  row.end_reason = static_cast<std::uint8_t>(r.reason);
+  if (s.players == 3) {
+    for (int seat = 0; seat < 3; ++seat) row.scores[seat] = r.player_half_points[seat];
+  } else {
+    for (int k = 0; k < r.side_count && k < 2; ++k) row.scores[k] = r.sides[k].total;
+  }
+  return row;
+}
+
+}  // namespace burraco
