@@ -1,0 +1,702 @@
+#!/usr/bin/env python3
+"""The search benchmarks in one table: burraco's core, burraco.reference and OpenSpiel gin_rummy.
+
+    python tools/bench_table.py                 # 1-2 minutes on 2 cores; prints the table
+    python tools/bench_table.py --smoke         # every row with tiny counts, a few seconds (CI)
+    python tools/bench_table.py --json FILE     # also write the figures to FILE
+
+The workloads are those of benches/bench_search.py (benches/search_workloads.py), timed here
+directly with ``time.perf_counter``: each is run once and checked, then timed ``--repeats`` times
+(each repeat loops the workload for at least ``--min-time`` seconds) and the median is reported;
+the answer of every repeat is checked, so a fast wrong answer stops the script. ``--smoke`` times
+one run of each, checked the same way, and leaves the met column empty (one cold run is no
+measurement).
+
+Columns: core, reference, and OpenSpiel's gin_rummy (``pip install open_spiel``; ``n/a`` when it
+cannot be imported), then the core's target and whether the measured value meets it. A row whose
+core feature does not exist yet (docs/search.md) prints ``missing``; any other error is raised.
+Playouts of every rule set print two lines: the time per hand (hands per second), then moves per
+second (mean moves per hand); gin_rummy's figure stands on the italian line of each group.
+
+Peak memory: the resident set's peak (``resource.getrusage``) before and after many playouts, in a
+fresh child process (its peak is not raised by the other rows), after a warm-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
+
+import search_workloads as W
+
+ENGINES = W.ENGINES
+COLUMNS = {"core": "core", "reference": "reference", "open_spiel": "open_spiel gin_rummy"}
+
+RSS_TOLERANCE_KIB = 256  # peak RSS growth under this counts as none (allocator noise)
+RSS_HANDS = {"full": (20_000, 20, 200), "smoke": (200, 2, 4)}  # playout() hands, batches, gin hands
+RSS_BATCH_HANDS = 1_000  # hands per burraco.playouts call in the memory row (smoke: 100)
+
+# The notes under the table (reasons for n/a and missing cells are added to them).
+NOTES = (
+    "times are medians; 'missing': that engine has no such feature yet (docs/search.md).",
+    (
+        "legal_moves(): timed on a fresh copy of the position, minus the copy (the core keeps a"
+        " position's moves, and a copy shares them); the core's MoveList makes Move objects only"
+        " when asked, the reference builds a list of them. A figure from Python is an upper"
+        " bound of the C++ time: the 0.5 us target is for C++ alone ('unknown' when above it)."
+    ),
+    (
+        "gin_rummy counts the players' actions as moves, not its chance nodes (the deal, each"
+        " stock draw); its C++-driven playouts go through pyspiel.evaluate_bots and its bots."
+    ),
+    (
+        "positions: burraco legal 11 = italian-dealt (draw phase), legal 12 = the same after"
+        " 'draw', legal 31 = italian-pile-take; ISMCTS from italian-dealt after 'draw'; copy of a"
+        " state-string position (no history); determinize for the seat to act at"
+        " italian-pile-take. gin_rummy: legal 11 = a 10-card hand at the first upcard, legal"
+        " 12 = 11 cards after drawing it (also the ISMCTS position), copy and resample after"
+        f" {W.GIN_MIDGAME_MOVES} seeded moves (its clone copies the history)."
+    ),
+)
+
+
+# ---- measuring ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Figure:
+    """A measured workload, or why there is none (``status`` 'missing' or 'n/a')."""
+
+    status: str = "ok"
+    reason: str = ""
+    seconds: float = 0.0  # median seconds per round
+    items: int = 1
+    unit: str = ""
+    moves: int | None = None
+    hands: int | None = None
+    samples: list[float] = field(default_factory=list)
+    note: str = ""
+    baseline: float = 0.0  # median seconds of the workload's baseline (subtracted per item)
+
+    @property
+    def per_item(self) -> float:
+        return (self.seconds - self.baseline) / self.items
+
+    @property
+    def per_second(self) -> float:
+        return 1 / self.per_item
+
+    def as_json(self) -> dict[str, Any]:
+        if self.status != "ok":
+            return {"status": self.status, "reason": self.reason}
+        out: dict[str, Any] = {
+            "status": "ok",
+            "unit": self.unit,
+            "items_per_round": self.items,
+            "seconds_per_round": self.seconds,
+            "seconds_per_item": self.per_item,
+            "items_per_second": self.per_second,
+            "rounds_seconds": self.samples,
+        }
+        if self.baseline:
+            out["baseline_seconds_per_round"] = self.baseline
+        if self.moves is not None and self.hands:
+            out.update(
+                hands_per_second=self.hands / self.seconds,
+                moves_per_second=self.moves / self.seconds,
+                moves_per_hand=self.moves / self.hands,
+                seconds_per_move=self.seconds / self.moves,
+            )
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def measure(build: Callable[[], W.Workload], smoke: bool, repeats: int, min_time: float) -> Figure:
+    try:
+        workload = build()
+    except W.Missing as missing:
+        return Figure(status="missing", reason=str(missing))
+    except W.NotApplicable as not_applicable:
+        return Figure(status="n/a", reason=str(not_applicable))
+    if smoke:
+        repeats, min_time = 1, 0.0
+    elif workload.engine == "reference":
+        repeats = min(repeats, 3)
+    samples, answer = _time(workload.run, workload.check, smoke, repeats, min_time)
+    baseline = 0.0
+    if workload.baseline is not None:
+        baseline = statistics.median(
+            _time(workload.baseline, lambda _: None, smoke, repeats, min_time)[0]
+        )
+    return Figure(
+        baseline=baseline,
+        seconds=statistics.median(samples),
+        items=workload.items,
+        unit=workload.unit,
+        moves=workload.moves(answer) if workload.moves else None,
+        hands=workload.hands,
+        samples=samples,
+        note=workload.note,
+    )
+
+
+def _time(run, check, smoke: bool, repeats: int, min_time: float) -> tuple[list[float], Any]:
+    """Seconds per call of ``run`` in each repeat (looped for ``min_time``), and the last answer;
+    every repeat's answer is checked, and so is a warm-up call first (none in smoke mode)."""
+    if smoke:
+        start = time.perf_counter()
+        answer = run()
+        samples = [time.perf_counter() - start]
+        check(answer)
+        return samples, answer
+    answer = run()  # warm-up, checked
+    check(answer)
+    start = time.perf_counter()
+    answer = run()
+    once = time.perf_counter() - start
+    check(answer)
+    loops = max(1, int(min_time / max(once, 1e-9)))
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(loops):
+            answer = run()
+        samples.append((time.perf_counter() - start) / loops)
+        check(answer)
+    return samples, answer
+
+
+# ---- peak memory, in a child process --------------------------------------------------------
+
+
+def _peak_kib() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+
+
+def rss_child(engine: str, mode: str) -> dict[str, Any]:
+    """Peak RSS growth over many playouts after a warm-up (runs in its own process)."""
+    hands, batches, gin_hands = RSS_HANDS[mode]
+    if engine == "open_spiel":
+        pyspiel = W.load("open_spiel")
+        game = pyspiel.load_game("gin_rummy")
+        bots = [pyspiel.make_uniform_random_bot(p, p) for p in (0, 1)]
+
+        def play(count: int, first: int) -> None:
+            for seed in range(first, first + count):
+                state = game.new_initial_state()
+                pyspiel.evaluate_bots(state, bots, seed)
+                assert state.is_terminal()
+
+        warm = max(1, gin_hands // 10)
+        play(warm, 0)
+        before = _peak_kib()
+        play(gin_hands, warm)
+        return {
+            "hands": gin_hands,
+            "what": "evaluate_bots",
+            "before_kib": before,
+            "growth_kib": _peak_kib() - before,
+        }
+    core = W.load("core")
+    rules = W.make_rules(core, "italian")
+    batch_hands = RSS_BATCH_HANDS if mode == "full" else 100
+    has_batch = hasattr(core, "playouts")
+
+    def play(count: int, first: int, calls: int) -> int:
+        moves = 0
+        for seed in range(first, first + count):
+            moves += core.Game(rules, seed=seed).playout("random", seed)
+        for call in range(calls if has_batch else 0):
+            result = core.playouts(rules, batch_hands, seed=first + call, threads=1)
+            assert len(result["moves"]) == batch_hands
+            moves += int(result["moves"].sum())
+        return moves
+
+    play(max(1, hands // 10), 0, 1)  # warm-up
+    before = _peak_kib()
+    moves = play(hands, 10**6, batches)
+    assert moves > hands
+    total = hands + (batches * batch_hands if has_batch else 0)
+    what = f"{hands:,} Game.playout" + (
+        f" + {batches} x playouts({batch_hands:,})" if has_batch else " (playouts missing)"
+    )
+    return {"hands": total, "what": what, "before_kib": before, "growth_kib": _peak_kib() - before}
+
+
+def measure_rss(engine: str, mode: str) -> dict[str, Any]:
+    if engine == "open_spiel" and not W.open_spiel_available():
+        return {"status": "n/a", "reason": "n/a: open_spiel not importable"}
+    if engine == "reference":
+        return {"status": "n/a", "reason": "n/a: too slow for many hands"}
+    done = subprocess.run(
+        [sys.executable, __file__, "--rss-child", engine, "--mode", mode],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return {"status": "ok", **json.loads(done.stdout.splitlines()[-1])}
+
+
+# ---- the rows ----------------------------------------------------------------------------------
+
+
+def fmt_time(seconds: float) -> str:
+    if seconds < 1e-3:
+        value, unit = seconds * 1e6, "us"
+    elif seconds < 1:
+        value, unit = seconds * 1e3, "ms"
+    else:
+        value, unit = seconds, "s"
+    digits = 2 if value < 10 else 1 if value < 100 else 0
+    return f"{value:.{digits}f} {unit}"
+
+
+def fmt_rate(per_second: float) -> str:
+    if per_second >= 1e6:
+        return f"{per_second / 1e6:.2f}M/s"
+    return f"{per_second:,.0f}/s"
+
+
+@dataclass
+class Line:
+    label: str
+    metric: str
+    cells: dict[str, str]
+    values: dict[str, float | None]
+    target: str = ""
+    met: str = ""
+
+
+def _cell(figure: Figure | None, show: Callable[[Figure], str]) -> str:
+    if figure is None:
+        return ""
+    if figure.status != "ok":
+        return figure.status
+    return show(figure)
+
+
+def _value(figure: Figure | None, get: Callable[[Figure], float]) -> float | None:
+    return get(figure) if figure is not None and figure.status == "ok" else None
+
+
+def _line(label, metric, figures, show, get, target="", test=None) -> Line:
+    cells = {e: _cell(figures.get(e), show) for e in ENGINES}
+    values = {e: _value(figures.get(e), get) for e in ENGINES}
+    met = ""
+    if test is not None:
+        core = figures.get("core")
+        if core is None or core.status != "ok":
+            met = core.status if core is not None else ""
+        else:
+            met = test(values["core"])
+    return Line(label, metric, cells, values, target, met)
+
+
+def _yes(ok: bool) -> str:
+    return "yes" if ok else "NO"
+
+
+def playout_lines(label: str, figures: dict[str, Figure], target_rate: float | None) -> list[Line]:
+    def per_hand(f: Figure) -> str:
+        return f"{fmt_time(f.seconds / f.hands)} ({fmt_rate(f.hands / f.seconds)})"
+
+    def moves(f: Figure) -> str:
+        return f"{fmt_rate(f.moves / f.seconds)} ({f.moves / f.hands:.1f})"
+
+    target, test = "", None
+    if target_rate is not None:
+        target = f">= {target_rate:,.0f} hands/s"
+
+        def test(hands_per_second: float) -> str:
+            return _yes(hands_per_second >= target_rate)
+
+    return [
+        _line(
+            label,
+            "time/hand (hands/s)",
+            figures,
+            per_hand,
+            lambda f: f.hands / f.seconds,
+            target,
+            test,
+        ),
+        _line("", "moves/s (moves/hand)", figures, moves, lambda f: f.moves / f.seconds),
+    ]
+
+
+def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list) -> list:
+    """Measures every row; returns (group title, lines) pairs; every figure is added to raw."""
+    sizes = W.SMOKE if smoke else W.FULL
+    mode = "smoke" if smoke else "full"
+    gin = W.open_spiel_available()
+
+    def fig(build, engine, key) -> Figure:
+        if engine == "open_spiel" and not gin:
+            figure = Figure(status="n/a", reason="n/a: open_spiel not importable")
+        else:
+            progress(f"{key} {engine}")
+            figure = measure(build, smoke, repeats, min_time)
+        raw.append({"row": key, "engine": engine, **figure.as_json()})
+        return figure
+
+    groups: list[tuple[str, list]] = []
+
+    def per_rules(key, title, builder, engines, target_for, extra=None):
+        lines, all_figures = [], {}
+        for rules_id in W.RULES_IDS:
+            figures = {}
+            for engine in engines:
+                if engine == "open_spiel" and rules_id != "italian":
+                    continue  # one gin_rummy figure per group, on the italian line
+                figures[engine] = fig(
+                    lambda e=engine, r=rules_id: builder(e, r), engine, f"{key}/{rules_id}"
+                )
+            all_figures[rules_id] = figures
+            lines += playout_lines(rules_id, figures, target_for(rules_id))
+            if extra is not None:
+                lines += extra(rules_id, figures)
+        groups.append((title, lines))
+        return all_figures
+
+    def italian_only(rate):
+        return lambda rules_id: rate if rules_id == "italian" else None
+
+    per_rules(
+        "playout",
+        "C++-driven random playouts: Game(rules, seed=s).playout('random', s)"
+        " | gin: pyspiel.evaluate_bots, 2 uniform random bots",
+        lambda e, r: W.playout(e, r, sizes),
+        ENGINES,
+        italian_only(10_000),
+    )
+    python = per_rules(
+        "python",
+        "Python-driven random playouts: legal_moves() + push() per move"
+        " | gin: legal_actions() + apply_action(), chance from chance_outcomes()",
+        lambda e, r: W.python_playout(e, r, sizes),
+        ENGINES,
+        italian_only(None),
+    )
+    by_index = {
+        e: fig(
+            lambda e=e: W.python_playout(e, "italian", sizes, by_index=True),
+            e,
+            "python_index/italian",
+        )
+        for e in ("core", "reference")
+    }
+
+    def per_move(f: Figure) -> str:
+        return f"{fmt_time(f.seconds / f.moves)} ({f.moves / f.hands:.1f} moves/hand)"
+
+    groups.append(
+        (
+            "Python-driven step, italian random hands (time per move of whole hands)",
+            [
+                _line(
+                    "legal_moves() + push(moves[i])",
+                    "time/move",
+                    python["italian"],
+                    per_move,
+                    lambda f: f.seconds / f.moves,
+                    "<= 1.5 us",
+                    lambda s: _yes(s <= 1.5e-6),
+                ),
+                _line(
+                    "legal_moves() + push_index(i)",
+                    "time/move",
+                    by_index,
+                    per_move,
+                    lambda f: f.seconds / f.moves,
+                    "<= 1.5 us",
+                    lambda s: _yes(s <= 1.5e-6),
+                ),
+            ],
+        )
+    )
+
+    batch1 = per_rules(
+        "batch1",
+        "Batch playouts: burraco.playouts(rules, n, policy='random', threads=1), core only",
+        lambda e, r: W.batch(e, r, sizes, 1),
+        ("core",),
+        italian_only(10_000),
+    )
+
+    def speed_up(rules_id, figures):
+        one, two = batch1[rules_id].get("core"), figures.get("core")
+        line = Line(
+            "",
+            "speed-up vs 1 thread",
+            {e: "" for e in ENGINES},
+            {e: None for e in ENGINES},
+            ">= 1.8x",
+        )
+        if one is None or two is None or "ok" not in (one.status, two.status):
+            line.cells["core"] = line.met = two.status if two is not None else ""
+            return [line]
+        ratio = one.seconds / two.seconds
+        line.cells["core"], line.values["core"] = f"{ratio:.2f}x", ratio
+        line.met = _yes(ratio >= 1.8)
+        return [line]
+
+    per_rules(
+        "batch2",
+        f"Batch playouts, threads=2 (this machine: {os.cpu_count()} cores, shared)",
+        lambda e, r: W.batch(e, r, sizes, 2),
+        ("core",),
+        italian_only(None),
+        speed_up,
+    )
+    per_rules(
+        "greedy",
+        "C++-driven greedy playouts: playout('greedy', s) | gin: evaluate_bots,"
+        " make_simple_gin_rummy_bot",
+        lambda e, r: W.playout(e, r, sizes, "greedy"),
+        ENGINES,
+        italian_only(None),
+    )
+
+    def single(key, label, metric, build, target="", test=None, show=None, get=None):
+        figures = {e: fig(lambda e=e: build(e), e, key) for e in ENGINES}
+        show = show or (lambda f: fmt_time(f.per_item))
+        get = get or (lambda f: f.per_item)
+        return _line(label, metric, figures, show, get, target, test)
+
+    def python_bound(seconds: float) -> str:
+        # Measured from Python with the Move objects: an upper bound of the C++ time.
+        return "yes" if seconds <= 0.5e-6 else "unknown"
+
+    fixed = [
+        single(
+            "legal_11",
+            "legal_moves(), 11 cards, draw phase",
+            "time/call (Python)",
+            lambda e: W.legal_moves(e, "legal_11"),
+            "<= 0.5 us in C++",
+            python_bound,
+        ),
+        single(
+            "legal_12",
+            "legal_moves(), 12 cards, meld phase",
+            "time/call (Python)",
+            lambda e: W.legal_moves(e, "legal_12"),
+        ),
+        single(
+            "legal_30",
+            "legal_moves(), 31 cards after pile take",
+            "time/call (Python)",
+            lambda e: W.legal_moves(e, "legal_30"),
+        ),
+        single(
+            "copy", "copy() / clone()", "time/call", W.copy, "<= 1 us", lambda s: _yes(s <= 1e-6)
+        ),
+        single(
+            "determinize",
+            "determinize() / resample_from_infostate()",
+            "time/call",
+            W.determinize,
+            "<= 2 us",
+            lambda s: _yes(s <= 2e-6),
+        ),
+        single(
+            "ismcts",
+            "ISMCTS choose() / ISMCTSBot.step()",
+            "time/iteration (it/s)",
+            lambda e: W.ismcts(e, sizes),
+            ">= 5,000 it/s",
+            lambda s: _yes(1 / s >= 5000),
+            show=lambda f: f"{fmt_time(f.per_item)} ({fmt_rate(f.per_second)})",
+        ),
+    ]
+    groups.append(
+        ("Fixed positions (tests/data/perft/italian.perft; gin_rummy: seeded deals)", fixed)
+    )
+
+    rss = {}
+    for engine in ENGINES:
+        progress(f"{engine} memory")
+        rss[engine] = measure_rss(engine, mode)
+        raw.append({"row": "memory", "engine": engine, **rss[engine]})
+    cells, values = {}, {}
+    for engine, found in rss.items():
+        if found["status"] != "ok":
+            cells[engine], values[engine] = found["status"], None
+        else:
+            cells[engine] = f"{found['growth_kib']:+,} KiB ({found['hands']:,} hands)"
+            values[engine] = found["growth_kib"]
+    memory = Line(
+        "peak RSS growth, italian",
+        "KiB after warm-up",
+        cells,
+        values,
+        f"none (<= {RSS_TOLERANCE_KIB} KiB)",
+    )
+    if values["core"] is not None:
+        memory.met = _yes(values["core"] <= RSS_TOLERANCE_KIB)
+    title = f"Memory over many playouts (fresh child process; core: {rss['core'].get('what', '')})"
+    groups.append((title, [memory]))
+    return groups
+
+
+# ---- printing ------------------------------------------------------------------------------------
+
+
+def render(groups, header: str, judged: bool, reasons: list[str]) -> str:
+    """The table; ``judged`` False (smoke) leaves the met column empty: one cold run is no
+    measurement."""
+    lines = [line for _, group in groups for line in group]
+    widths = {
+        "label": max(len(line.label) for line in lines),
+        "metric": max(len(line.metric) for line in lines),
+        **{e: max(len(COLUMNS[e]), *(len(line.cells[e]) for line in lines)) for e in ENGINES},
+        "target": max(len("core target"), *(len(line.target) for line in lines)),
+    }
+    head = (
+        f"{'row':<{widths['label']}}  {'metric':<{widths['metric']}}  "
+        + "  ".join(f"{COLUMNS[e]:>{widths[e]}}" for e in ENGINES)
+        + f"  {'core target':<{widths['target']}}  {'met' if judged else 'met (smoke: not judged)'}"
+    )
+    out = [header, "", head, "-" * len(head)]
+    for title, group in groups:
+        out.append(f"# {title}")
+        for line in group:
+            out.append(
+                f"{line.label:<{widths['label']}}  {line.metric:<{widths['metric']}}  "
+                + "  ".join(f"{line.cells[e]:>{widths[e]}}" for e in ENGINES)
+                + f"  {line.target:<{widths['target']}}  {line.met if judged else ''}".rstrip()
+            )
+    notes = [*NOTES, *reasons]
+    out += ["", "Notes:"]
+    for note in notes:
+        out += textwrap.wrap(note, 100, initial_indent="* ", subsequent_indent="  ")
+    return "\n".join(out)
+
+
+def versions() -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+    }
+    for name in ("burraco", "open_spiel", "numpy"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:  # not installed: the column says n/a
+            found[name] = None
+    if not W.open_spiel_available():
+        found["open_spiel"] = None
+    core = W.load("core")
+    found["core_features"] = {
+        "playouts": hasattr(core, "playouts"),
+        "ISMCTS": hasattr(core, "ISMCTS"),
+        "determinize": hasattr(core.Game, "determinize"),
+        "observation": hasattr(core.Game, "observation"),
+        "push_index": hasattr(core.Game, "push_index"),
+    }
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="tiny counts, a few seconds")
+    parser.add_argument("--json", metavar="FILE", help="write the figures to FILE")
+    parser.add_argument("--repeats", type=int, default=5, help="timed repeats (median)")
+    parser.add_argument(
+        "--min-time",
+        type=float,
+        default=0.2,
+        help="seconds a repeat loops the workload for, at least",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--rss-child", choices=ENGINES, help=argparse.SUPPRESS)
+    parser.add_argument("--mode", default="full", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.rss_child:
+        print(json.dumps(rss_child(args.rss_child, args.mode)))
+        return 0
+
+    started = time.perf_counter()
+    count = [0]
+
+    def progress(what: str) -> None:
+        count[0] += 1
+        if not args.quiet and sys.stderr.isatty():
+            print(
+                f"\r[{count[0]:3d}] {time.perf_counter() - started:6.1f}s {what:<20}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    info = versions()
+    raw: list[dict[str, Any]] = []
+    groups = build_table(args.smoke, args.repeats, args.min_time, progress, raw)
+    if not args.quiet and sys.stderr.isatty():
+        print(file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    header = (
+        f"burraco search benchmarks ({'smoke' if args.smoke else 'full'}: "
+        + (
+            "one run per row"
+            if args.smoke
+            else f"median of {args.repeats} repeats of >= {args.min_time} s, reference 3"
+        )
+        + f"; {elapsed:.0f} s) | Python {info['python']}, {info['cpus']} CPUs, load average"
+        + f" {info['load_average']} at the start, open_spiel "
+        + f"{info['open_spiel'] or 'not importable'}"
+    )
+    reasons = sorted({f["reason"] for f in raw if f.get("status") in ("n/a", "missing")})
+    print(render(groups, header, judged=not args.smoke, reasons=reasons))
+    if args.json:
+        rows, label = [], ""
+        for title, group in groups:
+            for line in group:
+                label = line.label or label
+                rows.append(
+                    {
+                        "group": title,
+                        "row": label,
+                        "metric": line.metric,
+                        "cells": line.cells,
+                        "values": line.values,
+                        "target": line.target,
+                        "met": line.met,
+                    }
+                )
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "mode": "smoke" if args.smoke else "full",
+                    "seconds": elapsed,
+                    "versions": info,
+                    "rows": rows,
+                    "figures": raw,
+                },
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
