@@ -162,6 +162,17 @@ bool small_int(py::handle v, long long& out) {
   return true;
 }
 
+// An index: an int or an object with __index__ (NumPy integers), not a bool, fitting a long long.
+bool index_int(py::handle v, long long& out) {
+  if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr())) return false;
+  py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!as_int) {
+    PyErr_Clear();
+    return false;
+  }
+  return small_int(as_int, out);
+}
+
 [[noreturn]] void knob_error(const KnobInfo& k, py::handle value, const std::string& expected) {
   notation_error("rules knob " + std::string(k.name) + "=" + quote(value) + ": expected " +
                  expected);
@@ -821,7 +832,7 @@ void bind_game(py::module_& m) {
            [](PyGame& g, py::handle index) {
              const auto list = g.legal_list();
              long long i = -1;
-             if (!small_int(index, i) || i < 0 || i >= static_cast<long long>(list->size()))
+             if (!index_int(index, i) || i < 0 || i >= static_cast<long long>(list->size()))
                illegal("push_index(" + quote(index) + "): expected an index 0.." +
                        std::to_string(static_cast<long long>(list->size()) - 1) +
                        " into the " + std::to_string(list->size()) + " legal moves");
@@ -878,6 +889,87 @@ void bind_game(py::module_& m) {
            "Plays the hand to its end and returns the number of moves played (docs/search.md): "
            "'random' is uniform over legal_moves(), drawn with the deal contract's generator from "
            "`seed`; 'greedy' melds the longest meld, lays off, else discards the least useful card.")
+      .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); },
+                             "The number of action ids of these rules (docs/search.md).")
+      .def("action_id",
+           [](const PyGame& g, py::handle move) {
+             const Move m = move_from(move);
+             const int id = action_id(m, meld_table(*g.rules));
+             if (id < 0) notation_error("move " + quote(move) + " has no action id under these rules");
+             return id;
+           },
+           py::arg("move"), "The fixed action id of a move (docs/search.md).")
+      .def("action_move",
+           [](const PyGame& g, py::handle id) {
+             long long v = -1;
+             Move m;
+             if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
+                 !action_move(static_cast<int>(v), meld_table(*g.rules), m))
+               notation_error("action id " + quote(id) + ": expected an int from 0 to " +
+                              std::to_string(action_size(*g.rules) - 1));
+             return PyMove{m};
+           },
+           py::arg("id"), "The move of an action id (docs/search.md).")
+      .def("legal_mask",
+           [](PyGame& g, py::object out) {
+             const MeldTable& table = meld_table(*g.rules);
+             const py::ssize_t size = action_size(*g.rules);
+             py::array_t<bool> mask;
+             if (out.is_none()) {
+               mask = py::array_t<bool>(size);
+             } else {
+               if (!py::isinstance<py::array_t<bool>>(out) ||
+                   !(py::cast<py::array>(out).flags() & py::array::c_style) ||
+                   py::cast<py::array>(out).ndim() != 1 || py::cast<py::array>(out).shape(0) != size ||
+                   !py::cast<py::array>(out).writeable())
+                 raise("BurracoError", "legal_mask: out " + quote(out) +
+                                           ": expected a writable C-contiguous bool array of " +
+                                           std::to_string(size) + " entries");
+               mask = py::reinterpret_borrow<py::array_t<bool>>(out);
+             }
+             bool* data = mask.mutable_data();
+             std::fill(data, data + size, false);
+             for (const Move& m : *g.legal_list()) {
+               const int id = action_id(m, table);
+               if (id < 0) throw std::logic_error("legal move '" + move_text(m) + "' has no action id");
+               data[id] = true;
+             }
+             return mask;
+           },
+           py::arg("out") = py::none(), "True at the action id of every legal move (docs/search.md).")
+      .def("push_action",
+           [](PyGame& g, py::handle id) {
+             long long v = -1;
+             Move m;
+             if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
+                 !action_move(static_cast<int>(v), meld_table(*g.rules), m))
+               notation_error("action id " + quote(id) + ": expected an int from 0 to " +
+                              std::to_string(action_size(*g.rules) - 1));
+             push_one(g, m);
+           },
+           py::arg("id"), "Plays the move of an action id if it is legal (docs/search.md).")
+      .def("observation_tensor",
+           [](const PyGame& g, py::handle player, py::object out) {
+             const int seat = seat_arg(g, player);
+             py::array_t<float> features;
+             if (out.is_none()) {
+               features = py::array_t<float>(kObservationSize);
+             } else {
+               if (!py::isinstance<py::array_t<float>>(out) ||
+                   !(py::cast<py::array>(out).flags() & py::array::c_style) ||
+                   py::cast<py::array>(out).ndim() != 1 ||
+                   py::cast<py::array>(out).shape(0) != kObservationSize ||
+                   !py::cast<py::array>(out).writeable())
+                 raise("BurracoError", "observation_tensor: out " + quote(out) +
+                                           ": expected a writable C-contiguous float32 array of " +
+                                           std::to_string(kObservationSize) + " entries");
+               features = py::reinterpret_borrow<py::array_t<float>>(out);
+             }
+             observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
+             return features;
+           },
+           py::arg("player"), py::arg("out") = py::none(),
+           "The 511 float32 features of observation(player) (docs/search.md).")
       .def("observation",
            [](const PyGame& g, py::handle player) {
              PyObservation o{observe(g.state, *g.rules, seat_arg(g, player)), g.rules, {}};
@@ -985,7 +1077,7 @@ void bind_game(py::module_& m) {
              long long i = 0;
              if (!small_int(key, i))
                throw py::type_error("MoveList indices must be integers or slices, not " +
-                                    std::string(py::str(key.get_type().attr("__name__"))));
+                                    std::string(py::str(py::type::handle_of(key).attr("__name__"))));
              if (i < 0) i += n;
              if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
              return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});

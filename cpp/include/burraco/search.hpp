@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "burraco/game.hpp"
@@ -71,5 +72,42 @@ PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
 
 // The seed of hand i of a batch (or of a match): the (i+1)-th SplitMix64 output of `seed`.
 std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t i);
+
+}  // namespace burraco
+
+namespace burraco {
+
+// ---- fixed action ids and observation features for learning (docs/search.md) ---------------------
+
+inline constexpr int kActionDiscard = 4;                       // 4 + card index
+inline constexpr int kActionAdd = kActionDiscard + kKinds;     // 57 + 53 * meld index + card index
+inline constexpr int kActionMeld = kActionAdd + kMaxMelds * kKinds;  // 1965 + meld table entry
+
+// Every multiset of the shapes the move generator builds that is a valid new meld under `rules`,
+// in canonical meld order (docs/search.md "Actions"). Built once per rule set.
+struct CardSetHash {
+  std::size_t operator()(CardSet c) const {
+    const std::uint64_t h = c.one() * 0x9E3779B97F4A7C15ULL ^ (c.two() + 0x632BE59BD9B4E019ULL);
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+struct MeldTable {
+  std::vector<CardSet> melds;
+  std::unordered_map<CardSet, int, CardSetHash> index;  // melds[index[c]] == c
+  int find(CardSet cards) const {  // entry of that multiset, or -1
+    const auto it = index.find(cards);
+    return it == index.end() ? -1 : it->second;
+  }
+};
+const MeldTable& meld_table(const Rules& rules);
+
+int action_size(const Rules& rules);
+int action_id(const Move& move, const MeldTable& table);  // -1 if not representable
+bool action_move(int id, const MeldTable& table, Move& out);
+
+inline constexpr int kObservationSize = 511;
+// The features of docs/search.md "Observation tensor", from the observation only.
+void observation_features(const Observation& o, const Rules& rules, float* out);
 
 }  // namespace burraco
