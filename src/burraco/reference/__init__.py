@@ -15,10 +15,11 @@ from .cards import Card, Cards
 from .game import Game
 from .match import Match
 from .melds import Meld, Melds
-from .moves import Move
+from .moves import Move, MoveList
 from .perft import perft
 from .rules import Rules
 from .scoring import Result, SideResult
+from .search import END_REASONS, Observation, playouts
 
 __all__ = [
     "Card",
@@ -27,11 +28,15 @@ __all__ = [
     "Meld",
     "Melds",
     "Move",
+    "MoveList",
     "Game",
     "Result",
     "SideResult",
     "Match",
     "perft",
+    "Observation",
+    "playouts",
+    "END_REASONS",
     "BurracoError",
     "InvalidNotationError",
     "InvalidMeldError",

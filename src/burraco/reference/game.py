@@ -19,6 +19,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .._errors import (
     IllegalMoveError,
@@ -26,17 +27,26 @@ from .._errors import (
     InvalidNotationError,
     InvalidStateError,
 )
+from . import actions
 from .cards import JOKER_INDEX, SUITS, Card, Cards
 from .melds import Meld, Melds
-from .moves import Move
+from .moves import Move, MoveList
+from .policies import POLICIES, greedy_move
 from .rng import Xoshiro256StarStar, check_seed, shuffle
 from .rules import Rules
 from .runs import slot_card
 from .scoring import Result, SideResult
 
+if TYPE_CHECKING:
+    import numpy
+
+    from .search import Observation
+
 __all__ = ["Game"]
 
 JOKER = Card("Jk")
+#: The brazilian opening requirement never rises above this (docs/game.md "need").
+MAX_OPENING_NEED = 10_000_000
 #: The cards that are wild in hand: the joker and the four twos (RULES A.4).
 WILD_KINDS = (Card("2c"), Card("2d"), Card("2h"), Card("2s"), JOKER)
 
@@ -536,7 +546,8 @@ class Game:
         s.melds[side] = []
         s.hands[s.turn].update(returned)
         s.known[s.turn].update(returned)  # they went back in front of everybody
-        s.need[side] += self._rules.opening_fail_increment
+        # docs/game.md: the requirement rises by the increment and stops at MAX_OPENING_NEED.
+        s.need[side] = min(s.need[side] + self._rules.opening_fail_increment, MAX_OPENING_NEED)
 
     def _open(self, s: _State, side: int) -> None:
         s.opened[side] = True
@@ -702,8 +713,12 @@ class Game:
 
     # --- legal moves ----------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Exactly the moves :meth:`push` accepts, each once, in the canonical order (DESIGN §3)."""
+    def legal_moves(self) -> MoveList:
+        """Exactly the moves :meth:`push` accepts, each once, in the canonical order (DESIGN §3),
+        as a :class:`.moves.MoveList` (a list with ``strings()``)."""
+        return MoveList(self._legal_moves())
+
+    def _legal_moves(self) -> list[Move]:
         s = self._state
         if s.phase == OVER:
             return []
@@ -763,6 +778,18 @@ class Game:
         self._history.append((move, self._state))
         self._state = new
 
+    def push_index(self, index: int) -> None:
+        """Play ``legal_moves()[index]``; IllegalMoveError quoting ``index`` if it is not an int
+        from 0 to ``len(legal_moves()) - 1`` (and then nothing changes)."""
+        moves = self._legal_moves()
+        number = actions.as_index(index)
+        if number is None or not 0 <= number < len(moves):
+            raise IllegalMoveError(
+                f"{index!r} is not the index of a legal move: expected an int from 0 to "
+                f"{len(moves) - 1} ({len(moves)} legal moves)"
+            )
+        self.push(moves[number])
+
     def _push_several(self, text: str, words: list[str]) -> None:
         moves = []
         for word in words[2:]:
@@ -800,16 +827,24 @@ class Game:
         self._state = found[1]
 
     def playout(self, policy: str = "random", seed: int = 0) -> int:
-        """Play the hand to its end and return how many moves that took. ``'random'``: each move
-        uniform over ``legal_moves()``, drawn by ``bounded(len(moves))`` from xoshiro256** seeded
-        with ``seed`` (the deal contract's generator, so both engines play the same game)."""
-        if policy != "random":
-            raise InvalidNotationError(f"unknown playout policy {policy!r} (known: 'random')")
+        """Play the hand to its end and return how many moves that took (they join :attr:`moves`).
+
+        ``'random'``: each move uniform over ``legal_moves()``, drawn by ``bounded(len(moves))``
+        from xoshiro256** seeded with ``seed`` (the deal contract's generator, so both engines play
+        the same game). ``'greedy'``: :func:`.policies.greedy_move`, deterministic; the seed is
+        checked like any seed but not used (docs/search.md "Playouts")."""
+        if policy not in POLICIES:
+            raise InvalidNotationError(
+                f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
+            )
         generator = Xoshiro256StarStar(check_seed(seed))
         played = 0
         while self._state.phase != OVER:
-            moves = self.legal_moves()
-            self.push(moves[generator.bounded(len(moves))])
+            moves = self._legal_moves()
+            if policy == "random":
+                self.push(moves[generator.bounded(len(moves))])
+            else:
+                self.push(greedy_move(self, moves))
             played += 1
         return played
 
@@ -949,6 +984,67 @@ class Game:
     def hold(self) -> Card | None:
         """The card kind held by the single-card pile rule (RULES C.5), or None."""
         return self._state.hold
+
+    # --- information sets (docs/search.md, RULES C.9) ---------------------------------------------
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may know of this hand (RULES C.9): an :class:`.search.Observation`."""
+        from .search import observe
+
+        return observe(self, player)
+
+    def determinize(self, player: int, seed: int) -> Game:
+        """A new game (no history, no seed) consistent with ``observation(player)``: the cards
+        ``player`` cannot see dealt at random from ``seed`` (docs/search.md "Determinization"). It
+        reads only the observation."""
+        from .search import determinize, observe
+
+        self._seat(player)  # a bad player is reported before a bad seed
+        check_seed(seed)
+        return determinize(observe(self, player), seed)
+
+    # --- actions and tensors for learning (docs/search.md) --------------------------------------
+
+    @property
+    def action_size(self) -> int:
+        """The number of action ids under this game's rules: 1965 + its meld table's length."""
+        return actions.action_size(self._rules)
+
+    def action_id(self, move: Move | str) -> int:
+        """The action id of a move (a Move or its notation); InvalidNotationError quoting it if it
+        is not a move or has no id (such as ``add 40 5h``)."""
+        return actions.action_id(self._rules, move)
+
+    def action_move(self, action: int) -> Move:
+        """The move of an action id (InvalidNotationError outside 0..action_size-1, quoting it)."""
+        return actions.action_move(self._rules, action)
+
+    def legal_mask(self, out: numpy.ndarray | None = None) -> numpy.ndarray:
+        """A NumPy bool array of ``action_size`` entries, True at the ids of ``legal_moves()``;
+        written into ``out`` when given (a C-contiguous bool array of that length; anything else
+        raises InvalidNotationError quoting its shape and dtype)."""
+        mask = actions.output_array(out, self.action_size, bool)
+        for move in self._legal_moves():
+            mask[actions.action_id(self._rules, move)] = True
+        return mask
+
+    def push_action(self, action: int) -> None:
+        """Play the move of an action id. InvalidNotationError if it is not an id, IllegalMoveError
+        if its move is not legal here; either way, quoting it, and then nothing changes."""
+        move = actions.action_move(self._rules, action)
+        try:
+            self.push(move)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(
+                f"action {action!r} ({str(move)!r}) is not legal here: {error}"
+            ) from None
+
+    def observation_tensor(self, player: int, out: numpy.ndarray | None = None) -> numpy.ndarray:
+        """511 float32 features of ``observation(player)`` and nothing else (docs/search.md,
+        :data:`.actions.TENSOR_LAYOUT`), written into ``out`` when given (a C-contiguous float32
+        array of 511 entries; anything else raises InvalidNotationError quoting its shape and
+        dtype)."""
+        return actions.observation_tensor(self.observation(player), out)
 
     # --- scoring (RULES E) ----------------------------------------------------------------------
 
@@ -1447,7 +1543,7 @@ def _parse_state(cls: type[Game], text: str) -> Game:
     need = fields["need"].split(",")
     if len(need) != slots:
         raise bad("need", f"expected {slots} values")
-    s.need = [integer("need", value, 0) for value in need]
+    s.need = [integer("need", value, 0, MAX_OPENING_NEED) for value in need]
     s.deadlock = integer("deadlock", fields["deadlock"], 0, players)
     flags = fields["turnflags"]
     if flags != "-" and (not flags or not _is_subsequence(flags, _FLAG_LETTERS)):

@@ -15,7 +15,7 @@ import re
 from .._errors import InvalidNotationError
 from .cards import Card, Cards
 
-__all__ = ["KINDS", "Move"]
+__all__ = ["KINDS", "Move", "MoveList"]
 
 #: The move kinds, in the canonical order (DESIGN §3).
 KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
@@ -184,3 +184,62 @@ def _cards(move: str, words: list[str]) -> Cards:
         return Cards(" ".join(words))
     except InvalidNotationError as error:
         raise InvalidNotationError(f"{move!r} is not a move: {error}") from None
+
+
+class MoveList(list):
+    """The legal moves of a position, in canonical order (docs/search.md "Stepping from Python").
+
+    A ``list`` of :class:`Move` with the core's extras: :meth:`strings` gives the notations; ``in``,
+    :meth:`index` and :meth:`count` take a Move or its notation (lenient, as ``Move()`` reads it);
+    ``==`` holds with another MoveList or a list or tuple of the same Moves.
+    """
+
+    __slots__ = ()
+
+    def strings(self) -> list[str]:
+        """The moves' canonical notations, in order."""
+        return [str(move) for move in self]
+
+    @staticmethod
+    def _as_move(item: object) -> Move | None:
+        """``item`` as a Move (a Move, or a notation that parses), else None."""
+        if isinstance(item, Move):
+            return item
+        if isinstance(item, str):
+            try:
+                return Move(item)
+            except InvalidNotationError:
+                return None
+        return None
+
+    def __contains__(self, item: object) -> bool:
+        move = self._as_move(item)
+        return move is not None and list.__contains__(self, move)
+
+    def index(self, item: object, *bounds: int) -> int:  # type: ignore[override]
+        """The position of a Move or notation (ValueError if it is not in the list)."""
+        move = self._as_move(item)
+        if move is None:
+            raise ValueError(f"{item!r} is not a legal move here")
+        try:
+            return list.index(self, move, *bounds)
+        except ValueError:
+            raise ValueError(f"{str(move)!r} is not a legal move here") from None
+
+    def count(self, item: object) -> int:  # type: ignore[override]
+        """1 if the Move or notation is in the list, else 0 (each legal move is listed once)."""
+        move = self._as_move(item)
+        return 0 if move is None else list.count(self, move)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple)):
+            return len(self) == len(other) and all(
+                isinstance(theirs, Move) and mine == theirs for mine, theirs in zip(self, other)
+            )
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # type: ignore[assignment]

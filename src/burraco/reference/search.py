@@ -1,0 +1,385 @@
+"""Information sets and batch playouts for bots and search (docs/search.md; RULES C.9; DESIGN §5).
+
+* :class:`Observation` (:func:`observe`, ``game.observation(player)``): exactly what one player may
+  know of a hand, and its *observation string*: the game's state string with the hidden fields
+  masked and ``player=P`` after the version.
+* :func:`determinize` (``game.determinize(player, seed)``): a whole game consistent with an
+  observation, the cards the player cannot see dealt at random by the deal contract's generator.
+  It is given the observation alone, so it cannot read a hidden card.
+* :func:`playouts`: many whole hands played with a policy (:mod:`.policies`), as NumPy arrays.
+
+The reference has no tree search (``ISMCTS`` is core only).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from .._errors import InvalidNotationError
+from .cards import Card, Cards
+from .game import Game, _unshuffled_deck
+from .melds import Melds
+from .policies import POLICIES
+from .rng import SplitMix64, Xoshiro256StarStar, check_seed, shuffle
+from .rules import Rules
+
+if TYPE_CHECKING:
+    import numpy
+
+__all__ = ["END_REASONS", "Observation", "determinize", "observe", "playouts"]
+
+#: The ways a hand ends; ``playouts()['end_reason']`` holds the index + 1 into this tuple.
+END_REASONS = ("closed", "stock_exhausted", "deadlock")
+
+#: The most hands and threads :func:`playouts` accepts (docs/search.md).
+MAX_HANDS = 10**9
+MAX_THREADS = 64
+
+
+def _card_list(cards: Cards) -> str:
+    """A state-string card list in canonical order: the card names run together, ``-`` if none."""
+    return "".join(str(card) for card in cards) or "-"
+
+
+def _hidden(count: int) -> str:
+    """The masked form of a hidden card list of ``count`` cards."""
+    return f"?{count}"
+
+
+# --- observations -------------------------------------------------------------------------------
+
+
+class Observation:
+    """What one player may know of a hand (RULES C.9), made by ``game.observation(player)``.
+
+    Public: the melds, the discard pile, every hand's size and the cards known to be in it (taken
+    with the pile and not played since), the stock size, each packet's status, owner and size, the
+    scores and every turn flag. Private: the player's own hand and a packet that player has seen.
+    Hidden from the player: the other hands (but their known cards), the stock, the untaken packets,
+    a packet face down and not yet looked at (even by its owner), and another player's seen packet.
+
+    Immutable; compares and hashes by its observation string (``str(obs)``, docs/search.md).
+    """
+
+    __slots__ = (
+        "_fields",
+        "_hand",
+        "_hand_sizes",
+        "_known",
+        "_melds",
+        "_phase",
+        "_pile",
+        "_player",
+        "_pozzetti",
+        "_rules",
+        "_scores",
+        "_stock_size",
+        "_text",
+        "_top",
+        "_turn",
+    )
+
+    def __init__(self) -> None:
+        raise TypeError("an Observation is made by game.observation(player)")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Observation is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Observation is immutable: cannot delete {name!r}")
+
+    # --- accessors: the game's values, restricted to what the player may know ---------------
+
+    @property
+    def player(self) -> int:
+        """The observing seat."""
+        return self._player
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the hand."""
+        return self._rules
+
+    @property
+    def turn(self) -> int:
+        """The seat to act (when the hand is over: the seat that made the last move)."""
+        return self._turn
+
+    @property
+    def phase(self) -> str:
+        """``'draw'``, ``'meld'`` or ``'over'``."""
+        return self._phase
+
+    @property
+    def hand(self) -> Cards:
+        """The observing player's own hand."""
+        return self._hand
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """The number of cards in each seat's hand."""
+        return self._hand_sizes
+
+    @property
+    def known(self) -> tuple[Cards, ...]:
+        """Per seat, the cards everyone knows to be in that hand (RULES C.9)."""
+        return self._known
+
+    @property
+    def stock_size(self) -> int:
+        """The number of cards in the stock."""
+        return self._stock_size
+
+    @property
+    def discard_pile(self) -> Cards:
+        """The whole discard pile (it is public)."""
+        return self._pile
+
+    @property
+    def top(self) -> Card | None:
+        """The top card of the discard pile, or None when it is empty."""
+        return self._top
+
+    def melds(self, side: int) -> Melds:
+        """A side's melds in creation order (3 players: a side slot 0..3), as ``game.melds``."""
+        slots = len(self._melds)
+        if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < slots:
+            raise InvalidNotationError(
+                f"{side!r} is not a side: expected an int from 0 to {slots - 1}"
+            )
+        return self._melds[side]
+
+    @property
+    def pozzetti(self) -> tuple[tuple[str, int | None, int | None, Cards | None], ...]:
+        """Per packet ``(status, owner, size, cards)``: status and owner as in ``game.pozzetti``;
+        ``size`` the packet's number of cards while it is a packet (untaken, face down or seen),
+        None once it joined a hand or became the stock; ``cards`` a Cards when the player may see
+        them (a packet the player has seen), else None."""
+        return self._pozzetti
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The match scores at the start of the hand (as ``game.scores``)."""
+        return self._scores
+
+    # --- value semantics -------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<Observation {self._text}>"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Observation):
+            return self._text == other._text
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, Observation):
+            return self._text != other._text
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+
+def observe(game: Game, player: int) -> Observation:
+    """``game.observation(player)``: read off the game's public accessors and its state string,
+    then mask what ``player`` may not see (InvalidNotationError for a bad player)."""
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
+        raise InvalidNotationError(
+            f"{player!r} is not a seat: expected an int from 0 to {game.players - 1}"
+        )
+    players = game.players
+    pozzetti: list[tuple[str, int | None, int | None, Cards | None]] = []
+    for status, owner, cards in game.pozzetti:
+        if status in ("in_hand", "stock"):
+            pozzetti.append((status, owner, None, None))  # no longer a packet: nothing to hide
+        elif status == "seen" and owner == player:
+            pozzetti.append((status, owner, len(cards), cards))
+        else:
+            pozzetti.append((status, owner, len(cards), None))
+    hand_sizes = tuple(len(game.hand(seat)) for seat in range(players))
+
+    # The observation string: the state string, field by field, with the hidden values masked.
+    fields: dict[str, str] = dict(part.split("=", 1) for part in game.state_string().split(";"))
+    fields["seed"] = "-"
+    fields["hands"] = "/".join(
+        text if seat == player else _hidden(hand_sizes[seat])
+        for seat, text in enumerate(fields["hands"].split("/"))
+    )
+    fields["stock"] = _hidden(game.stock_size) if game.stock_size else "-"
+    packet_texts = []
+    for text, (_status, _owner, size, cards) in zip(fields["pozzetti"].split("/"), pozzetti):
+        hidden = size is not None and cards is None
+        packet_texts.append(f"{text.partition(':')[0]}:{_hidden(size)}" if hidden else text)
+    fields["pozzetti"] = "/".join(packet_texts)
+    ordered = [("v", fields.pop("v")), ("player", str(player)), *fields.items()]
+
+    observation = object.__new__(Observation)
+    values = {
+        "_player": player,
+        "_rules": game.rules,
+        "_turn": game.turn,
+        "_phase": game.phase,
+        "_hand": game.hand(player),
+        "_hand_sizes": hand_sizes,
+        "_known": tuple(game.known(seat) for seat in range(players)),
+        "_stock_size": game.stock_size,
+        "_pile": game.discard_pile,
+        "_top": game.top_discard,
+        "_melds": tuple(game.melds(slot) for slot in range(4 if players == 3 else 2)),
+        "_pozzetti": tuple(pozzetti),
+        "_scores": tuple(game.scores),
+        "_fields": tuple(ordered),
+        "_text": ";".join(f"{name}={value}" for name, value in ordered),
+    }
+    for name, value in values.items():
+        object.__setattr__(observation, name, value)
+    return observation
+
+
+# --- determinization ----------------------------------------------------------------------------
+
+
+def unseen_cards(observation: Observation) -> list[Card]:
+    """The cards the observing player P cannot place, in canonical card order (step 1 of
+    docs/search.md "Determinization"): the full deck minus P's hand, every meld's cards, the
+    discard pile, the known cards of every other seat, and the cards of a packet P has seen."""
+    rules, player = observation.rules, observation.player
+    placed: Counter = Counter(observation.hand)
+    placed.update(observation.discard_pile)
+    for slot in range(4 if rules.players == 3 else 2):
+        for meld in observation.melds(slot):
+            placed.update(meld.cards)
+    for seat, known in enumerate(observation.known):
+        if seat != player:
+            placed.update(known)
+    for _status, _owner, _size, cards in observation.pozzetti:
+        if cards is not None:
+            placed.update(cards)
+    unseen = Counter(_unshuffled_deck(rules))
+    unseen.subtract(placed)
+    if any(count < 0 for count in unseen.values()):
+        raise AssertionError(f"{observation}: more cards placed than the deck holds")
+    return sorted(unseen.elements(), key=lambda card: card.index)
+
+
+def determinize(observation: Observation, seed: int) -> Game:
+    """A game consistent with ``observation`` (docs/search.md "Determinization"), no history, no
+    seed, dealt from ``seed`` (an int in ``[0, 2**64)``, else InvalidNotationError):
+
+    1. the unseen cards (:func:`unseen_cards`), in canonical order,
+    2. shuffled as a deck is shuffled for a deal (xoshiro256** from ``seed``, Fisher-Yates),
+    3. handed out from the front: every other seat q = P+1, P+2, ... gets its known cards plus
+       ``size(q) - len(known(q))`` cards; then every packet P cannot see, index 0 first, its size
+       in deal order; then the stock, top first;
+    4. every other field copied from the observation string.
+    """
+    seed = check_seed(seed)
+    order = unseen_cards(observation)
+    shuffle(order, Xoshiro256StarStar(seed))
+    position = 0
+
+    def deal(count: int) -> list[Card]:
+        nonlocal position
+        cards = order[position:position + count]
+        position += count
+        return cards
+
+    player = observation.player
+    players = observation.rules.players
+    fields = dict(observation._fields)
+    del fields["player"]
+    fields["seed"] = "-"
+
+    hands = fields["hands"].split("/")
+    for step in range(1, players):
+        seat = (player + step) % players
+        known = observation.known[seat]
+        dealt = deal(observation.hand_sizes[seat] - len(known))
+        hands[seat] = _card_list(known + Cards._from_cards(dealt))
+    fields["hands"] = "/".join(hands)
+
+    packets = fields["pozzetti"].split("/")
+    for number, (_status, _owner, size, cards) in enumerate(observation.pozzetti):
+        if size is not None and cards is None:  # a packet whose cards the player cannot see
+            prefix = packets[number].partition(":")[0]
+            packets[number] = f"{prefix}:{''.join(str(card) for card in deal(size))}"
+    fields["pozzetti"] = "/".join(packets)
+
+    fields["stock"] = "".join(str(card) for card in deal(observation.stock_size)) or "-"
+    if position != len(order):
+        raise AssertionError(f"{observation}: {len(order) - position} unseen cards left over")
+    return Game.from_state_string(";".join(f"{name}={value}" for name, value in fields.items()))
+
+
+# --- batch playouts -----------------------------------------------------------------------------
+
+
+def _check_count(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidNotationError(
+            f"{value!r} is not a valid {name}: expected an int from {low} to {high}"
+        )
+    return int(value)
+
+
+def hand_seeds(seed: int, n: int) -> list[int]:
+    """The deal seeds of hands 0..n-1 of :func:`playouts`: SplitMix64 outputs 1..n from ``seed``
+    (the derivation of ``Match``)."""
+    generator = SplitMix64(seed)
+    return [generator.next() for _ in range(n)]
+
+
+def playouts(rules: Rules, n: int, *, seed: int = 0, policy: str = "random",
+             threads: int = 1) -> dict[str, numpy.ndarray]:
+    """Play ``n`` whole hands under ``rules`` and return their outcomes as NumPy arrays, row i for
+    hand i (docs/search.md "Playouts"):
+
+    * ``'seed'`` (uint64): hand i is ``Game(rules, seed=seed_i)`` played by
+      ``playout(policy, seed_i)``, ``seed_i`` the (i+1)-th SplitMix64 output from ``seed``;
+    * ``'scores'`` (int32, shape (n, 2); (n, 3) with three players): the sides' totals; with three
+      players each seat's score in half points (``result().player_scores``);
+    * ``'moves'`` (int32): the moves played;
+    * ``'end_reason'`` (uint8): 1 + the index of ``result().end_reason`` in :data:`END_REASONS`.
+
+    ``threads`` (1 to 64) is checked and otherwise ignored: the reference plays the hands one after
+    another (pure Python holds the GIL), and the result never depends on it. Bad arguments raise
+    InvalidNotationError (a ValueError) quoting them.
+    """
+    import numpy as np  # a runtime dependency, imported only when playouts are asked for
+
+    if not isinstance(rules, Rules):
+        raise InvalidNotationError(f"{rules!r} is not a Rules")
+    count = _check_count("number of hands", n, 0, MAX_HANDS)
+    seed = check_seed(seed)
+    if policy not in POLICIES:
+        raise InvalidNotationError(
+            f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
+        )
+    _check_count("number of threads", threads, 1, MAX_THREADS)
+
+    columns = 3 if rules.players == 3 else 2
+    seeds = hand_seeds(seed, count)
+    scores: list[tuple[int, ...]] = []
+    moves: list[int] = []
+    end_reasons: list[int] = []
+    for hand_seed in seeds:
+        game = Game(rules, seed=hand_seed)
+        moves.append(game.playout(policy, hand_seed))
+        result = game.result()
+        if result.player_scores is not None:
+            scores.append(tuple(result.player_scores))
+        else:
+            scores.append(tuple(side.total for side in result.sides))
+        end_reasons.append(END_REASONS.index(result.end_reason) + 1)
+    arrays: dict[str, Any] = {
+        "seed": np.array(seeds, dtype=np.uint64),
+        "scores": np.array(scores, dtype=np.int32).reshape(count, columns),
+        "moves": np.array(moves, dtype=np.int32),
+        "end_reason": np.array(end_reasons, dtype=np.uint8),
+    }
+    return arrays
