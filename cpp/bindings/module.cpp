@@ -669,6 +669,29 @@ struct PyResult {
   int players = 4;
 };
 
+// An `out=` array argument: a writeable, C-contiguous, one-dimensional NumPy array of exactly
+// `size` entries of T, else InvalidNotationError quoting its shape and dtype (docs/search.md).
+template <class T>
+py::array_t<T> out_array(py::handle out, py::ssize_t size, const char* dtype) {
+  const std::string wanted = std::string("a writeable C-contiguous ") + dtype +
+                             " array of shape (" + std::to_string(size) + ",)";
+  if (!py::isinstance<py::array>(out))
+    notation_error("out is a " + std::string(py::str(py::type::handle_of(out).attr("__name__"))) +
+                   ", not a NumPy array: expected " + wanted);
+  const py::array a = py::reinterpret_borrow<py::array>(out);
+  const char* problem = nullptr;
+  if (!py::isinstance<py::array_t<T>>(out) || a.ndim() != 1 || a.shape(0) != size)
+    problem = "wrong shape or dtype";
+  else if (!(a.flags() & py::array::c_style))
+    problem = "not C-contiguous";
+  else if (!a.writeable())
+    problem = "read-only";
+  if (problem)
+    notation_error("out (shape " + std::string(py::str(out.attr("shape"))) + ", dtype " +
+                   std::string(py::str(out.attr("dtype"))) + ") is " + problem + ": expected " + wanted);
+  return py::reinterpret_borrow<py::array_t<T>>(out);
+}
+
 // ---- fast paths -----------------------------------------------------------------------------
 // The calls of a Python-driven playout loop (is_over, legal_moves, len, push_index) are plain
 // CPython methods installed over the pybind11 ones after binding: pybind11's argument dispatch
@@ -998,19 +1021,8 @@ void bind_game(py::module_& m) {
            [](PyGame& g, py::object out) {
              const MeldTable& table = meld_table(*g.rules);
              const py::ssize_t size = action_size(*g.rules);
-             py::array_t<bool> mask;
-             if (out.is_none()) {
-               mask = py::array_t<bool>(size);
-             } else {
-               if (!py::isinstance<py::array_t<bool>>(out) ||
-                   !(py::cast<py::array>(out).flags() & py::array::c_style) ||
-                   py::cast<py::array>(out).ndim() != 1 || py::cast<py::array>(out).shape(0) != size ||
-                   !py::cast<py::array>(out).writeable())
-                 raise("BurracoError", "legal_mask: out " + quote(out) +
-                                           ": expected a writable C-contiguous bool array of " +
-                                           std::to_string(size) + " entries");
-               mask = py::reinterpret_borrow<py::array_t<bool>>(out);
-             }
+             py::array_t<bool> mask =
+                 out.is_none() ? py::array_t<bool>(size) : out_array<bool>(out, size, "bool");
              bool* data = mask.mutable_data();
              std::fill(data, data + size, false);
              for (const Move& m : *g.legal_list()) {
@@ -1035,20 +1047,9 @@ void bind_game(py::module_& m) {
       .def("observation_tensor",
            [](const PyGame& g, py::handle player, py::object out) {
              const int seat = seat_arg(g, player);
-             py::array_t<float> features;
-             if (out.is_none()) {
-               features = py::array_t<float>(kObservationSize);
-             } else {
-               if (!py::isinstance<py::array_t<float>>(out) ||
-                   !(py::cast<py::array>(out).flags() & py::array::c_style) ||
-                   py::cast<py::array>(out).ndim() != 1 ||
-                   py::cast<py::array>(out).shape(0) != kObservationSize ||
-                   !py::cast<py::array>(out).writeable())
-                 raise("BurracoError", "observation_tensor: out " + quote(out) +
-                                           ": expected a writable C-contiguous float32 array of " +
-                                           std::to_string(kObservationSize) + " entries");
-               features = py::reinterpret_borrow<py::array_t<float>>(out);
-             }
+             py::array_t<float> features =
+                 out.is_none() ? py::array_t<float>(kObservationSize)
+                               : out_array<float>(out, kObservationSize, "float32");
              observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
              return features;
            },
@@ -1289,9 +1290,9 @@ void bind_game(py::module_& m) {
           if (!why.empty()) notation_error(rules_repr(*rules) + " cannot be dealt: " + why);
           long long count = -1, thread_count = 0;
           if (!small_int(n, count) || count < 0 || count > 1000000000LL)
-            raise("BurracoError", "playouts: n " + quote(n) + ": expected an int from 0 to 10**9");
+            notation_error("playouts: n " + quote(n) + ": expected an int from 0 to 10**9");
           if (!small_int(threads, thread_count) || thread_count < 1 || thread_count > 64)
-            raise("BurracoError", "playouts: threads " + quote(threads) + ": expected an int from 1 to 64");
+            notation_error("playouts: threads " + quote(threads) + ": expected an int from 1 to 64");
           const std::uint64_t seed_value = seed_arg(seed);
           const Policy p = policy_arg(policy);
           const auto size = static_cast<py::ssize_t>(count);

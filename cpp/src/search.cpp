@@ -409,10 +409,13 @@ void observation_features(const Observation& o, const Rules& rules, float* out) 
   out[392 + (s.turn - player + s.players) % s.players] = 1.0f;
   out[396] = s.opened[my_side] ? 1.0f : 0.0f;
   out[397] = static_cast<float>(s.need[my_side]) / 100.0f;
+  // Quotients in float32 arithmetic: float32(a) / float32(b) (docs/search.md).
   if (s.players == 3) {
-    out[398] = static_cast<float>(s.scores[player]) / 2000.0f;  // half points
+    std::int32_t others = 0;
     for (int q = 0; q < 3; ++q)
-      if (q != player) out[399] += static_cast<float>(s.scores[q]) / 2000.0f;
+      if (q != player) others += s.scores[q];
+    out[398] = static_cast<float>(s.scores[player]) / 2000.0f;  // half points
+    out[399] = static_cast<float>(others) / 2000.0f;
   } else {
     out[398] = static_cast<float>(s.scores[my_side]) / 1000.0f;
     out[399] = static_cast<float>(s.scores[1 - my_side]) / 1000.0f;
