@@ -435,22 +435,25 @@ struct PyMoveList {
   std::shared_ptr<const std::vector<Move>> moves;
 };
 
-// The moves played, as a persistent stack shared between copies: copy() shares it (O(1)), push
-// adds a node, pop steps back to the parent. Every kSnapshotEvery-th node also keeps the state
-// before its move; pop() restores the nearest one and replays the few moves after it.
-struct HistoryNode {
-  Move move;
-  std::uint32_t depth = 0;                   // moves before this one
-  std::shared_ptr<const GameState> before;   // the state before `move`, on every 8th node
-  std::shared_ptr<const HistoryNode> parent;
+// The moves played, as a persistent stack of batches shared between copies: copy() shares the
+// head batch (O(1)); a game that owns its head batch alone appends to it and pops from it in
+// place, one that shares it starts a new batch (push) or clones it first (pop). Every 8th move of
+// a batch also keeps the state before it: pop() restores the nearest one and replays at most 7
+// moves. A move costs a vector append, not an allocation.
+struct HistoryBatch {
+  static constexpr std::size_t kCapacity = 512;
+  std::uint32_t depth = 0;  // moves before this batch
+  std::vector<Move> moves;
+  std::vector<std::shared_ptr<const GameState>> before;  // before[k]: the state before moves[8k]
+  std::shared_ptr<HistoryBatch> parent;
 };
 
 struct PyGame {
-  static constexpr std::uint32_t kSnapshotEvery = 8;
+  static constexpr std::size_t kSnapshotEvery = 8;
 
   GameState state;
   RulesPtr rules;
-  std::shared_ptr<const HistoryNode> head;  // the last move, or null
+  std::shared_ptr<HistoryBatch> head;  // the batch holding the last move, or null
   // The legal moves of `state`, shared with the MoveLists handed out; null when not computed.
   std::shared_ptr<const std::vector<Move>> legal;
 
@@ -460,12 +463,12 @@ struct PyGame {
   ~PyGame() {
     // Release a long unshared chain iteratively rather than by nested destructors.
     while (head && head.use_count() == 1) {
-      std::shared_ptr<const HistoryNode> parent = head->parent;
+      std::shared_ptr<HistoryBatch> parent = std::move(head->parent);
       head = std::move(parent);
     }
   }
 
-  std::size_t move_count() const { return head ? head->depth + 1 : 0; }
+  std::size_t move_count() const { return head ? head->depth + head->moves.size() : 0; }
 
   const std::shared_ptr<const std::vector<Move>>& legal_list() {
     if (!legal) {
@@ -476,51 +479,66 @@ struct PyGame {
     return legal;
   }
 
-  // Appends `m`, played from `before` (the state now, or the one just left).
+  // The next move goes into a new batch (the head is shared with a copy, or full).
+  bool needs_batch() const {
+    return !head || head.use_count() > 1 || head->moves.size() >= HistoryBatch::kCapacity;
+  }
+  // A snapshot is kept before the next move.
+  bool next_needs_snapshot() const {
+    return needs_batch() || head->moves.size() % kSnapshotEvery == 0;
+  }
+
+  // Appends `m`, played from `before` (read only when a snapshot is due).
   void record(const GameState& before, const Move& m) {
     legal.reset();
-    auto node = std::make_shared<HistoryNode>();
-    node->move = m;
-    node->depth = static_cast<std::uint32_t>(move_count());
-    if (node->depth % kSnapshotEvery == 0) node->before = std::make_shared<const GameState>(before);
-    node->parent = std::move(head);
-    head = std::move(node);
+    if (needs_batch()) {
+      auto batch = std::make_shared<HistoryBatch>();
+      batch->depth = static_cast<std::uint32_t>(move_count());
+      batch->moves.reserve(64);
+      batch->parent = std::move(head);
+      head = std::move(batch);
+    }
+    if (head->moves.size() % kSnapshotEvery == 0)
+      head->before.push_back(std::make_shared<const GameState>(before));
+    head->moves.push_back(m);
   }
 
   // Plays `m` in place if legal, recording it; on error nothing changes.
   MoveResult play(const Move& m) {
-    if (move_count() % kSnapshotEvery == 0) {
+    if (next_needs_snapshot()) {
       const GameState before = state;
       const MoveResult r = apply_move(state, *rules, m);
       if (r.ok()) record(before, m);
       return r;
     }
     const MoveResult r = apply_move(state, *rules, m);
-    if (r.ok()) record(state, m);  // no snapshot on this node: `before` is not read
+    if (r.ok()) record(state, m);  // no snapshot is due: `before` is not read
     return r;
   }
 
   // Undoes the last move (precondition: head) and returns it.
   Move undo() {
     legal.reset();
-    const Move last = head->move;
-    std::vector<const HistoryNode*> replay;  // the moves after the nearest snapshot, newest first
-    const HistoryNode* node = head.get();
-    while (!node->before) {
-      node = node->parent.get();
-      replay.push_back(node);
+    if (head.use_count() > 1) head = std::make_shared<HistoryBatch>(*head);  // copy on write
+    HistoryBatch& batch = *head;
+    const Move last = batch.moves.back();
+    batch.moves.pop_back();
+    const std::size_t k = batch.moves.size();  // index of the undone move in the batch
+    const std::size_t from = k / kSnapshotEvery * kSnapshotEvery;
+    state = *batch.before[k / kSnapshotEvery];
+    for (std::size_t i = from; i < k; ++i) apply_move(state, *rules, batch.moves[i]);
+    if (k == from) batch.before.pop_back();
+    if (batch.moves.empty()) {
+      std::shared_ptr<HistoryBatch> parent = std::move(batch.parent);
+      head = std::move(parent);
     }
-    state = *node->before;
-    // `replay` holds the nodes from head's parent down to the snapshot node: play them oldest first.
-    for (auto it = replay.rbegin(); it != replay.rend(); ++it) apply_move(state, *rules, (*it)->move);
-    std::shared_ptr<const HistoryNode> parent = head->parent;
-    head = std::move(parent);
     return last;
   }
 
   std::vector<Move> move_list() const {
     std::vector<Move> out(move_count());
-    for (const HistoryNode* node = head.get(); node; node = node->parent.get()) out[node->depth] = node->move;
+    for (const HistoryBatch* b = head.get(); b; b = b->parent.get())
+      std::copy(b->moves.begin(), b->moves.end(), out.begin() + b->depth);
     return out;
   }
 };
