@@ -478,3 +478,20 @@ def play(engine, rules_id: str, seed: int, policy: str,
 
 def seeds(count: int, start: int = 0) -> Iterable[int]:
     return range(start, start + count)
+
+
+def sample_states(engine, rules_id: str, hands, every: int) -> tuple[str, ...]:
+    """State strings of seeded hands of a rule set played on ``engine``: every ``every``-th state
+    and the last of each hand; ``hands`` is a sequence of (policy, seed)."""
+    states: list[str] = []
+    for policy, seed in hands:
+        steps = 0
+
+        def keep(game, _moves):
+            nonlocal steps
+            if steps % every == 0 or game.is_over():
+                states.append(game.state_string())
+            steps += 1
+
+        play(engine, rules_id, seed, policy, on_step=keep)
+    return tuple(states)

@@ -69,19 +69,7 @@ def split_players(rules) -> int:
 def sample_states(rules_id: str) -> tuple[str, ...]:
     """State strings of seeded hands under one rule set (played by the reference; each engine reads
     them back with ``from_state_string``)."""
-    reference = load_engine("reference")
-    states: list[str] = []
-    for policy, seed in SAMPLE_HANDS:
-        steps = 0
-
-        def keep(game, moves):
-            nonlocal steps
-            if steps % SAMPLE_EVERY == 0 or game.is_over():
-                states.append(game.state_string())
-            steps += 1
-
-        playouts.play(reference, rules_id, seed, policy, on_step=keep)
-    return tuple(states)
+    return playouts.sample_states(load_engine("reference"), rules_id, SAMPLE_HANDS, SAMPLE_EVERY)
 
 
 def sample_games(engine, rules_id: str):

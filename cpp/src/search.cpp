@@ -60,18 +60,6 @@ std::vector<std::string> split_fields(const std::string& text) {
   }
 }
 
-std::string cards_text(CardSet cards) {
-  std::string out;
-  cards.for_each([&](Card c) { out += card_name(c); });
-  return out.empty() ? "-" : out;
-}
-
-std::string sequence_text(const Card* cards, int n) {
-  std::string out;
-  for (int i = 0; i < n; ++i) out += card_name(cards[i]);
-  return out.empty() ? "-" : out;
-}
-
 }  // namespace
 
 std::string observation_string(const Observation& o, const Rules& rules) {
@@ -87,7 +75,7 @@ std::string observation_string(const Observation& o, const Rules& rules) {
       field = "hands=";
       for (int q = 0; q < s.players; ++q) {
         if (q) field += '/';
-        field += q == o.player ? cards_text(s.hands[q])
+        field += q == o.player ? cards_field(s.hands[q])
                                : "?" + std::to_string(o.hand_sizes[static_cast<std::size_t>(q)]);
       }
     } else if (field.rfind("stock=", 0) == 0) {
@@ -103,7 +91,7 @@ std::string observation_string(const Observation& o, const Rules& rules) {
           case PacketStatus::FaceDown: field += "f" + std::to_string(p.owner) + ":" + hidden; break;
           case PacketStatus::Seen:
             field += "s" + std::to_string(p.owner) + ":" +
-                     (p.owner == o.player ? sequence_text(p.cards.data(), p.size) : hidden);
+                     (p.owner == o.player ? sequence_field(p.cards.data(), p.size) : hidden);
             break;
           case PacketStatus::InHand: field += "h" + std::to_string(p.owner) + ":-"; break;
           case PacketStatus::Stock: field += "x:-"; break;

@@ -9,6 +9,16 @@ namespace burraco {
 
 namespace {
 
+
+std::string compact(const std::string& layout_text) {
+  std::string out;
+  for (char c : layout_text)
+    if (c != ' ') out += c;
+  return out;
+}
+
+}  // namespace
+
 std::string cards_field(CardSet set) {
   if (set.empty()) return "-";
   std::string out;
@@ -22,15 +32,6 @@ std::string sequence_field(const Card* cards, int n) {
   for (int i = 0; i < n; ++i) out += card_name(cards[i]);
   return out;
 }
-
-std::string compact(const std::string& layout_text) {
-  std::string out;
-  for (char c : layout_text)
-    if (c != ' ') out += c;
-  return out;
-}
-
-}  // namespace
 
 std::string state_string(const GameState& s, const Rules& rules) {
   const int slots = side_slots(s.players);

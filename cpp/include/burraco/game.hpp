@@ -202,25 +202,6 @@ struct HandResult {
 // Precondition: s.over().
 HandResult score_hand(const GameState& s, const Rules& rules);
 
-// ---- playouts ---------------------------------------------------------------------------------
-
-// Plays the hand to its end choosing uniformly among the legal moves with
-// rng.bounded(count) (the same choices as the reference for the same seed); calls
-// on_move(state_before, move) before each move if given. Returns the number of moves played.
-template <class Rng, class OnMove>
-int playout_random(GameState& s, const Rules& rules, Rng& rng, std::vector<Move>& buffer,
-                   OnMove&& on_move) {
-  int played = 0;
-  while (!s.over()) {
-    legal_moves(s, rules, buffer);
-    const Move move = buffer[rng.bounded(buffer.size())];
-    on_move(s, move);
-    apply_move(s, rules, move);
-    ++played;
-  }
-  return played;
-}
-
 // ---- perft --------------------------------------------------------------------------------------
 
 std::uint64_t perft(const GameState& s, const Rules& rules, int depth);
@@ -229,6 +210,9 @@ std::uint64_t perft(const GameState& s, const Rules& rules, int depth);
 
 namespace burraco {
 
+// The card-list fields of a state string: canonical order, or deal order; "-" when empty.
+std::string cards_field(CardSet set);
+std::string sequence_field(const Card* cards, int n);
 // The state string of docs/game.md (version 1).
 std::string state_string(const GameState& s, const Rules& rules);
 // Parses a state string; on failure returns false and names the bad field in `error`.
