@@ -663,6 +663,59 @@ def test_greedy_checks_the_seed(engine, seed):
     assert game.moves == []
 
 
+@pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_policy_move_is_the_playouts_first_move(engine, rules_id, policy):
+    """policy_move(policy, seed) is the first move playout(policy, seed) plays, and plays nothing;
+    stepping a hand with policy_move (one fresh seed per move) gives legal moves to the end."""
+    for start in sample_games(engine, rules_id)[:6]:
+        if start.is_over():
+            continue
+        before = start.state_string()
+        for seed in (0, 7, 2**64 - 1):
+            move = start.policy_move(policy, seed)
+            assert start.state_string() == before and move in start.legal_moves()
+            game = start.copy()
+            game.playout(policy, seed)
+            assert game.moves[len(start.moves)] == move
+    game = engine.Game(playouts.make_rules(engine, rules_id), seed=11)
+    steps = 0
+    while not game.is_over():
+        game.push(game.policy_move(policy, steps))
+        steps += 1
+    game.result()
+    assert steps == len(game.moves)
+
+
+@pytest.mark.parametrize(("policy", "seed", "quoted"), [
+    ("best", 0, "'best'"), (None, 0, "None"), ("greedy", -1, "-1"), ("random", 2**64, str(2**64)),
+    ("greedy", 1.5, "1.5"),
+])
+def test_policy_move_refuses_bad_arguments(engine, policy, seed, quoted):
+    game = engine.Game(engine.Rules("italian"), seed=5)
+    with pytest.raises(engine.InvalidNotationError) as info:
+        game.policy_move(policy, seed)
+    assert quoted in str(info.value)
+    assert game.moves == []
+
+
+def test_policy_move_on_a_finished_hand(engine):
+    game = engine.Game(engine.Rules("italian-2p"), seed=5)
+    game.playout("random", 1)
+    with pytest.raises(engine.IllegalMoveError, match="over"):
+        game.policy_move()
+
+
+def test_engines_choose_the_same_policy_moves(core, reference):
+    for rules_id in playouts.RULES_IDS:
+        games = [sample_games(engine, rules_id) for engine in (core, reference)]
+        for mine, theirs in zip(*games):
+            if mine.is_over():
+                continue
+            for policy, seed in (("greedy", 0), ("random", 3), ("random", 99)):
+                assert str(mine.policy_move(policy, seed)) == str(theirs.policy_move(policy, seed))
+
+
 # ---- stepping from Python: MoveList and push_index ------------------------------------------
 
 

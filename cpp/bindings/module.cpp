@@ -1014,6 +1014,21 @@ void bind_game(py::module_& m) {
            "Plays the hand to its end and returns the number of moves played (docs/search.md): "
            "'random' is uniform over legal_moves(), drawn with the deal contract's generator from "
            "`seed`; 'greedy' melds the longest meld, lays off, else discards the least useful card.")
+      .def("policy_move",
+           [](const PyGame& g, py::handle policy, py::handle seed) {
+             const Policy p = policy_arg(policy);
+             const std::uint64_t seed_value = seed_arg(seed);
+             if (g.state.over()) illegal("policy_move: the hand is over, there is no move to choose");
+             std::vector<Move> buffer;
+             legal_moves(g.state, *g.rules, buffer);
+             Rng rng(seed_value);
+             const std::size_t i = p == Policy::Random ? static_cast<std::size_t>(rng.bounded(buffer.size()))
+                                                       : greedy_choice(g.state, *g.rules, buffer);
+             return PyMove{buffer[i]};
+           },
+           py::arg("policy") = "greedy", py::arg("seed") = 0,
+           "The move the playout policy would play now: the first move of playout(policy, seed), "
+           "without playing it (docs/search.md). Raises IllegalMoveError when the hand is over.")
       .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); },
                              "The number of action ids of these rules (docs/search.md).")
       .def("action_id",

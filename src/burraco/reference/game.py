@@ -848,6 +848,22 @@ class Game:
             played += 1
         return played
 
+    def policy_move(self, policy: str = "greedy", seed: int = 0) -> Move:
+        """The move a playout with ``policy`` and ``seed`` would play first, without playing it.
+
+        Raises :class:`IllegalMoveError` when the hand is over (docs/search.md "Playouts")."""
+        if policy not in POLICIES:
+            raise InvalidNotationError(
+                f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
+            )
+        generator = Xoshiro256StarStar(check_seed(seed))
+        if self._state.phase == OVER:
+            raise IllegalMoveError("policy_move: the hand is over, there is no move to choose")
+        moves = self._legal_moves()
+        if policy == "random":
+            return moves[generator.bounded(len(moves))]
+        return greedy_move(self, moves)
+
     def pop(self) -> Move:
         """Undo the last move and return it (IndexError if there is none)."""
         if not self._history:
