@@ -16,6 +16,10 @@ A perft file (STYLE.md "Tests"; DESIGN section 7) holds positions, each a record
 hand being a leaf whatever depth is left (``burraco.reference.perft``). Blank lines separate
 records; ``#`` starts a comment line. The counts are produced by the reference engine and frozen.
 
+The file format, the checking and the divide live in the package (``burraco._perft_tool``, also
+behind ``burraco perft FILE ...``); this script adds the building, which needs the test helpers of
+a source checkout (``tests/playouts.py``).
+
 Checking: every count of every position is computed on the chosen engine (default ``core``);
 ``--max-nodes N`` checks only the counts of at most N nodes (the reference is slow). A mismatch
 prints a divide of BOTH engines at that depth: every root move with its node count below it in
@@ -33,193 +37,30 @@ so that the reference can count them, counts from the reference.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ENGINES = ("core", "reference")
-
-
-def load_engine(name: str):
-    return importlib.import_module("burraco" if name == "core" else "burraco.reference")
-
-
-# ---- the file format ----------------------------------------------------------------------------
-
-
-@dataclass
-class Position:
-    id: str
-    state: str
-    counts: list[tuple[int, int]] = field(default_factory=list)  # (depth, nodes)
-    comments: list[str] = field(default_factory=list)
-    line: int = 0
-
-
-class PerftFileError(ValueError):
-    pass
-
-
-def parse(text: str, name: str = "<perft>") -> list[Position]:
-    """The positions of a perft file, in file order."""
-    positions: list[Position] = []
-    current: Position | None = None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            current = None
-            continue
-        if line.startswith("#"):
-            if current is not None:
-                current.comments.append(line[1:].strip())
-            continue
-        word, _, rest = line.partition(" ")
-        rest = rest.strip()
-        if word == "id":
-            if current is not None:
-                raise PerftFileError(f"{name}:{number}: 'id' inside record {current.id!r}")
-            if not rest or any(p.id == rest for p in positions):
-                raise PerftFileError(f"{name}:{number}: missing or repeated id {rest!r}")
-            current = Position(rest, "", line=number)
-            positions.append(current)
-        elif current is None:
-            raise PerftFileError(f"{name}:{number}: {word!r} before any 'id'")
-        elif word == "state":
-            if current.state:
-                raise PerftFileError(f"{name}:{number}: a second 'state' in {current.id!r}")
-            current.state = rest
-        elif word == "perft":
-            parts = rest.split()
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
-                raise PerftFileError(f"{name}:{number}: expected 'perft <depth> <nodes>'")
-            depth, nodes = int(parts[0]), int(parts[1])
-            if current.counts and depth <= current.counts[-1][0]:
-                raise PerftFileError(f"{name}:{number}: depths must increase")
-            current.counts.append((depth, nodes))
-        else:
-            raise PerftFileError(f"{name}:{number}: unknown line {word!r}")
-    for position in positions:
-        if not position.state or not position.counts:
-            raise PerftFileError(f"{name}:{position.line}: {position.id!r} needs a state and counts")
-    return positions
-
-
-def parse_file(path: str | Path) -> list[Position]:
-    path = Path(path)
-    return parse(path.read_text(encoding="utf-8"), str(path))
-
-
-def format_positions(positions: list[Position], header: list[str]) -> str:
-    lines = [f"# {text}" if text else "#" for text in header]
-    for position in positions:
-        lines.append("")
-        lines.append(f"id {position.id}")
-        lines.extend(f"# {text}" for text in position.comments)
-        lines.append(f"state {position.state}")
-        lines.extend(f"perft {depth} {nodes}" for depth, nodes in position.counts)
-    return "\n".join(lines) + "\n"
-
-
-# ---- counting -----------------------------------------------------------------------------------
-
-
-def count(engine, state: str, depth: int) -> int:
-    """``perft`` of a state string on one engine (a module: ``burraco`` or the reference)."""
-    return engine.perft(engine.Game.from_state_string(state), depth)
-
-
-def divide(engine, state: str, depth: int) -> dict[str, int]:
-    """The count below each root move (as a string), in the engine's move order."""
-    game = engine.Game.from_state_string(state)
-    counts: dict[str, int] = {}
-    for move in game.legal_moves():
-        game.push(move)
-        counts[str(move)] = engine.perft(game, depth - 1)
-        game.pop()
-    return counts
-
-
-def divide_table(state: str, depth: int) -> list[str]:
-    """Both engines' divides side by side, the first differing root move marked."""
-    core = divide(load_engine("core"), state, depth)
-    reference = divide(load_engine("reference"), state, depth)
-    moves = list(reference) + [move for move in core if move not in reference]
-    width = max([len(move) for move in moves] + [9])
-    lines = [f"  divide at depth {depth}:", f"    {'move':<{width}} {'core':>10} {'reference':>10}"]
-    marked = False
-    for move in moves:
-        got, want = core.get(move), reference.get(move)
-        mark = ""
-        if got != want and not marked:
-            mark, marked = "  <-- first difference", True
-        lines.append(f"    {move:<{width}} {'-' if got is None else got:>10} "
-                     f"{'-' if want is None else want:>10}{mark}")
-    if not marked and list(core) != list(reference):
-        lines.append("    (same counts, but the engines list the root moves in different orders)")
-    lines.append(f"    {'total':<{width}} {sum(core.values()):>10} {sum(reference.values()):>10}")
-    return lines
-
-
-@dataclass
-class Check:
-    position: Position
-    depth: int
-    expected: int
-    got: int | None  # None: skipped
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.got is None or self.got == self.expected
-
-
-def check_position(engine, position: Position, max_nodes: int | None = None,
-                   out=None) -> list[Check]:
-    """Every count of one position (those of at most ``max_nodes`` nodes); after a mismatch the
-    deeper counts are skipped. Prints a line per count, and the divide on a mismatch, to ``out``."""
-    checks: list[Check] = []
-    failed = False
-    for depth, expected in position.counts:
-        if failed or (max_nodes is not None and expected > max_nodes):
-            checks.append(Check(position, depth, expected, None))
-            continue
-        start = time.perf_counter()
-        got = count(engine, position.state, depth)
-        check = Check(position, depth, expected, got, time.perf_counter() - start)
-        checks.append(check)
-        if out is not None:
-            verdict = "ok" if check.ok else f"MISMATCH (got {got})"
-            print(f"{position.id:<28} perft {depth} {expected:>10}  {verdict}  "
-                  f"{check.seconds:.2f}s", file=out)
-        if not check.ok:
-            failed = True
-            if out is not None:
-                print(f"  state {position.state}", file=out)
-                print("\n".join(divide_table(position.state, depth)), file=out)
-    return checks
+from burraco._perft_tool import (  # noqa: F401  (the names tests and scripts use from here)
+    ENGINES,
+    Check,
+    PerftFileError,
+    Position,
+    check_files,
+    check_position,
+    count,
+    divide,
+    divide_table,
+    format_positions,
+    load_engine,
+    parse,
+    parse_file,
+)
 
 
 def main_check(args) -> int:
-    engine = load_engine(args.engine)
-    bad = 0
-    total = 0
-    for name in args.files:
-        positions = parse_file(name)
-        if args.id:
-            positions = [p for p in positions if p.id in args.id]
-        print(f"{name}: {len(positions)} positions, engine {args.engine}")
-        for position in positions:
-            checks = check_position(engine, position, args.max_nodes, out=sys.stdout)
-            total += sum(1 for c in checks if c.got is not None)
-            bad += sum(1 for c in checks if not c.ok)
-            if args.divide:
-                done = [c for c in checks if c.got is not None]
-                if done and all(c.ok for c in done):
-                    print("\n".join(divide_table(position.state, done[-1].depth)))
-    print(f"{total - bad} of {total} counts match" + (f", {bad} MISMATCH" if bad else ""))
-    return 1 if bad else 0
+    return check_files(args.files, args.engine, ids=args.id, max_nodes=args.max_nodes,
+                       show_divide=args.divide, out=sys.stdout)
 
 
 # ---- building the files -------------------------------------------------------------------------
