@@ -26,6 +26,7 @@ from ._core import (
     playouts,
 )
 from ._match import Match
+from ._records import read_records, write_records
 from ._errors import (
     BurracoError,
     IllegalMoveError,
@@ -56,4 +57,6 @@ __all__ = [
     "SideResult",
     "perft",
     "playouts",
+    "read_records",
+    "write_records",
 ]

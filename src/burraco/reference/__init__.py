@@ -16,6 +16,7 @@ from .game import Game
 from .match import Match
 from .melds import Meld, Melds
 from .moves import Move, MoveList
+from .._records import read_records, write_records
 from .perft import perft
 from .rules import Rules
 from .scoring import Result, SideResult
@@ -36,6 +37,8 @@ __all__ = [
     "perft",
     "Observation",
     "playouts",
+    "read_records",
+    "write_records",
     "END_REASONS",
     "BurracoError",
     "InvalidNotationError",

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .. import _records
 from .._errors import (
     IllegalMoveError,
     InvalidMeldError,
@@ -1172,6 +1173,33 @@ class Game:
     def from_state_string(cls, text: str) -> Game:
         """The game in the state ``text`` (InvalidStateError, quoting the field, if malformed)."""
         return _parse_state(cls, text)
+
+    # --- game records and JSON views (docs/records.md; shared with the core: burraco._records) ---
+
+    def record(self) -> _records.Record:
+        """The hand as a game record: a JSON-serialisable dict (docs/records.md): format and
+        version, the rules text, first player and scores, how it was dealt (``seed``, else
+        ``deck``, else ``start``), the moves in notation and the result (None while playing)."""
+        return _records.record(self, Rules, Game)
+
+    @classmethod
+    def from_record(cls, record: _records.Record | str) -> Game:
+        """The game of a record (a dict or one JSON line), its moves replayed so that the state
+        string and the history are the recorded game's; a bad record raises (quoting the bad
+        part) and gives no game (docs/records.md)."""
+        return _records.from_record(cls, Rules, record)
+
+    def to_json(self, player: int | None = None, *, indent: int | None = None) -> str:
+        """JSON text of what seat ``player`` may see (from ``observation(player)``), or of the
+        whole state when ``player`` is None (docs/records.md "JSON views"); ``indent`` goes to
+        ``json.dumps``."""
+        return _records.to_json(self, player, indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """The game of a full JSON view (``to_json()``), no history; a player's view, or a view
+        whose fields contradict its state string, raises InvalidStateError."""
+        return _records.from_json(cls, text)
 
     def __repr__(self) -> str:
         return f"Game.from_state_string({self.state_string()!r})"

@@ -1,0 +1,908 @@
+"""Game records (JSON Lines) and JSON views of a hand, for both engines (docs/records.md).
+
+Serialization is not a rule of the game, so this one module serves the C++ core and
+:mod:`burraco.reference` alike. It works only through the public ``Game`` API of docs/game.md
+and docs/search.md; the engine-specific classes (``Game``, ``Rules``) are passed in.
+
+* ``game.record()`` / ``Game.from_record(record)``: one hand as a versioned JSON-serialisable dict
+  (the rules, how the hand was dealt, the moves in notation, the result); replaying it gives the
+  identical game, history included.
+* :func:`write_records` / :func:`read_records`: many records as JSON Lines, one per line.
+* ``game.to_json(player=k)``: what seat k may see, built from ``game.observation(k)``;
+  ``game.to_json()``: the whole state; ``Game.from_json(text)`` restores the latter.
+
+The core's ``Game`` gets these methods here, at import (``setattr`` on the pybind11 class); the
+reference's ``Game`` defines them as one-line calls into this module.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import (
+    IO,
+    Protocol,
+    TypeVar,
+    Union,
+    cast,
+)
+
+from typing_extensions import Self
+
+from ._errors import IllegalMoveError, InvalidNotationError, InvalidStateError
+
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "VIEW_FORMAT",
+    "VIEW_VERSION",
+    "Json",
+    "Record",
+    "from_json",
+    "from_record",
+    "read_records",
+    "record",
+    "rules_text",
+    "to_json",
+    "view",
+    "write_records",
+]
+
+#: The ``format`` tag and ``version`` of a game record (docs/records.md).
+RECORD_FORMAT = "burraco-record"
+RECORD_VERSION = 1
+#: The ``format`` tag and ``version`` of a JSON view (docs/records.md).
+VIEW_FORMAT = "burraco-view"
+VIEW_VERSION = 1
+
+#: A JSON value as :mod:`json` reads and writes it.
+Json = Union[None, bool, int, float, str, list["Json"], dict[str, "Json"]]  # noqa: UP007
+#: One game record (or JSON view) as a dict.
+Record = dict[str, Json]
+
+_RECORD_KEYS = ("format", "version", "rules", "first", "scores", "seed", "deck", "start", "moves",
+                "result")
+_SEED_LIMIT = 1 << 64
+# Fields of a version-1 state string that a deal from a seed and one from a deck may differ in.
+_DEAL_SOURCE_FIELDS = ("seed", "cut")
+
+
+# --- the parts of the engines this module uses (docs/api.md, docs/game.md, docs/search.md) -------
+
+
+class _Card(Protocol):
+    """A card: its ``str`` is the canonical name."""
+
+    def __str__(self) -> str: ...
+
+
+class _Meld(Protocol):
+    """A meld on the table."""
+
+    @property
+    def layout(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def cards(self) -> Iterable[_Card]: ...
+
+    @property
+    def burraco(self) -> str | None: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+class _Melds(Protocol):
+    """One side's melds, in creation order."""
+
+    def __iter__(self) -> Iterator[_Meld]: ...
+
+
+class _Rules(Protocol):
+    """A rule set."""
+
+    @property
+    def preset(self) -> str: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def opening_minimum(self) -> object: ...
+
+    @property
+    def total_cards(self) -> int: ...
+
+    @property
+    def hand_size(self) -> int: ...
+
+    @property
+    def pozzetto_sizes(self) -> tuple[int, ...]: ...
+
+    @property
+    def initial_upcard(self) -> bool: ...
+
+    @property
+    def decks(self) -> int: ...
+
+    @property
+    def jokers(self) -> int: ...
+
+    def knobs(self) -> dict[str, object]: ...
+
+
+class _SideResult(Protocol):
+    side: int
+    melds: int
+    bonuses: int
+    closing: int
+    hand: int
+    pozzetto: int
+    cut: int
+    total: int
+
+
+class _Result(Protocol):
+    end_reason: str
+    closing_side: int | None
+
+    @property
+    def sides(self) -> Sequence[_SideResult]: ...
+
+    @property
+    def player_scores(self) -> Sequence[int] | None: ...
+
+
+class _Observation(Protocol):
+    """``game.observation(player)`` (docs/search.md)."""
+
+    @property
+    def player(self) -> int: ...
+
+    @property
+    def rules(self) -> _Rules: ...
+
+    @property
+    def hand(self) -> Iterable[_Card]: ...
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]: ...
+
+    @property
+    def known(self) -> tuple[Iterable[_Card], ...]: ...
+
+    @property
+    def stock_size(self) -> int: ...
+
+    @property
+    def discard_pile(self) -> Iterable[_Card]: ...
+
+    @property
+    def top(self) -> _Card | None: ...
+
+    @property
+    def pozzetti(self) -> tuple[tuple[str, int | None, int | None,
+                                      Iterable[_Card] | None], ...]: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    def melds(self, side: int) -> _Melds: ...
+
+    def __str__(self) -> str: ...
+
+
+_G = TypeVar("_G", bound="_Game")
+
+
+class _Game(Protocol):
+    """A hand of either engine (docs/game.md)."""
+
+    @property
+    def rules(self) -> _Rules: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def first_player(self) -> int: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def moves(self) -> Sequence[object]: ...
+
+    @property
+    def stock(self) -> tuple[_Card, ...]: ...
+
+    @property
+    def discard_pile(self) -> Iterable[_Card]: ...
+
+    @property
+    def top_discard(self) -> _Card | None: ...
+
+    @property
+    def stock_size(self) -> int: ...
+
+    @property
+    def pozzetti(self) -> tuple[tuple[str, int | None, Iterable[_Card]], ...]: ...
+
+    def hand(self, player: int) -> Iterable[_Card]: ...
+
+    def known(self, player: int) -> Iterable[_Card]: ...
+
+    def melds(self, side: int) -> _Melds: ...
+
+    def copy(self) -> Self: ...
+
+    def pop(self) -> object: ...
+
+    def push(self, move: str) -> None: ...
+
+    def is_over(self) -> bool: ...
+
+    def result(self) -> _Result: ...
+
+    def legal_moves(self) -> Iterable[object]: ...
+
+    def state_string(self) -> str: ...
+
+    def observation(self, player: int) -> _Observation: ...
+
+
+_G_co = TypeVar("_G_co", bound="_Game", covariant=True)
+
+
+class _GameClass(Protocol[_G_co]):
+    """The engine's ``Game`` class: the constructors used to rebuild a hand."""
+
+    def __call__(self, rules: object = ..., seed: int | None = ..., deck: object = ...,
+                 first_player: int = ..., scores: object = ...) -> _G_co: ...
+
+    def from_state_string(self, text: str) -> _G_co: ...
+
+
+_RulesClass = Callable[..., _Rules]
+
+
+# --- small helpers ---------------------------------------------------------------------------------
+
+
+def _fields(text: str) -> dict[str, str]:
+    """The ``name=value`` fields of a state or observation string, in order."""
+    return dict(part.split("=", 1) for part in text.split(";"))
+
+
+def _card_names(cards: Iterable[_Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _int_or_none(text: str) -> int | None:
+    return None if text == "-" else int(text)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: object, limit: int = 120) -> str:
+    """``repr(value)``, cut to ``limit`` characters for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --- rules text (the ``rules`` field of a state string, docs/game.md) -------------------------
+
+
+def _knob_text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    return repr(value).replace(" ", "")
+
+
+def rules_text(rules: _Rules, rules_class: _RulesClass) -> str:
+    """The canonical text of a rule set, as a state string's ``rules`` field writes it: the preset
+    name, then ``:knob=value`` for every knob that differs from the preset, in table order."""
+    base = rules_class(rules.preset).knobs()
+    parts = [rules.preset]
+    for name, value in rules.knobs().items():
+        if value != base[name] or type(value) is not type(base[name]):
+            parts.append(f"{name}={_knob_text(value)}")
+    return ":".join(parts)
+
+
+def _parse_rules(text: str, rules_class: _RulesClass) -> _Rules:
+    """The ``Rules`` of a canonical rules text (InvalidNotationError quoting it otherwise)."""
+    preset, *overrides = text.split(":")
+    try:
+        base = rules_class(preset).knobs()
+    except InvalidNotationError as error:
+        raise InvalidNotationError(f"rules {text!r}: {error}") from None
+    knobs: dict[str, object] = {}
+    for override in overrides:
+        name, equals, value = override.partition("=")
+        if not equals or name not in base or name in knobs:
+            raise InvalidNotationError(f"rules {text!r}: cannot read {override!r}")
+        if isinstance(base[name], str):
+            knobs[name] = value
+        else:
+            try:
+                knobs[name] = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                raise InvalidNotationError(f"rules {text!r}: cannot read {override!r}") from None
+    try:
+        rules = rules_class(preset, **knobs)
+    except InvalidNotationError as error:
+        raise InvalidNotationError(f"rules {text!r}: {error}") from None
+    canonical = rules_text(rules, rules_class)
+    if canonical != text:
+        raise InvalidNotationError(f"rules {text!r} is not in canonical form ({canonical!r})")
+    return rules
+
+
+# --- results ---------------------------------------------------------------------------------------
+
+_SIDE_RESULT_FIELDS = ("side", "melds", "bonuses", "closing", "hand", "pozzetto", "cut", "total")
+
+
+def _result_json(result: _Result) -> Record:
+    """A finished hand's ``Result`` as JSON data (docs/records.md "result")."""
+    scores = result.player_scores
+    return {
+        "end_reason": result.end_reason,
+        "closing_side": result.closing_side,
+        "sides": [{name: cast(int, getattr(side, name)) for name in _SIDE_RESULT_FIELDS}
+                  for side in result.sides],
+        "player_scores": None if scores is None else [int(score) for score in scores],
+    }
+
+
+# --- game records ----------------------------------------------------------------------------------
+
+
+def _start_of(game: _G) -> _G:
+    """A copy of ``game`` with every move undone: the position its history starts from."""
+    start = game.copy()
+    for _ in range(len(game.moves)):
+        start.pop()
+    return start
+
+
+def _deck_of(start: _Game) -> str:
+    """The deck order that deals the position ``start`` (a fresh deal), by DESIGN §4 read
+    backwards: the hands round the table from the first player, the packets one card at a time,
+    the face-up card, the stock. Only meaningful if dealing it gives ``start`` back."""
+    rules = start.rules
+    players = start.players
+    first = start.first_player
+    hands = [_card_names(start.hand(seat)) for seat in range(players)]
+    order: list[str] = []
+    for position in range(rules.hand_size * players):
+        seat = (first + position) % players
+        index = position // players
+        order.append(hands[seat][index] if index < len(hands[seat]) else "?")
+    packets = [_card_names(cards) for _status, _owner, cards in start.pozzetti]
+    taken = [0] * len(packets)
+    sizes = rules.pozzetto_sizes
+    while any(count < size for count, size in zip(taken, sizes)):
+        for number, size in enumerate(sizes):
+            if taken[number] < size:
+                packet = packets[number] if number < len(packets) else []
+                order.append(packet[taken[number]] if taken[number] < len(packet) else "?")
+                taken[number] += 1
+    if rules.initial_upcard:
+        top = start.top_discard
+        order.append("?" if top is None else str(top))
+    order.extend(_card_names(start.stock))
+    return " ".join(order)
+
+
+def record(game: _Game, rules_class: _RulesClass, game_class: _GameClass[_Game]) -> Record:
+    """``game.record()``: the hand as a version-1 game record (docs/records.md)."""
+    state = _fields(game.state_string())
+    start = _start_of(game)
+    start_state = start.state_string()
+    seed: int | None = None
+    deck: str | None = None
+    start_text: str | None = None
+    if game.seed is not None and game_class(
+        game.rules, seed=game.seed, first_player=game.first_player, scores=game.scores
+    ).state_string() == start_state:
+        seed = game.seed
+    else:
+        candidate = _deck_of(start)
+        try:
+            dealt = game_class(game.rules, deck=candidate, first_player=game.first_player,
+                               scores=game.scores).state_string()
+        except InvalidNotationError:
+            dealt = None
+        if dealt == start_state:
+            deck = candidate
+        else:
+            start_text = start_state
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": state["rules"],
+        "first": game.first_player,
+        "scores": list(game.scores),
+        "seed": seed,
+        "deck": deck,
+        "start": start_text,
+        "moves": [str(move) for move in game.moves],
+        "result": _result_json(game.result()) if game.is_over() else None,
+    }
+
+
+def _load_record(record: object) -> Record:
+    """The record as a dict, from a dict or one JSON line (InvalidNotationError otherwise)."""
+    if isinstance(record, (str, bytes)):
+        try:
+            record = json.loads(record)
+        except ValueError as error:
+            raise InvalidNotationError(
+                f"{_short(record)} is not a JSON game record: {error}") from None
+    if not isinstance(record, dict):
+        raise InvalidNotationError(f"{_short(record)} is not a game record: expected a JSON object")
+    return cast(Record, record)
+
+
+def _check_record(data: Record) -> None:
+    """The record's shape: format, version, every field present with its type (no replay)."""
+    if data.get("format") != RECORD_FORMAT:
+        raise InvalidNotationError(
+            f"format {_short(data.get('format'))} is not a game record (expected {RECORD_FORMAT!r})")
+    if data.get("version") != RECORD_VERSION or not _is_int(data.get("version")):
+        raise InvalidNotationError(
+            f"game record version {_short(data.get('version'))} is not supported "
+            f"(this burraco reads version {RECORD_VERSION})")
+    missing = [key for key in _RECORD_KEYS if key not in data]
+    if missing:
+        raise InvalidNotationError(f"the game record lacks the field(s) {', '.join(missing)}")
+    unknown = [key for key in data if key not in _RECORD_KEYS]
+    if unknown:
+        raise InvalidNotationError(f"the game record has unknown field(s) {', '.join(unknown)}")
+
+    def wrong(name: str, expected: str) -> InvalidNotationError:
+        return InvalidNotationError(f"record field {name}={_short(data[name])}: expected {expected}")
+
+    if not isinstance(data["rules"], str):
+        raise wrong("rules", "a rules text such as 'italian' or 'brazilian:players=2'")
+    if not _is_int(data["first"]):
+        raise wrong("first", "the first player's seat, an int")
+    scores = data["scores"]
+    if not isinstance(scores, list) or not all(_is_int(score) for score in scores):
+        raise wrong("scores", "a list of ints")
+    seed = data["seed"]
+    if seed is not None and not (_is_int(seed) and 0 <= cast(int, seed) < _SEED_LIMIT):
+        raise wrong("seed", "null or an int in [0, 2**64)")
+    if data["deck"] is not None and not isinstance(data["deck"], str):
+        raise wrong("deck", "null or a card list such as 'Ac 4c ... Jk'")
+    if data["start"] is not None and not isinstance(data["start"], str):
+        raise wrong("start", "null or a state string")
+    if seed is None and data["deck"] is None and data["start"] is None:
+        raise InvalidNotationError("the game record says neither seed, deck nor start: "
+                                   "how the hand was dealt is missing")
+    moves = data["moves"]
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise wrong("moves", "a list of moves in notation, such as ['draw', 'discard Qs']")
+    if data["result"] is not None and not isinstance(data["result"], dict):
+        raise wrong("result", "null or a result object")
+
+
+def _check_deck_cards(deck: str, rules: _Rules) -> None:
+    """InvalidStateError unless ``deck`` lists exactly the rules' full pack (RULES A.1)."""
+    words = [word for word in re.split(r"[\s,]+", deck.strip()) if word]
+    full: Counter[str] = Counter()
+    for index in range(52):
+        full["A23456789TJQK"[index % 13] + "cdhs"[index // 13]] += rules.decks
+    if rules.jokers:
+        full["Jk"] = rules.jokers
+    names: Counter[str] = Counter()
+    for word in words:
+        name = word[:-1].upper().replace("10", "T") + word[-1:].lower() if word.lower() != "jk" \
+            else "Jk"
+        names[name] += 1
+    if names != full:
+        extra = names - full
+        lacking = full - names
+        why = []
+        if extra:
+            why.append("too many " + " ".join(sorted(extra.elements())))
+        if lacking:
+            why.append("missing " + " ".join(sorted(lacking.elements())))
+        raise InvalidStateError(
+            f"record field deck={_short(deck)} is not the full pack of {rules.total_cards} cards "
+            f"(RULES A.1): {'; '.join(why)}")
+
+
+def _masked(state: str) -> dict[str, str]:
+    fields = _fields(state)
+    for name in _DEAL_SOURCE_FIELDS:
+        fields.pop(name, None)
+    return fields
+
+
+def from_record(game_class: _GameClass[_G], rules_class: _RulesClass, record: object) -> _G:
+    """``Game.from_record(record)``: replay a game record (a dict or one JSON line) into the
+    identical game, history included; refuse a bad record, quoting the bad part, without
+    returning a partial game (docs/records.md)."""
+    data = _load_record(record)
+    _check_record(data)
+    rules = _parse_rules(cast(str, data["rules"]), rules_class)
+    first = cast(int, data["first"])
+    scores = tuple(cast(list[int], data["scores"]))
+    seed = cast(int | None, data["seed"])
+    deck = cast(str | None, data["deck"])
+    start = cast(str | None, data["start"])
+    try:
+        if deck is not None:
+            _check_deck_cards(deck, rules)
+        game: _G | None = None
+        if seed is not None:
+            game = game_class(rules, seed=seed, first_player=first, scores=scores)
+        if deck is not None:
+            dealt = game_class(rules, deck=deck, first_player=first, scores=scores)
+            if game is None:
+                game = dealt
+            elif _masked(dealt.state_string()) != _masked(game.state_string()):
+                raise InvalidStateError(
+                    f"record fields seed={seed} and deck={_short(deck)} disagree: the deck does "
+                    f"not deal the hand the seed deals")
+    except InvalidNotationError as error:
+        if isinstance(error, InvalidStateError):
+            raise
+        raise InvalidNotationError(
+            f"record fields first={first}, scores={list(scores)}: {error}") from None
+    if start is not None:
+        restored = game_class.from_state_string(start)
+        if game is not None and restored.state_string() != game.state_string():
+            source = f"seed={seed}" if seed is not None else f"deck={_short(deck)}"
+            raise InvalidStateError(
+                f"record fields {source} and start={_short(start)} disagree: the start is not "
+                f"the position dealt")
+        fields = _fields(start)
+        expected = {"rules": cast(str, data["rules"]), "first": str(first),
+                    "scores": ",".join(str(score) for score in scores)}
+        for name, value in expected.items():
+            if fields[name] != value:
+                raise InvalidStateError(
+                    f"record field start has {name}={fields[name]!r}, the record says {value!r}")
+        game = restored
+    assert game is not None  # _check_record: at least one of seed, deck, start
+    moves = cast(list[str], data["moves"])
+    for number, move in enumerate(moves, 1):
+        if game.is_over():
+            raise IllegalMoveError(
+                f"record move {number} of {len(moves)} ({move!r}): the hand is already over")
+        try:
+            game.push(move)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(
+                f"record move {number} of {len(moves)} ({move!r}) is illegal: {error}") from None
+        except InvalidNotationError as error:
+            raise InvalidNotationError(
+                f"record move {number} of {len(moves)} ({move!r}) is not a move: {error}") from None
+    replayed = _result_json(game.result()) if game.is_over() else None
+    if data["result"] != replayed:
+        raise InvalidStateError(
+            f"record field result={_short(data['result'], 300)} disagrees with the replay, which "
+            f"gives {_short(replayed, 300)}")
+    return game
+
+
+# --- JSON Lines --------------------------------------------------------------------------------
+
+
+PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
+
+
+def write_records(path_or_file: PathOrFile, records: Iterable[Mapping[str, Json]]) -> int:
+    """Write game records as JSON Lines (one compact JSON object a line) to a path (created or
+    overwritten, UTF-8) or an open text file; return how many were written. Each record is checked
+    for its format, version and fields first (InvalidNotationError quoting the bad one)."""
+    if isinstance(path_or_file, (str, os.PathLike)):
+        with open(path_or_file, "w", encoding="utf-8", newline="\n") as file:
+            return _write_lines(file, records)
+    return _write_lines(path_or_file, records)
+
+
+def _write_lines(file: IO[str], records: Iterable[Mapping[str, Json]]) -> int:
+    count = 0
+    for item in records:
+        if not isinstance(item, Mapping):
+            raise InvalidNotationError(
+                f"record {count + 1} ({_short(item)}) is not a game record: expected a dict "
+                f"(game.record())")
+        data = dict(item)
+        try:
+            _check_record(data)
+        except InvalidNotationError as error:
+            raise InvalidNotationError(f"record {count + 1}: {error}") from None
+        file.write(json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n")
+        count += 1
+    return count
+
+
+def read_records(path_or_file: PathOrFile) -> Iterator[Record]:
+    """The game records of a JSON Lines file (a path or an open text file), one dict per line,
+    blank lines skipped. Each line is checked for its JSON, format, version and fields
+    (InvalidNotationError quoting the line number); replay one with ``Game.from_record``."""
+    if isinstance(path_or_file, (str, os.PathLike)):
+        return _read_path(path_or_file)
+    return _read_lines(path_or_file)
+
+
+def _read_path(path: str | os.PathLike[str]) -> Iterator[Record]:
+    with open(path, encoding="utf-8") as file:
+        yield from _read_lines(file)
+
+
+def _read_lines(file: IO[str] | io.StringIO) -> Iterator[Record]:
+    for number, line in enumerate(file, 1):
+        if not line.strip():
+            continue
+        try:
+            data = _load_record(line)
+            _check_record(data)
+        except InvalidNotationError as error:
+            raise InvalidNotationError(f"line {number}: {error}") from None
+        yield data
+
+
+# --- JSON views ----------------------------------------------------------------------------------
+
+_VIEW_KEYS = ("format", "version", "player", "rules", "players", "first", "scores", "turn",
+              "phase", "seats", "sides", "pile", "top", "stock_size", "stock", "pozzetti", "hold",
+              "deadlock", "turn_flags", "soloist", "end_reason", "closing_side", "cut_side",
+              "legal_moves", "result", "seed", "observation", "state")
+
+
+def _sides_of(players: int, soloist: int | None) -> list[tuple[int, list[int]]]:
+    """The sides in play and their seats (docs/game.md "Seats, sides, packets")."""
+    if players == 4:
+        return [(0, [0, 2]), (1, [1, 3])]
+    if players == 2 or soloist is None:
+        return [(seat, [seat]) for seat in range(players)]
+    pair = [seat for seat in range(players) if seat != soloist]
+    return sorted([(soloist, [soloist]), (3, pair)])
+
+
+def _meld_json(meld: _Meld) -> Record:
+    return {
+        "layout": meld.layout,
+        "kind": meld.kind,
+        "cards": cast(Json, _card_names(meld.cards)),
+        "burraco": meld.burraco,
+        "points": meld.points,
+    }
+
+
+def view(game: _Game, player: int | None = None) -> Record:
+    """The JSON view of ``game`` as a dict: what ``player`` may see (read only from
+    ``game.observation(player)``, plus the legal moves when ``player`` is to act), or the whole
+    state when ``player`` is None (docs/records.md "JSON views")."""
+    observation: _Observation | None = None
+    if player is None:
+        text = game.state_string()
+    else:
+        observation = game.observation(player)
+        text = str(observation)
+    fields = _fields(text)
+    rules = game.rules if observation is None else observation.rules
+    players = rules.players
+    soloist = _int_or_none(fields["split"])
+    slots = 4 if players == 3 else 2
+    opening = rules.opening_minimum is not None
+    opened = fields["opened"].split(",")
+    need = fields["need"].split(",")
+
+    if observation is None:
+        hands: list[list[str] | None] = [_card_names(game.hand(seat)) for seat in range(players)]
+        sizes = [len(hand) for hand in hands if hand is not None]
+        known = [_card_names(game.known(seat)) for seat in range(players)]
+        meld_lists = [list(game.melds(slot)) for slot in range(slots)]
+        pile = _card_names(game.discard_pile)
+        top = game.top_discard
+        stock_size = game.stock_size
+        stock: list[str] | None = _card_names(game.stock)
+        pozzetti: list[Json] = []
+        for status, owner, cards in game.pozzetti:
+            names = _card_names(cards)
+            packet = status in ("untaken", "face_down", "seen")
+            pozzetti.append({"status": status, "owner": owner,
+                             "size": len(names) if packet else None,
+                             "cards": cast(Json, names) if packet else None})
+    else:
+        own = observation.player
+        hands = [_card_names(observation.hand) if seat == own else None
+                 for seat in range(players)]
+        sizes = list(observation.hand_sizes)
+        known = [_card_names(cards) for cards in observation.known]
+        meld_lists = [list(observation.melds(slot)) for slot in range(slots)]
+        pile = _card_names(observation.discard_pile)
+        top = observation.top
+        stock_size = observation.stock_size
+        stock = None
+        pozzetti = [{"status": status, "owner": owner, "size": size,
+                     "cards": None if cards is None else cast(Json, _card_names(cards))}
+                    for status, owner, size, cards in observation.pozzetti]
+
+    side_of = {seat: side for side, seats in _sides_of(players, soloist) for seat in seats}
+    seats: list[Json] = [
+        {"seat": seat, "side": side_of[seat], "hand_size": sizes[seat],
+         "hand": cast(Json, hands[seat]), "known": cast(Json, known[seat])}
+        for seat in range(players)
+    ]
+    sides: list[Json] = [
+        {"side": side, "seats": cast(Json, members),
+         "melds": [_meld_json(meld) for meld in meld_lists[side]],
+         "opened": opened[side] == "1" if opening else None,
+         "need": int(need[side]) if opening else None}
+        for side, members in _sides_of(players, soloist)
+    ]
+    end = fields["end"]
+    over = fields["phase"] == "over"
+    to_act = not over and (player is None or player == int(fields["turn"]))
+    return {
+        "format": VIEW_FORMAT,
+        "version": VIEW_VERSION,
+        "player": player,
+        "rules": fields["rules"],
+        "players": players,
+        "first": int(fields["first"]),
+        "scores": [int(score) for score in fields["scores"].split(",")],
+        "turn": int(fields["turn"]),
+        "phase": fields["phase"],
+        "seats": seats,
+        "sides": sides,
+        "pile": cast(Json, pile),
+        "top": None if top is None else str(top),
+        "stock_size": stock_size,
+        "stock": cast(Json, stock),
+        "pozzetti": pozzetti,
+        "hold": None if fields["hold"] == "-" else fields["hold"],
+        "deadlock": int(fields["deadlock"]),
+        "turn_flags": "" if fields["turnflags"] == "-" else fields["turnflags"],
+        "soloist": soloist,
+        "end_reason": None if end == "-" else end.partition(":")[0],
+        "closing_side": int(end.partition(":")[2]) if end.startswith("closed:") else None,
+        "cut_side": _int_or_none(fields["cut"]),
+        "legal_moves": [str(move) for move in game.legal_moves()] if to_act else
+        ([] if player is None else None),
+        "result": _result_json(game.result()) if player is None and over else None,
+        "seed": _int_or_none(fields["seed"]) if player is None else None,
+        "observation": text if player is not None else None,
+        "state": text if player is None else None,
+    }
+
+
+def to_json(game: _Game, player: int | None = None, indent: int | None = None) -> str:
+    """``game.to_json(player=None, indent=None)``: the JSON view of ``game`` as a string (see
+    :func:`view`); ``indent`` is passed to :func:`json.dumps`."""
+    return json.dumps(view(game, player), indent=indent, ensure_ascii=False)
+
+
+def from_json(game_class: _GameClass[_G], text: object) -> _G:
+    """``Game.from_json(text)``: the game of a full JSON view (``game.to_json()``), rebuilt from its
+    ``state`` string; InvalidStateError for a player's view (not restorable) or for a structured
+    field that contradicts the state string, InvalidNotationError for text that is not a view."""
+    if not isinstance(text, (str, bytes)):
+        raise InvalidNotationError(f"{_short(text)} is not a JSON view: expected a str")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise InvalidNotationError(f"{_short(text)} is not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise InvalidNotationError(f"{_short(text)} is not a JSON view: expected an object")
+    if data.get("format") != VIEW_FORMAT:
+        raise InvalidNotationError(
+            f"format {_short(data.get('format'))} is not a JSON view (expected {VIEW_FORMAT!r})")
+    if data.get("version") != VIEW_VERSION or not _is_int(data.get("version")):
+        raise InvalidNotationError(f"JSON view version {_short(data.get('version'))} is not "
+                                   f"supported (this burraco reads version {VIEW_VERSION})")
+    if data.get("player") is not None:
+        raise InvalidStateError(
+            f"player={_short(data.get('player'))}: a player's view hides cards and cannot be "
+            f"restored; give the full view (game.to_json() with no player)")
+    missing = [key for key in _VIEW_KEYS if key not in data]
+    if missing:
+        raise InvalidNotationError(f"the JSON view lacks the field(s) {', '.join(missing)}")
+    unknown = [key for key in data if key not in _VIEW_KEYS]
+    if unknown:
+        raise InvalidNotationError(f"the JSON view has unknown field(s) {', '.join(unknown)}")
+    state = data["state"]
+    if not isinstance(state, str):
+        raise InvalidNotationError(f"state={_short(state)}: expected a state string")
+    game = game_class.from_state_string(state)
+    expected = json.loads(to_json(game))
+    for key in _VIEW_KEYS:
+        if data[key] != expected[key]:
+            raise InvalidStateError(
+                f"JSON view field {key}={_short(data[key], 200)} contradicts its state string "
+                f"(which gives {_short(expected[key], 200)})")
+    return game
+
+
+# --- the core's Game ---------------------------------------------------------------------------
+
+
+def _install_on_core() -> None:
+    """Give ``burraco._core.Game`` the methods ``record``, ``to_json`` and the classmethods
+    ``from_record``, ``from_json`` (pybind11 classes accept Python attributes)."""
+    from . import _core
+
+    core_game = cast(_GameClass[_Game], _core.Game)
+    core_rules = cast(_RulesClass, _core.Rules)
+
+    def game_record(self: _Game) -> Record:
+        return record(self, core_rules, core_game)
+
+    def game_from_record(cls: type[object], data: Record | str, /) -> _Game:
+        return from_record(cast(_GameClass[_Game], cls), core_rules, data)
+
+    def game_to_json(self: _Game, player: int | None = None, *,
+                     indent: int | None = None) -> str:
+        return to_json(self, player, indent)
+
+    def game_from_json(cls: type[object], text: str, /) -> _Game:
+        return from_json(cast(_GameClass[_Game], cls), text)
+
+    functions: list[tuple[str, Callable[..., object], str, bool]] = [
+        ("record", game_record, RECORD_DOC, False),
+        ("from_record", game_from_record, FROM_RECORD_DOC, True),
+        ("to_json", game_to_json, TO_JSON_DOC, False),
+        ("from_json", game_from_json, FROM_JSON_DOC, True),
+    ]
+    for name, function, doc, is_classmethod in functions:
+        function.__name__ = name
+        function.__qualname__ = f"Game.{name}"
+        function.__doc__ = doc
+        setattr(_core.Game, name, classmethod(function) if is_classmethod else function)
+
+
+RECORD_DOC = """The hand as a game record: a JSON-serialisable dict (docs/records.md).
+
+Fields: ``format`` ('burraco-record'), ``version`` (1), ``rules`` (the state string's rules
+text), ``first``, ``scores`` (at the start of the hand), how the hand was dealt (``seed``, else
+``deck``, else ``start``: the state string the history starts from), ``moves`` (notation) and
+``result`` (None while the hand goes on). ``Game.from_record`` replays it."""
+
+FROM_RECORD_DOC = """The game of a record (a dict, or one JSON line): dealt as it says, its moves
+replayed, so that the state string and the history (``moves``, ``pop()``) are the recorded game's.
+Refuses a bad record, quoting the bad part: InvalidNotationError (not JSON, unknown format or
+version, a missing field or one of the wrong type, a move that is not a move), IllegalMoveError
+(an illegal move, by its number from 1), InvalidStateError (a deck that is not the full pack; a
+seed, deck or start that disagree; a recorded result the replay does not give)."""
+
+TO_JSON_DOC = """The hand as JSON text (docs/records.md "JSON views").
+
+``player=k``: what seat k may see, built from ``observation(k)`` (own hand; other hands as sizes
+and known cards; melds, pile, stock size, packets without hidden cards; the legal moves when k is
+to act; the observation string). ``player=None``: the whole state, with the state string, which
+``Game.from_json`` restores. ``indent`` is passed to ``json.dumps``."""
+
+FROM_JSON_DOC = """The game of a full JSON view (``game.to_json()``), no history. A player's view
+is refused (InvalidStateError: it hides cards), and so is a view whose fields contradict its
+``state`` string (InvalidStateError, quoting the field)."""
+
+
+_install_on_core()
