@@ -1,0 +1,142 @@
+"""docs/: the examples of the pages run as doctests on both engines, the rules table is the one
+tools/rules_table.py prints from the Rules of each engine, and the pages link to what exists."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+from conftest import load_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+INDEX = DOCS / "index.md"
+RULES_PAGE = DOCS / "rules.md"
+# The normative rules live in the shared folder beside the checkout (docs link to them there).
+RULES_SPEC = ROOT.parent / "shared" / "RULES.md"
+
+# Pages whose examples are engine-level: each runs on both engines, with the minimum number of
+# examples it must keep (so a page cannot lose its examples unnoticed).
+DOCTESTED_PAGES = {"notation.md": 40, "rules.md": 8}
+
+# Pages announced in docs/index.md that other work is still writing.
+PAGES_IN_PROGRESS = {"cli.md", "records.md"}
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _load_rules_table():
+    spec = importlib.util.spec_from_file_location("rules_table", ROOT / "tools" / "rules_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+rules_table = _load_rules_table()
+
+
+def run_page_doctests(page: str, engine) -> int:
+    """Runs the ``>>>`` examples of a docs page against ``engine``; returns how many ran."""
+    path = DOCS / page
+    text = path.read_text(encoding="utf-8")
+    # Markdown fences are not output; the reference engine is reached by its own module name.
+    text = re.sub(r"^```.*$", "", text, flags=re.MULTILINE)
+    text = text.replace("from burraco import", f"from {engine.__name__} import")
+    test = doctest.DocTestParser().get_doctest(text, {}, page, str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report: list[str] = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+    return len(test.examples)
+
+
+@pytest.mark.parametrize("page", sorted(DOCTESTED_PAGES))
+def test_page_examples(page, engine):
+    assert run_page_doctests(page, engine) >= DOCTESTED_PAGES[page], f"docs/{page} lost examples"
+
+
+# ---- docs/rules.md: the knob table ---------------------------------------------------------------
+
+
+def _table_in_page() -> str:
+    text = RULES_PAGE.read_text(encoding="utf-8")
+    begin, end = rules_table.BEGIN_MARK, rules_table.END_MARK
+    assert text.count(begin) == 1 and text.count(end) == 1, "docs/rules.md lost its table marks"
+    return text.split(begin, 1)[1].split(end, 1)[0].strip("\n")
+
+
+def test_rules_table_is_what_the_script_prints_now():
+    printed = rules_table.render(load_engine("core")).strip("\n")
+    assert _table_in_page() == printed, (
+        "docs/rules.md is out of date: run `python tools/rules_table.py --write`"
+    )
+
+
+def test_rules_table_is_the_same_from_the_reference():
+    assert rules_table.render(load_engine("reference")) == rules_table.render(load_engine("core"))
+
+
+@pytest.mark.parametrize("preset", rules_table.PRESETS)
+def test_both_engines_give_every_knob_the_same_value(preset):
+    core, reference = load_engine("core"), load_engine("reference")
+    assert core.Rules.PRESETS == reference.Rules.PRESETS == rules_table.PRESETS
+    core_knobs, reference_knobs = core.Rules(preset).knobs(), reference.Rules(preset).knobs()
+    assert list(core_knobs) == list(reference_knobs)
+    for name, value in core_knobs.items():
+        assert type(value) is type(reference_knobs[name]) and value == reference_knobs[name], name
+
+
+def test_every_knob_has_a_meaning_and_a_rules_section(engine):
+    assert list(rules_table.MEANINGS) == list(engine.Rules().knobs())
+    for name, (meaning, sections) in rules_table.MEANINGS.items():
+        assert meaning and "|" not in meaning and "\n" not in meaning, name
+        assert sections and all(section in rules_table.SECTIONS for section in sections), name
+
+
+def test_rules_links_name_real_headings():
+    if not RULES_SPEC.exists():
+        pytest.skip(f"RULES.md is not beside the checkout ({RULES_SPEC})")
+    headings = {
+        rules_table.anchor(line.lstrip("#").strip())
+        for line in RULES_SPEC.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    for section, title in rules_table.SECTIONS.items():
+        assert rules_table.anchor(title) in headings, f"RULES {section}: no heading {title!r}"
+
+
+# ---- links and the map of the pages ----------------------------------------------------------
+
+
+def test_index_lists_every_page():
+    text = INDEX.read_text(encoding="utf-8")
+    linked = {target.split("#")[0] for target in LINK.findall(text)}
+    pages = {path.name for path in DOCS.glob("*.md")} - {"index.md"}
+    missing = sorted(pages - linked)
+    assert not missing, f"docs/index.md does not list {missing}"
+
+
+@pytest.mark.parametrize("page", ["index.md", "notation.md", "rules.md", "performance.md"])
+def test_local_links_resolve(page):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    for target in LINK.findall(text):
+        if "://" in target or target.startswith("#"):
+            continue
+        path = target.split("#")[0]
+        if path in PAGES_IN_PROGRESS:
+            continue
+        if "shared/" in path and not RULES_SPEC.exists():
+            continue
+        assert (DOCS / path).exists(), f"docs/{page} links to {target!r}, which does not exist"
+
+
+def test_performance_page_names_the_real_commands():
+    text = (DOCS / "performance.md").read_text(encoding="utf-8")
+    for command, path in [
+        ("python tools/bench_table.py", ROOT / "tools" / "bench_table.py"),
+        ("python -m pytest benches/ --benchmark-only", ROOT / "benches" / "conftest.py"),
+    ]:
+        assert command in text and path.exists(), command
