@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple, Union
+from typing import Any, TextIO
 
 ENGINES = ("core", "reference")
 
@@ -46,8 +47,8 @@ class Position:
 
     id: str
     state: str
-    counts: List[Tuple[int, int]] = field(default_factory=list)
-    comments: List[str] = field(default_factory=list)
+    counts: list[tuple[int, int]] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
     line: int = 0
 
 
@@ -55,10 +56,10 @@ class PerftFileError(ValueError):
     """A perft file that does not follow the format; the message names the file and line."""
 
 
-def parse(text: str, name: str = "<perft>") -> List[Position]:
+def parse(text: str, name: str = "<perft>") -> list[Position]:
     """The positions of a perft file, in file order."""
-    positions: List[Position] = []
-    current: Optional[Position] = None
+    positions: list[Position] = []
+    current: Position | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
@@ -99,7 +100,7 @@ def parse(text: str, name: str = "<perft>") -> List[Position]:
     return positions
 
 
-def parse_file(path: Union[str, Path]) -> List[Position]:
+def parse_file(path: str | Path) -> list[Position]:
     """The positions of the perft file at ``path`` (UTF-8)."""
     path = Path(path)
     return parse(path.read_text(encoding="utf-8"), str(path))
@@ -125,11 +126,11 @@ def count(engine: ModuleType, state: str, depth: int) -> int:
     return int(engine.perft(engine.Game.from_state_string(state), depth))
 
 
-def divide_game(engine: ModuleType, game: Any, depth: int) -> Dict[str, int]:
+def divide_game(engine: ModuleType, game: Any, depth: int) -> dict[str, int]:
     """The count below each root move of ``game`` (as a string), in the engine's move order.
 
     ``depth`` >= 1; the game is left as it was found."""
-    counts: Dict[str, int] = {}
+    counts: dict[str, int] = {}
     for move in list(game.legal_moves()):
         game.push(move)
         try:
@@ -139,12 +140,12 @@ def divide_game(engine: ModuleType, game: Any, depth: int) -> Dict[str, int]:
     return counts
 
 
-def divide(engine: ModuleType, state: str, depth: int) -> Dict[str, int]:
+def divide(engine: ModuleType, state: str, depth: int) -> dict[str, int]:
     """The count below each root move of a state string, in the engine's move order."""
     return divide_game(engine, engine.Game.from_state_string(state), depth)
 
 
-def divide_table(state: str, depth: int) -> List[str]:
+def divide_table(state: str, depth: int) -> list[str]:
     """Both engines' divides side by side, the first differing root move marked."""
     core = divide(load_engine("core"), state, depth)
     reference = divide(load_engine("reference"), state, depth)
@@ -173,7 +174,7 @@ class Check:
     position: Position
     depth: int
     expected: int
-    got: Optional[int]
+    got: int | None
     seconds: float = 0.0
 
     @property
@@ -185,12 +186,12 @@ class Check:
 def check_position(
     engine: ModuleType,
     position: Position,
-    max_nodes: Optional[int] = None,
-    out: Optional[TextIO] = None,
-) -> List[Check]:
+    max_nodes: int | None = None,
+    out: TextIO | None = None,
+) -> list[Check]:
     """Every count of one position (those of at most ``max_nodes`` nodes); after a mismatch the
     deeper counts are skipped. Prints a line per count, and the divide on a mismatch, to ``out``."""
-    checks: List[Check] = []
+    checks: list[Check] = []
     failed = False
     for depth, expected in position.counts:
         if failed or (max_nodes is not None and expected > max_nodes):
@@ -216,11 +217,11 @@ def check_position(
 
 
 def check_files(
-    files: Sequence[Union[str, Path]],
+    files: Sequence[str | Path],
     engine_name: str = "core",
     *,
-    ids: Optional[Sequence[str]] = None,
-    max_nodes: Optional[int] = None,
+    ids: Sequence[str] | None = None,
+    max_nodes: int | None = None,
     show_divide: bool = False,
     out: TextIO,
 ) -> int:

@@ -23,10 +23,11 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, TextIO
 
 from . import _perft_tool
 from ._errors import BurracoError
@@ -54,7 +55,7 @@ def load_engine(name: str) -> ModuleType:
     return _perft_tool.load_engine(name)
 
 
-def make_rules(engine: ModuleType, preset: str, players: Optional[int] = None) -> Any:
+def make_rules(engine: ModuleType, preset: str, players: int | None = None) -> Any:
     """``Rules(preset)`` of an engine, with ``players`` overridden when given; a bad preset or
     player count is a :class:`CliError` quoting it (status 2: a bad command line)."""
     try:
@@ -65,7 +66,7 @@ def make_rules(engine: ModuleType, preset: str, players: Optional[int] = None) -
         raise CliError(str(error), 2) from None
 
 
-def seed_or_random(seed: Optional[int]) -> int:
+def seed_or_random(seed: int | None) -> int:
     """The given seed, or a fresh one from ``os.urandom`` (printed by the callers, so that any
     run can be repeated)."""
     if seed is None:
@@ -84,17 +85,17 @@ def seed_stream(seed: int) -> Iterator[int]:
 def format_points(half_points: int) -> str:
     """Half points (three players, RULES E.6) as points: ``-3`` -> ``'-1.5'``."""
     text = f"{half_points / 2:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
-def units_of(rules: Any) -> List[str]:
+def units_of(rules: Any) -> list[str]:
     """What a match scores: the two sides, or with three players each seat (in half points)."""
     if rules.players == 3:
         return [f"seat {seat}" for seat in range(3)]
     return ["side 0", "side 1"]
 
 
-def unit_scores(rules: Any, result: Any) -> List[int]:
+def unit_scores(rules: Any, result: Any) -> list[int]:
     """A finished hand's score per unit of :func:`units_of` (half points with three players)."""
     if rules.players == 3:
         return [int(points) for points in result.player_scores]
@@ -104,14 +105,14 @@ def unit_scores(rules: Any, result: Any) -> List[int]:
     return totals
 
 
-def show_units(rules: Any, scores: Sequence[int]) -> List[str]:
+def show_units(rules: Any, scores: Sequence[int]) -> list[str]:
     """Scores per unit as printed (points; with three players converted from half points)."""
     if rules.players == 3:
         return [format_points(score) for score in scores]
     return [str(score) for score in scores]
 
 
-def columns(items: Sequence[str], width: int) -> List[str]:
+def columns(items: Sequence[str], width: int) -> list[str]:
     """Items in columns, top to bottom then left to right, separated by at least three spaces."""
     if not items:
         return []
@@ -125,9 +126,9 @@ def columns(items: Sequence[str], width: int) -> List[str]:
     return lines
 
 
-def state_fields(game: Any) -> Dict[str, str]:
+def state_fields(game: Any) -> dict[str, str]:
     """The fields of ``game.state_string()`` by name (docs/game.md, version 1)."""
-    fields: Dict[str, str] = {}
+    fields: dict[str, str] = {}
     for part in game.state_string().split(";"):
         name, _, value = part.partition("=")
         fields[name] = value
@@ -141,8 +142,8 @@ def state_fields(game: Any) -> Dict[str, str]:
 class Seating:
     """Who sits where: the human's seat (None: nobody, a full view) and a name per seat."""
 
-    names: Dict[int, str] = field(default_factory=dict)
-    human: Optional[int] = None
+    names: dict[int, str] = field(default_factory=dict)
+    human: int | None = None
 
     def seat(self, seat: int) -> str:
         """``'seat 1 (greedy bot)'``, ``'seat 0 (you)'``, or ``'seat 2'``."""
@@ -150,7 +151,7 @@ class Seating:
         return f"seat {seat} ({name})" if name else f"seat {seat}"
 
 
-def side_seats(game: Any, side: int) -> List[int]:
+def side_seats(game: Any, side: int) -> list[int]:
     """The seats that play for a side."""
     return [seat for seat in range(game.players) if game.side_of(seat) == side]
 
@@ -164,14 +165,15 @@ def side_label(game: Any, side: int, seating: Seating) -> str:
     return text + ")"
 
 
-def _packet_line(game: Any, index: int, packet: Tuple[str, Optional[int], Any],
-                 seating: Seating) -> str:
+def _packet_line(packet: tuple[str, int | None, Any], seating: Seating) -> str:
+    """A pozzetto's status; its cards too in the full view (or when the human has seen them)."""
     status, owner, cards = packet
     full = seating.human is None
     if status == "untaken":
         text = f"untaken, {len(cards)} cards"
         return text + (f": {cards}" if full and len(cards) else "")
-    assert owner is not None or status == "stock"
+    if status == "stock" or owner is None:
+        return "became the stock"
     if status == "face_down":
         text = f"taken face down by {seating.seat(owner)}, joins the hand at its next turn"
         return text + (f": {cards}" if full else "")
@@ -180,7 +182,7 @@ def _packet_line(game: Any, index: int, packet: Tuple[str, Optional[int], Any],
         return text + (f": {cards}" if full or owner == seating.human else "")
     if status == "in_hand":
         return f"in the hand of {seating.seat(owner)}"
-    return "became the stock"
+    return f"{status} ({seating.seat(owner)})"
 
 
 def render_board(
@@ -188,13 +190,13 @@ def render_board(
     seating: Seating,
     *,
     title: str = "",
-    match_scores: Optional[Sequence[int]] = None,
+    match_scores: Sequence[int] | None = None,
 ) -> str:
     """The table as text: scores, stock, discard pile, pozzetti, every side's melds with their
     indices (as ``add <index> <card>`` takes them), the hands (only the human's cards unless
     ``seating.human`` is None: the full view) and whose turn it is."""
     rules = game.rules
-    lines: List[str] = []
+    lines: list[str] = []
     width = 100
     if title:
         lines.append(f"== {title} " + "=" * max(3, width - len(title) - 4))
@@ -217,7 +219,7 @@ def render_board(
         f"   top: {top if top is not None else '-'}"
     )
     for index, packet in enumerate(game.pozzetti):
-        lines.append(f"Pozzetto {index}: {_packet_line(game, index, packet, seating)}")
+        lines.append(f"Pozzetto {index}: {_packet_line(packet, seating)}")
     fields = state_fields(game)
     opened = fields.get("opened", "").split(",")
     need = fields.get("need", "").split(",")
@@ -316,11 +318,11 @@ def _bot_move(game: Any, policy: str, seed: int) -> Any:
     return game.policy_move(policy, seed)
 
 
-def _describe_moves(seating: Seating, played: Sequence[Tuple[int, Any]]) -> List[str]:
+def _describe_moves(seating: Seating, played: Sequence[tuple[int, Any]]) -> list[str]:
     """``'seat 1 (greedy bot): draw, meld 5h 6h 7h, discard Qs'`` per run of one seat's moves."""
-    lines: List[str] = []
-    run: List[str] = []
-    current: Optional[int] = None
+    lines: list[str] = []
+    run: list[str] = []
+    current: int | None = None
     for seat, move in played:
         if seat != current and run:
             lines.append(f"{seating.seat(current or 0)} played: {', '.join(run)}")
@@ -343,7 +345,7 @@ def play_hand(
     """Plays one hand: the bots move by themselves, the person at the prompt. Raises
     :class:`_Quit` when the person leaves."""
     human = seating.human
-    played: List[Tuple[int, Any]] = []
+    played: list[tuple[int, Any]] = []
     show = True
     while not game.is_over():
         if game.turn != human:
@@ -464,7 +466,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---- selfplay ------------------------------------------------------------------------------------
 
 
-def seat_policies(policy: str, policies: Optional[str], players: int) -> List[str]:
+def seat_policies(policy: str, policies: str | None, players: int) -> list[str]:
     """One policy per seat: ``--policies a,b,...`` (one per seat, or one per side with four
     players: seat k plays entry ``k mod 2``), else ``--policy`` for every seat."""
     if policies is None:
@@ -533,20 +535,20 @@ class Tally:
     """Self-play statistics: per unit (side, or seat with three players) wins and scores, draws,
     end reasons, moves."""
 
-    units: List[str]
+    units: list[str]
     games: int = 0
     hands: int = 0
-    wins: List[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
     draws: int = 0
-    score_sums: List[int] = field(default_factory=list)
+    score_sums: list[int] = field(default_factory=list)
     moves: int = 0
-    reasons: Dict[str, int] = field(default_factory=dict)
+    reasons: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.wins = [0] * len(self.units)
         self.score_sums = [0] * len(self.units)
 
-    def add_game(self, scores: Sequence[int], winner: Optional[int]) -> None:
+    def add_game(self, scores: Sequence[int], winner: int | None) -> None:
         """A finished game (a hand, or a match): its score per unit and the winning unit."""
         self.games += 1
         for unit, score in enumerate(scores):
@@ -564,7 +566,7 @@ class Tally:
         self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
 
-def hand_winner(scores: Sequence[int]) -> Optional[int]:
+def hand_winner(scores: Sequence[int]) -> int | None:
     """The unit with the unique highest score, or None (a draw)."""
     best = max(scores)
     leaders = [unit for unit, score in enumerate(scores) if score == best]
@@ -584,7 +586,7 @@ def render_summary(
     percent: Callable[[int, int], str] = (
         lambda n, total: f"{n} ({100 * n / total:.1f}%)" if total else f"{n}"
     )
-    rows: List[Tuple[str, List[str]]] = []
+    rows: list[tuple[str, list[str]]] = []
     if rules.players == 3:
         rows.append(("policy", list(policies)))
     else:
@@ -623,7 +625,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.games < 0:
         raise CliError(f"--games {args.games}: expected 0 or more", 2)
     seed = seed_or_random(args.seed)
-    records: List[Dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
     if args.out:
         out_dir = Path(args.out).resolve().parent
         if not out_dir.is_dir():
@@ -675,7 +677,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 # ---- replay --------------------------------------------------------------------------------------
 
 
-def _load_records(path: str) -> List[Dict[str, Any]]:
+def _load_records(path: str) -> list[dict[str, Any]]:
     """Every record of a records file; a missing or unreadable file is a :class:`CliError`."""
     if not Path(path).is_file():
         raise CliError(f"{path}: no such file")
@@ -687,7 +689,7 @@ def _load_records(path: str) -> List[Dict[str, Any]]:
         raise CliError(f"{path}: not a records file ({error})") from None
 
 
-def _game_from_record(engine: ModuleType, record: Dict[str, Any], where: str) -> Any:
+def _game_from_record(engine: ModuleType, record: dict[str, Any], where: str) -> Any:
     """``Game.from_record`` with a bad record turned into a :class:`CliError`."""
     try:
         return engine.Game.from_record(record)
@@ -782,7 +784,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 # ---- bench ---------------------------------------------------------------------------------------
 
 
-def find_checkout(explicit: Optional[str] = None) -> Optional[Path]:
+def find_checkout(explicit: str | None = None) -> Path | None:
     """The source checkout that holds ``tools/bench_table.py`` and ``benches/``: ``explicit``,
     else the one this package was installed from in editable mode, else the current directory or
     one of its parents."""
@@ -837,7 +839,7 @@ def _nonnegative_seed(text: str) -> int:
 class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (``burraco play: error: ...``), status 2."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
@@ -855,7 +857,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--engine", choices=ENGINES, default="core",
                          help="core: the C++ engine (default); reference: the pure-Python one")
 
-    def rules_options(sub: argparse.ArgumentParser, default: Optional[str] = "italian") -> None:
+    def rules_options(sub: argparse.ArgumentParser, default: str | None = "italian") -> None:
         sub.add_argument("--preset", default=default, metavar="PRESET",
                          help="rules preset: italian (default), italian-2p, italian-3p, "
                          "online-2p, brazilian")
@@ -961,7 +963,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Runs the ``burraco`` command; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
