@@ -24,17 +24,12 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import (
-    IO,
-    Protocol,
-    TypeVar,
-    Union,
-    cast,
-)
+from typing import IO, TYPE_CHECKING, Protocol, TypeVar, Union, cast
 
-from typing_extensions import Self
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing.Self from Python 3.11
 
-from ._errors import IllegalMoveError, InvalidNotationError, InvalidStateError
+from ._errors import BurracoError, IllegalMoveError, InvalidNotationError, InvalidStateError
 
 __all__ = [
     "RECORD_FORMAT",
@@ -432,7 +427,7 @@ def record(game: _Game, rules_class: _RulesClass, game_class: _GameClass[_Game])
         try:
             dealt = game_class(game.rules, deck=candidate, first_player=game.first_player,
                                scores=game.scores).state_string()
-        except InvalidNotationError:
+        except BurracoError:  # not a fresh deal: no deck deals it
             dealt = None
         if dealt == start_state:
             deck = candidate
@@ -567,13 +562,14 @@ def from_record(game_class: _GameClass[_G], rules_class: _RulesClass, record: ob
                 raise InvalidStateError(
                     f"record fields seed={seed} and deck={_short(deck)} disagree: the deck does "
                     f"not deal the hand the seed deals")
-    except InvalidNotationError as error:
-        if isinstance(error, InvalidStateError):
-            raise
+    except InvalidNotationError as error:  # the engine refused the seat or the scores
         raise InvalidNotationError(
             f"record fields first={first}, scores={list(scores)}: {error}") from None
     if start is not None:
-        restored = game_class.from_state_string(start)
+        try:
+            restored = game_class.from_state_string(start)
+        except BurracoError as error:
+            raise InvalidStateError(f"record field start={_short(start)}: {error}") from None
         if game is not None and restored.state_string() != game.state_string():
             source = f"seed={seed}" if seed is not None else f"deck={_short(deck)}"
             raise InvalidStateError(
