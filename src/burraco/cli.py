@@ -16,6 +16,7 @@ a traceback: exit status 2 for a bad command line, 1 for a failure, 130 after Ct
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import random
@@ -249,7 +250,8 @@ def render_board(
         else:
             known = game.known(seat)
             extra = f", known: {known}" if len(known) else ""
-            lines.append(f"Hand of {seating.seat(seat)}: {len(hand)} cards{extra}")
+            plural = "" if len(hand) == 1 else "s"
+            lines.append(f"Hand of {seating.seat(seat)}: {len(hand)} card{plural}{extra}")
     if game.is_over():
         lines.append(f"The hand is over: {game.end_reason.replace('_', ' ')}")
     else:
@@ -624,18 +626,47 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     policies = seat_policies(args.policy, args.policies, rules.players)
     if args.games < 0:
         raise CliError(f"--games {args.games}: expected 0 or more", 2)
+    if args.max_hands < 1:
+        raise CliError(f"--max-hands {args.max_hands}: expected at least 1", 2)
     seed = seed_or_random(args.seed)
-    records: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        out: TextIO | None = None
+        if args.out:
+            try:
+                out = stack.enter_context(open(args.out, "w", encoding="utf-8", newline="\n"))
+            except OSError as error:
+                raise CliError(f"--out {args.out!r}: {error.strerror or error}") from None
+        tally, seconds = _selfplay_loop(engine, rules, policies, seed, args, out)
+    header = (f"burraco selfplay: {rules!r}, engine {args.engine}, seed {seed}, policies "
+              + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
+    print(header)
+    print(render_summary(tally, rules, policies, seconds, args.matches, engine.END_REASONS))
     if args.out:
-        out_dir = Path(args.out).resolve().parent
-        if not out_dir.is_dir():
-            raise CliError(f"--out {args.out!r}: no such directory {str(out_dir)!r}")
-    units = units_of(rules)
-    tally = Tally(units)
-    word = "matches" if args.matches else "hands"
-    progress = Progress(args.games, word, sys.stderr, enabled=not args.quiet)
+        print(f"wrote {tally.hands} records to {args.out}")
+    return 0
+
+
+def _selfplay_loop(
+    engine: ModuleType,
+    rules: Any,
+    policies: Sequence[str],
+    seed: int,
+    args: argparse.Namespace,
+    out: TextIO | None,
+) -> tuple[Tally, float]:
+    """Plays the games of ``burraco selfplay``, writing each hand's record to ``out`` as it ends;
+    returns the tally and the seconds taken."""
+    tally = Tally(units_of(rules))
+    progress = Progress(args.games, "matches" if args.matches else "hands", sys.stderr,
+                        enabled=not args.quiet)
     started = time.perf_counter()
     seeds = seed_stream(seed)
+
+    def finished(game: Any) -> None:
+        tally.add_hand(game)
+        if out is not None:
+            write_records(out, [game.record()])
+
     for done in range(args.games):
         if args.matches:
             match = engine.Match(rules, seed=next(seeds))
@@ -643,35 +674,19 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
                 game = match.new_game()
                 play_out(game, policies, game.seed)
                 match.record(game)
-                tally.add_hand(game)
-                if args.out:
-                    records.append(game.record())
-            scores = list(match.scores)
-            tally.add_game(scores, match.winner)
+                finished(game)
+            tally.add_game(list(match.scores), match.winner)
         else:
             hand_seed = next(seeds)
             game = engine.Game(rules, seed=hand_seed)
             play_out(game, policies, hand_seed)
-            tally.add_hand(game)
+            finished(game)
             scores = unit_scores(rules, game.result())
             tally.add_game(scores, hand_winner(scores))
-            if args.out:
-                records.append(game.record())
         progress.update(done + 1)
     seconds = time.perf_counter() - started
     progress.close()
-    if args.out:
-        try:
-            write_records(args.out, records)
-        except OSError as error:
-            raise CliError(f"--out {args.out!r}: {error.strerror or error}") from None
-    header = (f"burraco selfplay: {rules!r}, engine {args.engine}, seed {seed}, policies "
-              + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
-    print(header)
-    print(render_summary(tally, rules, policies, seconds, args.matches, engine.END_REASONS))
-    if args.out:
-        print(f"wrote {len(records)} records to {args.out}")
-    return 0
+    return tally, seconds
 
 
 # ---- replay --------------------------------------------------------------------------------------
