@@ -712,19 +712,30 @@ def _game_from_record(engine: ModuleType, record: dict[str, Any], where: str) ->
         raise CliError(f"{where}: bad record ({error})") from None
 
 
+def record_line(record: dict[str, Any]) -> str:
+    """One line about a game record, from its fields (no replay): rules, deal, moves, result."""
+    if record.get("seed") is not None:
+        dealt = f"seed {record['seed']}"
+    else:
+        dealt = "dealt from a deck" if record.get("deck") is not None else "from a position"
+    moves = record.get("moves") or []
+    result = record.get("result")
+    if isinstance(result, dict):
+        totals = ", ".join(f"side {side.get('side')} {side.get('total')}"
+                           for side in result.get("sides") or [] if isinstance(side, dict))
+        outcome = f"{result.get('end_reason')}: {totals}"
+    else:
+        outcome = "unfinished"
+    return f"{record.get('rules')}  {dealt}  {len(moves)} moves  {outcome}"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``burraco replay``: a recorded hand move by move, or the list of records."""
     engine = load_engine(args.engine)
     records = _load_records(args.file)
     if args.list:
         for index, record in enumerate(records):
-            game = _game_from_record(engine, record, f"{args.file}: record {index}")
-            if game.is_over():
-                totals = "/".join(str(side.total) for side in game.result().sides)
-                result = f"{game.end_reason} {totals}"
-            else:
-                result = "unfinished"
-            print(f"{index:>5}  {game.rules!r}  seed {game.seed}  {len(game.moves)} moves  {result}")
+            print(f"{index:>5}  {record_line(record)}")
         return 0
     if not 0 <= args.game < len(records):
         raise CliError(f"--game {args.game}: {args.file} holds {len(records)} records "
