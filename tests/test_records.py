@@ -5,8 +5,11 @@ other; a bad record is refused, quoting the bad part, and gives no game."""
 from __future__ import annotations
 
 import copy
+import doctest
 import io
 import json
+import pathlib
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -383,3 +386,16 @@ def test_record_names_are_exported():
         assert {"read_records", "write_records"} <= set(module.__all__)
         for name in ("record", "from_record", "to_json", "from_json"):
             assert getattr(module.Game, name).__doc__
+
+
+def test_the_examples_of_docs_records_md(engine):
+    """docs/records.md's examples, on both engines (``from burraco import`` names the engine)."""
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "records.md"
+    text = re.sub(r"^```.*$", "", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    text = text.replace("from burraco import", f"from {engine.__name__} import")
+    test = doctest.DocTestParser().get_doctest(text, {}, "records.md", str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report: list[str] = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+    assert len(test.examples) >= 10
