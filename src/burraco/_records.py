@@ -24,7 +24,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Protocol, TypeVar, Union, cast
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar, Union, cast
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing.Self from Python 3.11
@@ -135,19 +135,41 @@ class _Rules(Protocol):
 
 
 class _SideResult(Protocol):
-    side: int
-    melds: int
-    bonuses: int
-    closing: int
-    hand: int
-    pozzetto: int
-    cut: int
-    total: int
+    """One side's score of a finished hand."""
+
+    @property
+    def side(self) -> int: ...
+
+    @property
+    def melds(self) -> int: ...
+
+    @property
+    def bonuses(self) -> int: ...
+
+    @property
+    def closing(self) -> int: ...
+
+    @property
+    def hand(self) -> int: ...
+
+    @property
+    def pozzetto(self) -> int: ...
+
+    @property
+    def cut(self) -> int: ...
+
+    @property
+    def total(self) -> int: ...
 
 
 class _Result(Protocol):
-    end_reason: str
-    closing_side: int | None
+    """The result of a finished hand."""
+
+    @property
+    def end_reason(self) -> str: ...
+
+    @property
+    def closing_side(self) -> int | None: ...
 
     @property
     def sides(self) -> Sequence[_SideResult]: ...
@@ -269,8 +291,9 @@ _G_co = TypeVar("_G_co", bound="_Game", covariant=True)
 class _GameClass(Protocol[_G_co]):
     """The engine's ``Game`` class: the constructors used to rebuild a hand."""
 
-    def __call__(self, rules: object = ..., seed: int | None = ..., deck: object = ...,
-                 first_player: int = ..., scores: object = ...) -> _G_co: ...
+    # The constructor's parameters (rules, seed=, deck=, first_player=, scores=) are typed by
+    # each engine in its own way; any signature is accepted here.
+    def __call__(self, *args: Any, **kwargs: Any) -> _G_co: ...
 
     def from_state_string(self, text: str) -> _G_co: ...
 
