@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from ._core import Game, Rules
+from ._core import Game, Result, Rules
 from ._errors import IllegalMoveError, InvalidNotationError
 
 _MASK = (1 << 64) - 1
@@ -46,7 +46,7 @@ class Match:
         self._units = 3 if rules.players == 3 else 2
         self._scores: List[int] = [0] * self._units
         self._hands = 0
-        self._results: list = []
+        self._results: List[Result] = []
         self._stream = seed
 
     @property
@@ -59,7 +59,7 @@ class Match:
         return self._hands
 
     @property
-    def results(self) -> tuple:
+    def results(self) -> Tuple[Result, ...]:
         """The Result of every recorded hand, in order."""
         return tuple(self._results)
 
@@ -85,6 +85,7 @@ class Match:
             raise IllegalMoveError("the match is over")
         result = game.result()
         if self._units == 3:
+            assert result.player_scores is not None  # given with three players
             for seat, half_points in enumerate(result.player_scores):
                 self._scores[seat] += half_points
         else:

@@ -159,7 +159,7 @@ def as_index(value: object) -> int | None:
     if isinstance(value, (bool, np.bool_)):
         return None
     try:
-        return operator.index(value)
+        return operator.index(value)  # type: ignore[arg-type]  # any object: TypeError is the test
     except TypeError:
         return None
 
@@ -195,7 +195,7 @@ def action_move(rules: Rules, action: object) -> Move:
     return meld_table(rules).moves[action - ACTION_MELD_BASE]
 
 
-def action_id(rules: Rules, move: object) -> int:
+def action_id(rules: Rules, move: Move | str) -> int:
     """The id of a move (a Move or its notation); InvalidNotationError quoting it if it is not a
     move or has no id (a lay-off on a meld index above 35, a meld outside the meld table)."""
     parsed = Move(move)

@@ -19,7 +19,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from .. import _records
 from .._errors import (
@@ -101,6 +101,29 @@ class _State:
         "turn",
     )
 
+    turn: int
+    phase: str
+    hands: list[Counter[Card]]
+    known: list[Counter[Card]]
+    stock: list[Card]
+    pile: Counter[Card]
+    top: Card | None
+    melds: list[list[tuple[int, Meld]]]
+    # Per packet [status, owner seat or None, cards top first]: a list is updated in place, and a
+    # list's positions have no types of their own.
+    pozzetti: list[list[Any]]
+    hold: Card | None
+    opened: list[bool]
+    need: list[int]
+    deadlock: int
+    took_single: bool
+    put_down: bool
+    last_turn: bool
+    force_draw: bool
+    first_draw: bool
+    split: int | None
+    end: str | tuple[str, int] | None
+
     def copy(self) -> _State:
         new = object.__new__(_State)
         new.turn, new.phase = self.turn, self.phase
@@ -122,9 +145,9 @@ class _State:
         return new
 
 
-def _copy_counter(counter: Counter) -> Counter:
+def _copy_counter(counter: Counter[Card]) -> Counter[Card]:
     """A copy of a Counter (plain dict copying: Counter(counter) is slow on a hot path)."""
-    new: Counter = Counter()
+    new: Counter[Card] = Counter()
     dict.update(new, counter)
     return new
 
@@ -133,11 +156,11 @@ def _points(rules: Rules, cards: Iterable[Card]) -> int:
     return sum(rules.card_points(card) for card in cards)
 
 
-def _count(counter: Counter) -> int:
+def _count(counter: Counter[Card]) -> int:
     return sum(counter.values())
 
 
-def _take(counter: Counter, card: Card, copies: int = 1) -> None:
+def _take(counter: Counter[Card], card: Card, copies: int = 1) -> None:
     """Remove ``copies`` of ``card`` from ``counter`` (they must be there)."""
     left = counter[card] - copies
     if left < 0:
@@ -148,32 +171,40 @@ def _take(counter: Counter, card: Card, copies: int = 1) -> None:
         del counter[card]
 
 
-def _forget(known: Counter, card: Card) -> None:
+def _forget(known: Counter[Card], card: Card) -> None:
     """A copy of ``card`` left the hand: one fewer copy is known to be in it (RULES C.9)."""
     if known[card]:
         _take(known, card)
 
 
-def _canonical(counter: Counter) -> list[Card]:
+def _canonical(counter: Counter[Card]) -> list[Card]:
     return sorted(counter.elements(), key=lambda card: card.index)
 
 
 # Per-rules memo of meld validations and lay-offs (pure functions of their arguments), shared by
 # every game under those rules; cleared when it grows large.
-_MEMO: dict[Rules, tuple[dict, dict, dict]] = {}
+# The group key: ('set', the rank's four naturals, counts, wild counts) or ('run', suit, ...).
+_GroupKey = tuple[str, Union[tuple[Card, ...], str], tuple[int, ...], tuple[int, ...]]
+_Memo = tuple[
+    dict[tuple[int, ...], Optional[Meld]],
+    dict[tuple[str, int], Optional[Meld]],
+    dict[_GroupKey, list[tuple[tuple[int, ...], Meld]]],
+]
+_MEMO: dict[Rules, _Memo] = {}
 _MEMO_LIMIT = 400_000
 
 
-def _memo(rules: Rules) -> tuple[dict, dict, dict]:
+def _memo(rules: Rules) -> _Memo:
     """(new melds by card-index key, lay-offs by (layout, card index), new melds by rank or suit
     group; see :func:`_valid_new_melds`) for ``rules``."""
     memo = _MEMO.get(rules)
-    if memo is None or sum(map(len, memo)) > _MEMO_LIMIT:
+    if memo is None or sum(len(table) for table in memo) > _MEMO_LIMIT:
         memo = _MEMO[rules] = ({}, {}, {})
     return memo
 
 
-def _new_meld(key: tuple[int, ...], rules: Rules, memo: dict | None = None) -> Meld | None:
+def _new_meld(key: tuple[int, ...], rules: Rules,
+              memo: dict[tuple[int, ...], Meld | None] | None = None) -> Meld | None:
     """The new meld of the cards with these indices (RULES B.2-B.4), or None if they are not one."""
     if memo is None:
         memo = _memo(rules)[0]
@@ -187,7 +218,8 @@ def _new_meld(key: tuple[int, ...], rules: Rules, memo: dict | None = None) -> M
     return meld
 
 
-def _lay_off(meld: Meld, card: Card, memo: dict | None = None) -> Meld | None:
+def _lay_off(meld: Meld, card: Card,
+             memo: dict[tuple[str, int], Meld | None] | None = None) -> Meld | None:
     """``meld`` after laying ``card`` off onto it (RULES B.2, B.6), or None if that is refused."""
     if memo is None:
         memo = _memo(meld.rules)[1]
@@ -541,7 +573,7 @@ class Game:
 
     def _return_cards(self, s: _State, side: int) -> None:
         """RULES C.3: a short opening; every card put down this turn goes back to the hand."""
-        returned: Counter = Counter()
+        returned: Counter[Card] = Counter()
         for _number, meld in s.melds[side]:
             returned.update(meld.cards)
         s.melds[side] = []
@@ -682,7 +714,7 @@ class Game:
         if not self._draw_phase_moves(s):
             self._end(s, "stock_exhausted")
 
-    def _end(self, s: _State, end: object) -> None:
+    def _end(self, s: _State, end: str | tuple[str, int]) -> None:
         s.phase = OVER
         s.end = end
         s.hold = None
@@ -792,14 +824,17 @@ class Game:
         self.push(moves[number])
 
     def _push_several(self, text: str, words: list[str]) -> None:
-        moves = []
+        moves: list[Move] = []
         for word in words[2:]:
             moves.append(Move(f"add {words[1]} {word}"))
-        cards = sorted((move.card for move in moves), key=lambda card: card.index)  # type: ignore
-        index = moves[0].index
+        # Every one is an add: it has a card and an index.
+        cards = sorted((cast(Card, move.card) for move in moves), key=lambda card: card.index)
+        index = cast(int, moves[0].index)
         errors: list[IllegalMoveError] = []
 
-        def first_legal_order(state: _State, remaining: list[Card]) -> tuple[list, _State] | None:
+        def first_legal_order(
+            state: _State, remaining: list[Card]
+        ) -> tuple[list[tuple[Move, _State]], _State] | None:
             """Depth first, in canonical card order: the first order of single lay-offs that is
             legal throughout (a refused prefix is not extended), with the state it reaches."""
             if not remaining:
@@ -807,7 +842,7 @@ class Game:
             for position, card in enumerate(remaining):
                 if position and card is remaining[position - 1]:
                     continue  # the same card again: the same subtree
-                move = _add_move(index, card)  # type: ignore[arg-type]
+                move = _add_move(index, card)
                 new = state.copy()
                 try:
                     self._apply(new, move)
@@ -1227,13 +1262,13 @@ def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
     if scores is None:
         return (0,) * count
     try:
-        values = tuple(scores)  # type: ignore[arg-type]
+        values: tuple[object, ...] = tuple(scores)  # type: ignore[arg-type]
     except TypeError:
         values = ()
     if len(values) != count or any(isinstance(value, bool) or not isinstance(value, int)
                                    for value in values):
         raise InvalidNotationError(f"{scores!r} is not a scores tuple: expected {count} ints")
-    return tuple(int(value) for value in values)
+    return tuple(int(value) for value in cast("tuple[int, ...]", values))  # checked above
 
 
 def _opening_requirement(minimum: tuple[tuple[int, int], ...], score: int) -> int:
@@ -1286,7 +1321,9 @@ def _discard_move(card: Card) -> Move:
 
 
 #: The natural card of every run slot 1..14 (index 0 unused), per suit.
-_SLOT_CARDS = {suit: [None] + [slot_card(suit, slot) for slot in range(1, 15)] for suit in SUITS}
+_SLOT_CARDS: dict[str, list[Card | None]] = {
+    suit: [None] + [slot_card(suit, slot) for slot in range(1, 15)] for suit in SUITS
+}
 
 
 _CARDS = [Card.from_index(index) for index in range(JOKER_INDEX + 1)]
@@ -1295,7 +1332,7 @@ _RANK_NATURALS = {rank: tuple(_CARDS[13 * suit + rank - 1] for suit in range(4))
                   for rank in range(1, 14)}
 
 
-def _valid_new_melds(hand: Counter, rules: Rules) -> list[tuple[tuple[int, ...], Meld]]:
+def _valid_new_melds(hand: Counter[Card], rules: Rules) -> list[tuple[tuple[int, ...], Meld]]:
     """Every sub-multiset of ``hand`` that is a new meld (RULES B.2-B.4), as (card indices, Meld),
     sorted by card indices. One-set-per-rank and C.7 are left to the caller.
 
@@ -1310,7 +1347,7 @@ def _valid_new_melds(hand: Counter, rules: Rules) -> list[tuple[tuple[int, ...],
         by_index[card.index] = copies
     wild_counts = tuple(by_index[card.index] for card in WILD_KINDS)
     found: list[tuple[tuple[int, ...], Meld]] = []
-    groups_wanted = []
+    groups_wanted: list[tuple[str, tuple[Card, ...] | str, tuple[int, ...]]] = []
     if rules.sets_allowed:
         for rank_value in (1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13):
             counts = tuple(by_index[rank_value - 1::13][:4])
@@ -1326,9 +1363,9 @@ def _valid_new_melds(hand: Counter, rules: Rules) -> list[tuple[tuple[int, ...],
         melds = groups.get(group_key)
         if melds is None:
             if kind == "set":
-                candidates = _set_candidates(what, counts, wild_counts)  # type: ignore[arg-type]
+                candidates = _set_candidates(cast("tuple[Card, ...]", what), counts, wild_counts)
             else:
-                candidates = _run_candidates(what, counts, wild_counts)  # type: ignore[arg-type]
+                candidates = _run_candidates(cast(str, what), counts, wild_counts)
             melds = []
             for key in candidates:
                 meld = _new_meld(key, rules, new_melds)
@@ -1364,7 +1401,7 @@ def _run_candidates(suit: str, counts: tuple[int, ...],
     natural that is in hand too). ``counts``: the hand's copies of the suit's A..K."""
     wilds = [wild for wild, count in zip(WILD_KINDS, wild_counts) if count]
     wild_count = dict(zip(WILD_KINDS, wild_counts))
-    slot_cards = _SLOT_CARDS[suit]
+    slot_cards = cast("list[Card]", _SLOT_CARDS[suit])  # slot 0, None, is never read
     present = [False] + [counts[card.rank_value - 1] > 0 for card in slot_cards[1:]]
     keys: set[tuple[int, ...]] = set()
     for low in range(1, 13):
@@ -1471,7 +1508,7 @@ def _parse_state(cls: type[Game], text: str) -> Game:
         except InvalidNotationError:
             raise bad(name, f"{value!r} is not a list of 2-character cards") from None
 
-    def canonical_list(name: str, value: str) -> Counter:
+    def canonical_list(name: str, value: str) -> Counter[Card]:
         cards = card_list(name, value)
         if cards != sorted(cards, key=lambda card: card.index):
             raise bad(name, f"{value!r} is not in canonical card order")
@@ -1502,7 +1539,7 @@ def _parse_state(cls: type[Game], text: str) -> Game:
         raise bad("phase", "expected draw, meld or over")
     s.phase = fields["phase"]
 
-    def per_seat(name: str) -> list[Counter]:
+    def per_seat(name: str) -> list[Counter[Card]]:
         values = fields[name].split("/")
         if len(values) != players:
             raise bad(name, f"expected {players} entries")
@@ -1614,7 +1651,7 @@ def _parse_state(cls: type[Game], text: str) -> Game:
         raise bad("end", "a hand has an end exactly when its phase is over")
     game._cut = None if fields["cut"] == "-" else integer("cut", fields["cut"], 0, slots - 1)
     # Card conservation: every card of the pack is in exactly one place.
-    everything: Counter = Counter()
+    everything: Counter[Card] = Counter()
     for hand in s.hands:
         everything.update(hand)
     everything.update(s.stock)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, Union
+from typing import Any, Union, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
 from .cards import RANKS, Card, Cards
@@ -189,7 +189,8 @@ def _layout_slots(card: Card) -> tuple[int, ...]:
 def _parse_run_layout(text: str, readings: list[tuple[Card, Any, str | None]],
                       rules: Rules) -> RunLayout:
     # The suit is fixed by the written naturals that are not twos, else by the wild's annotation.
-    fixed_suits = {card.suit for card, stands, _tag in readings if stands is None and not card.is_wild}
+    fixed_suits = {cast(str, card.suit)  # a card that is not wild has a suit
+                   for card, stands, _tag in readings if stands is None and not card.is_wild}
     fixed_suits |= {stands.suit for _card, stands, _tag in readings if stands is not None}
     if len(fixed_suits) > 1:
         raise InvalidMeldError(f"{text!r} is not a run: mixed suits ({', '.join(sorted(fixed_suits))})")

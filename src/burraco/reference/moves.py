@@ -34,7 +34,7 @@ class Move:
     _cards: Cards
     _index: int | None
     _text: str
-    _key: tuple
+    _key: tuple[int, tuple[int | None, ...]]  # (kind order, card indices; an add's index first)
 
     def __new__(cls, move: Move | str) -> Move:
         """Parse ``move`` (its notation, or a Move); InvalidNotationError if it is not a move."""
@@ -82,7 +82,7 @@ class Move:
         move = object.__new__(cls)
         if kind == "meld":
             text = f"meld {cards}"
-            payload: tuple = tuple(card.index for card in cards)
+            payload: tuple[int | None, ...] = tuple(card.index for card in cards)
         elif kind == "add":
             text = f"add {index} {cards}"
             payload = (index, next(iter(cards)).index)
@@ -186,7 +186,7 @@ def _cards(move: str, words: list[str]) -> Cards:
         raise InvalidNotationError(f"{move!r} is not a move: {error}") from None
 
 
-class MoveList(list):
+class MoveList(list[Move]):
     """The legal moves of a position, in canonical order (docs/search.md "Stepping from Python").
 
     A ``list`` of :class:`Move` with the core's extras: :meth:`strings` gives the notations; ``in``,
@@ -216,6 +216,7 @@ class MoveList(list):
         move = self._as_move(item)
         return move is not None and list.__contains__(self, move)
 
+    # list.index names its bounds start and stop; these are positional only.
     def index(self, item: object, *bounds: int) -> int:  # type: ignore[override]
         """The position of a Move or notation (ValueError if it is not in the list)."""
         move = self._as_move(item)
@@ -226,7 +227,7 @@ class MoveList(list):
         except ValueError:
             raise ValueError(f"{str(move)!r} is not a legal move here") from None
 
-    def count(self, item: object) -> int:  # type: ignore[override]
+    def count(self, item: object) -> int:
         """1 if the Move or notation is in the list, else 0 (each legal move is listed once)."""
         move = self._as_move(item)
         return 0 if move is None else list.count(self, move)
@@ -242,4 +243,4 @@ class MoveList(list):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None

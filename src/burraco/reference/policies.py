@@ -14,10 +14,13 @@ import :mod:`.game`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from .cards import Card, Cards
 from .moves import Move
+
+if TYPE_CHECKING:
+    from .game import Game
 
 __all__ = ["POLICIES", "WILD_USEFULNESS", "falls_short", "greedy_move", "usefulness"]
 
@@ -57,7 +60,7 @@ def usefulness(card: Card, hand: Cards) -> int:
     return score
 
 
-def falls_short(game: Any, move: Move, hand: Cards) -> bool:
+def falls_short(game: Game, move: Move, hand: Cards) -> bool:
     """Whether the meld or lay-off ``move`` would empty ``hand`` (the acting player's) while the
     side's brazilian opening falls short, so that the turn's cards only come back (RULES C.3). It
     is played on a copy: only a short opening raises the side's requirement (``need``)."""
@@ -68,7 +71,7 @@ def falls_short(game: Any, move: Move, hand: Cards) -> bool:
     return after._state.need != game._state.need
 
 
-def greedy_move(game: Any, moves: Sequence[Move]) -> Move:
+def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
     """The greedy policy's choice among ``moves``, the legal moves of ``game`` in canonical order.
 
     1. Draw phase: ``keep`` if legal, else ``draw`` if legal, else the first legal move.
@@ -99,7 +102,7 @@ def greedy_move(game: Any, moves: Sequence[Move]) -> Move:
     if longest is not None:
         return longest
     for move in table_moves:
-        if move.kind == "add" and not move.card.is_wild:
+        if move.kind == "add" and not cast(Card, move.card).is_wild:  # an add has a card
             return move
     if len(hand) <= 2:
         for move in table_moves:
@@ -110,7 +113,8 @@ def greedy_move(game: Any, moves: Sequence[Move]) -> Move:
     for move in moves:  # canonical order: the first of equal keys stays
         if move.kind != "discard":
             continue
-        key = (usefulness(move.card, hand), -game.rules.card_points(move.card))
+        card = cast(Card, move.card)  # a discard has a card
+        key = (usefulness(card, hand), -game.rules.card_points(card))
         if best_key is None or key < best_key:
             best, best_key = move, key
     if best is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError
 from .cards import SUITS, Card, Cards
@@ -282,7 +282,8 @@ def run_layout_text(layout: RunLayout) -> str:
 
 def _run_suit(cards: Cards) -> str:
     """The suit of a proposed run: the suit of its cards that are not jokers or twos (RULES B.3)."""
-    suits = sorted({card.suit for card in cards if not card.is_wild}, key=SUITS.index)
+    # A card that is not wild has a suit.
+    suits = sorted({cast(str, card.suit) for card in cards if not card.is_wild}, key=SUITS.index)
     if not suits:
         raise InvalidMeldError(f"{str(cards)!r} is not a meld: all wild (jokers and twos only)")
     if len(suits) > 1:
@@ -459,7 +460,7 @@ def _lay_off_clause_problem(before: RunLayout, card: Card, candidate: _Candidate
                 return (f"the run already has a wild ({wild}); a second wild, or a wild-for-wild "
                         f"swap, is not allowed")
             if wild_state(before, rules) == "bound" and after.wild_slot != wild_slot:
-                return f"the bound wild {wild}(={slot_card(before.suit, wild_slot)}) cannot move"  # type: ignore[arg-type]
+                return f"the bound wild {wild}(={slot_card(before.suit, wild_slot)}) cannot move"
 
     # L3: c is a natural in one of its natural slots, or the (only) wild of R'.
     if candidate.card_slot is not None:

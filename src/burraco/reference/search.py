@@ -80,6 +80,22 @@ class Observation:
         "_turn",
     )
 
+    _player: int
+    _rules: Rules
+    _turn: int
+    _phase: str
+    _hand: Cards
+    _hand_sizes: tuple[int, ...]
+    _known: tuple[Cards, ...]
+    _stock_size: int
+    _pile: Cards
+    _top: Card | None
+    _melds: tuple[Melds, ...]
+    _pozzetti: tuple[tuple[str, int | None, int | None, Cards | None], ...]
+    _scores: tuple[int, ...]
+    _fields: tuple[tuple[str, str], ...]
+    _text: str
+
     def __init__(self) -> None:
         raise TypeError("an Observation is made by game.observation(player)")
 
@@ -212,9 +228,11 @@ def observe(game: Game, player: int) -> Observation:
     )
     fields["stock"] = _hidden(game.stock_size) if game.stock_size else "-"
     packet_texts = []
-    for text, (_status, _owner, size, cards) in zip(fields["pozzetti"].split("/"), pozzetti):
-        hidden = size is not None and cards is None
-        packet_texts.append(f"{text.partition(':')[0]}:{_hidden(size)}" if hidden else text)
+    for text, (_status, _owner, size, shown) in zip(fields["pozzetti"].split("/"), pozzetti):
+        if size is not None and shown is None:  # hidden
+            packet_texts.append(f"{text.partition(':')[0]}:{_hidden(size)}")
+        else:
+            packet_texts.append(text)
     fields["pozzetti"] = "/".join(packet_texts)
     ordered = [("v", fields.pop("v")), ("player", str(player)), *fields.items()]
 
@@ -249,7 +267,7 @@ def unseen_cards(observation: Observation) -> list[Card]:
     docs/search.md "Determinization"): the full deck minus P's hand, every meld's cards, the
     discard pile, the known cards of every other seat, and the cards of a packet P has seen."""
     rules, player = observation.rules, observation.player
-    placed: Counter = Counter(observation.hand)
+    placed: Counter[Card] = Counter(observation.hand)
     placed.update(observation.discard_pile)
     for slot in range(4 if rules.players == 3 else 2):
         for meld in observation.melds(slot):

@@ -7,7 +7,7 @@ adding naturals never frees it, moves it or makes the set clean.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError
 from .cards import Card, Cards
@@ -74,12 +74,12 @@ def new_set(cards: Cards, rules: Rules) -> SetLayout:
         if all(card.is_two for card in cards):
             raise InvalidMeldError(f"{text!r} is not a meld: there are no sets of twos (all wild)")
         raise InvalidMeldError(f"{text!r} is not a meld: all wild")
-    ranks = sorted({card.rank for card in naturals})  # type: ignore[type-var]
+    ranks = sorted({cast(str, card.rank) for card in naturals})  # a natural card has a rank
     if len(ranks) > 1:
         raise InvalidMeldError(f"{text!r} is not a set: mixed ranks ({', '.join(ranks)})")
     if len(wilds) > 1:
         raise InvalidMeldError(f"{text!r} is not a meld: two wilds (at most one card may act as a wild)")
-    layout = SetLayout(ranks[0], naturals, wilds[0] if wilds else None)  # type: ignore[arg-type]
+    layout = SetLayout(ranks[0], naturals, wilds[0] if wilds else None)
     problem = set_problem(layout, rules)
     if problem is not None:
         raise InvalidMeldError(f"{text!r} is not a set: {problem}")
