@@ -360,3 +360,20 @@ def test_any_position_any_seat(rules_index, seed, cut, data):
     assert game.determinize(player, seed).to_json(player=player) == text
     ref = reference.Game.from_state_string(game.state_string())
     assert ref.to_json(player=player) == text and ref.to_json() == game.to_json()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_id", RULES_IDS)
+def test_many_player_views(rules_id):
+    """The bigger run: 12 hands per rule set, every seat at every STRIDE-th move."""
+    for seed in range(100, 112):
+        for core, ref in walk(rules_id, seed):
+            for player in range(core.players):
+                text = core.to_json(player=player)
+                check_player_view(core, player, text)
+                assert ref.to_json(player=player) == text
+                assert core.determinize(player, seed).to_json(player=player) == text
+            full = core.to_json()
+            assert ref.to_json() == full
+            check_full_view(core, full)
+            assert reference.Game.from_json(full).state_string() == core.state_string()

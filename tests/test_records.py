@@ -399,3 +399,17 @@ def test_the_examples_of_docs_records_md(engine):
     runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
     assert len(test.examples) >= 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_id", RULES_IDS)
+def test_many_records_replay_in_both_engines(rules_id):
+    """The bigger run: 40 random and 10 greedy hands per rule set, made by the core, replayed by
+    both engines, equal records from the reference's own play."""
+    for policy, count in (("random", 40), ("greedy", 10)):
+        for seed in range(100, 100 + count):
+            game = played(burraco, rules_id, seed, policy)
+            record = game.record()
+            assert played(reference, rules_id, seed, policy).record() == record
+            for engine in (burraco, reference):
+                assert_identical(engine.Game.from_record(json.dumps(record)), game)
