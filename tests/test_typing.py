@@ -90,6 +90,14 @@ def test_mypy_strict_readme(tmp_path: Path, mypy_cache: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr + examples.read_text()
 
 
+def test_mypy_strict_inferred_types(mypy_cache: Path) -> None:
+    """tests/data/typing_examples.py: assert_type() on what the stub's overloads, Literal aliases
+    and array types give a user's code."""
+    done = run("-m", "mypy", "--config-file", str(PYPROJECT), "--cache-dir", str(mypy_cache),
+               str(ROOT / "tests" / "data" / "typing_examples.py"))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_py_typed_marker() -> None:
     marker = ROOT / "src" / "burraco" / "py.typed"
     assert marker.is_file() and marker.read_bytes() == b""
