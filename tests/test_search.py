@@ -740,6 +740,30 @@ def test_legal_moves_is_a_move_list(engine):
     assert moves != [engine.Move(text) for text in strings[:-1]]
 
 
+def test_a_held_move_list_keeps_its_moves(engine):
+    """A MoveList is a snapshot: pushes, pops and copies of the game never change one that is
+    held, while lists asked for and dropped in a loop (which the core recycles) always show the
+    current position's moves."""
+    game = engine.Game(engine.Rules("italian"), seed=9)
+    held = []
+    for step in range(40):
+        if game.is_over():
+            break
+        moves = game.legal_moves()
+        if step % 3 == 0:
+            held.append((moves, moves.strings(), game.copy()))
+        assert [str(m) for m in game.legal_moves()] == [str(m) for m in moves]
+        game.push_index((5 * step) % len(game.legal_moves()))
+        if step % 7 == 6:
+            game.pop()
+    for moves, strings, position in held:
+        assert moves.strings() == strings and len(moves) == len(strings)
+        assert [str(m) for m in position.legal_moves()] == strings
+        branch = position.copy()
+        branch.push_index(len(branch.legal_moves()) - 1)
+        assert moves.strings() == strings and position.legal_moves().strings() == strings
+
+
 def test_push_index_plays_the_listed_move(engine):
     game = engine.Game(engine.Rules("italian"), seed=4)
     replay = game.copy()

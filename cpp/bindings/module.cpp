@@ -456,11 +456,22 @@ struct PyGame {
   std::shared_ptr<HistoryBatch> head;  // the batch holding the last move, or null
   // The legal moves of `state`, shared with the MoveLists handed out; null when not computed.
   std::shared_ptr<const std::vector<Move>> legal;
+  // A Python loop asks for a new list every move. Two things are recycled while nobody else
+  // holds them: the vector of the last list (`spare`, refilled for the next position) and the
+  // last MoveList object handed out (`list_object`, a strong reference; pointed at the new
+  // vector when Python holds no other reference to it). Neither is shared by copies.
+  std::shared_ptr<std::vector<Move>> spare;
+  PyObject* list_object = nullptr;
 
   PyGame() = default;
-  PyGame(const PyGame&) = default;
-  PyGame& operator=(const PyGame&) = default;
+  PyGame(const PyGame& other) : state(other.state), rules(other.rules), head(other.head), legal(other.legal) {}
+  PyGame(PyGame&& other) noexcept
+      : state(other.state), rules(std::move(other.rules)), head(std::move(other.head)),
+        legal(std::move(other.legal)), spare(std::move(other.spare)),
+        list_object(std::exchange(other.list_object, nullptr)) {}
+  PyGame& operator=(const PyGame&) = delete;
   ~PyGame() {
+    Py_XDECREF(list_object);  // games are created and destroyed with the GIL held
     // Release a long unshared chain iteratively rather than by nested destructors.
     while (head && head.use_count() == 1) {
       std::shared_ptr<HistoryBatch> parent = std::move(head->parent);
@@ -472,12 +483,19 @@ struct PyGame {
 
   const std::shared_ptr<const std::vector<Move>>& legal_list() {
     if (!legal) {
-      auto list = std::make_shared<std::vector<Move>>();
+      std::shared_ptr<std::vector<Move>> list = std::move(spare);
+      if (!list) {
+        list = std::make_shared<std::vector<Move>>();
+        list->reserve(64);
+      }
       legal_moves(state, *rules, *list);
       legal = std::move(list);
     }
     return legal;
   }
+
+  // The state changed: forget its legal moves, keeping the vector if nothing else holds it.
+  void forget_legal();
 
   // The next move goes into a new batch (the head is shared with a copy, or full).
   bool needs_batch() const {
@@ -490,7 +508,7 @@ struct PyGame {
 
   // Appends `m`, played from `before` (read only when a snapshot is due).
   void record(const GameState& before, const Move& m) {
-    legal.reset();
+    forget_legal();
     if (needs_batch()) {
       auto batch = std::make_shared<HistoryBatch>();
       batch->depth = static_cast<std::uint32_t>(move_count());
@@ -518,7 +536,7 @@ struct PyGame {
 
   // Undoes the last move (precondition: head) and returns it.
   Move undo() {
-    legal.reset();
+    forget_legal();
     if (head.use_count() > 1) head = std::make_shared<HistoryBatch>(*head);  // copy on write
     HistoryBatch& batch = *head;
     const Move last = batch.moves.back();
@@ -542,6 +560,23 @@ struct PyGame {
     return out;
   }
 };
+
+// The vector a MoveList that only the game holds points to while it waits to be reused.
+const std::shared_ptr<const std::vector<Move>>& no_moves() {
+  static const auto empty = std::make_shared<const std::vector<Move>>();
+  return empty;
+}
+
+void PyGame::forget_legal() {
+  if (!legal) return;
+  if (list_object && Py_REFCNT(list_object) == 1) {
+    // Only the game holds its last MoveList: let go of the vector so it can be refilled.
+    auto v_h = reinterpret_cast<py::detail::instance*>(list_object)->get_value_and_holder();
+    static_cast<PyMoveList*>(v_h.value_ptr())->moves = no_moves();
+  }
+  if (legal.use_count() == 1) spare = std::const_pointer_cast<std::vector<Move>>(std::move(legal));
+  legal.reset();
+}
 
 [[noreturn]] void illegal(const std::string& message) { raise("IllegalMoveError", message); }
 
@@ -748,7 +783,20 @@ PyObject* fast_is_over(PyObject* self, PyObject*) {
 PyObject* fast_legal_moves(PyObject* self, PyObject*) {
   PyGame* g = native<PyGame>(self);
   if (!g) return nullptr;
-  return guarded([&] { return py::cast(PyMoveList{g->legal_list()}).release().ptr(); });
+  return guarded([&]() -> PyObject* {
+    const auto& list = g->legal_list();
+    if (g->list_object && Py_REFCNT(g->list_object) == 1) {
+      // Nobody else holds the last MoveList: hand it out again, showing the current moves.
+      native<PyMoveList>(g->list_object)->moves = list;
+      Py_INCREF(g->list_object);
+      return g->list_object;
+    }
+    PyObject* fresh = py::cast(PyMoveList{list}).release().ptr();
+    Py_XDECREF(g->list_object);
+    Py_INCREF(fresh);
+    g->list_object = fresh;
+    return fresh;
+  });
 }
 
 PyObject* fast_push_index(PyObject* self, PyObject* index) {
