@@ -774,9 +774,17 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
   for (int index = 0, i = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] != side) continue;
     const Meld& meld = s.melds[i];
-    const std::uint64_t fits =
-        kWildBits | (meld.kind == MeldKind::Set ? CardSet::rank_column(meld.rank)
-                                                : CardSet::kLaneRanks << (16 * meld.suit));
+    std::uint64_t fits = kWildBits;
+    if (meld.kind == MeldKind::Set) {
+      fits |= CardSet::rank_column(meld.rank);
+    } else {
+      // A natural can only go one or two slots beyond an end (two: a free wild moves into the
+      // gap) or into the wild's slot (RULES B.6); the ace is slot 1 and slot 14.
+      unsigned slots = (1u << meld.wild_slot) | (1u << (meld.hi + 1)) | (1u << (meld.hi + 2));
+      slots |= (1u << meld.lo) >> 1 | (1u << meld.lo) >> 2;
+      const unsigned ranks = (slots & 0x3FFEu) | ((slots >> 13) & 2u);  // slot 14 is the ace
+      fits |= static_cast<std::uint64_t>(ranks) << (16 * meld.suit);
+    }
     CardSet(distinct.one() & fits, 0).for_each([&](Card c) {
       if (!lay_off(meld, c, rules).ok()) return;
       Move move{MoveKind::Add, c, static_cast<std::uint32_t>(index), CardSet{}};
@@ -790,9 +798,9 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
     ++index;
   }
   // Discards: with two or more cards in hand only the C.5 hold can refuse one (check_discard).
-  const bool many = hand.size() > 1;
+  const bool many = hand.size() > 1, held = s.hold.valid();
   distinct.for_each([&](Card c) {
-    if (many ? !hold_blocks(s, rules, c) : check_discard(s, rules, c) == MoveError::Ok)
+    if (many ? !(held && hold_blocks(s, rules, c)) : check_discard(s, rules, c) == MoveError::Ok)
       out.push_back(Move{MoveKind::Discard, c, 0, CardSet{}});
   });
 }
