@@ -22,9 +22,6 @@ RULES_SPEC = ROOT.parent / "shared" / "RULES.md"
 # examples it must keep (so a page cannot lose its examples unnoticed).
 DOCTESTED_PAGES = {"notation.md": 40, "rules.md": 8}
 
-# Pages announced in docs/index.md that other work is still writing.
-PAGES_IN_PROGRESS = {"cli.md", "records.md"}
-
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
@@ -126,8 +123,6 @@ def test_local_links_resolve(page):
         if "://" in target or target.startswith("#"):
             continue
         path = target.split("#")[0]
-        if path in PAGES_IN_PROGRESS:
-            continue
         if "shared/" in path and not RULES_SPEC.exists():
             continue
         assert (DOCS / path).exists(), f"docs/{page} links to {target!r}, which does not exist"
