@@ -464,6 +464,7 @@ struct PyGame {
   PyObject* list_object = nullptr;
 
   PyGame() = default;
+  PyGame(const GameState& s, RulesPtr r) : state(s), rules(std::move(r)) {}
   PyGame(const PyGame& other) : state(other.state), rules(other.rules), head(other.head), legal(other.legal) {}
   PyGame(PyGame&& other) noexcept
       : state(other.state), rules(std::move(other.rules)), head(std::move(other.head)),
@@ -1147,17 +1148,16 @@ void bind_game(py::module_& m) {
            [](const PyGame& g, py::handle player, py::handle seed) {
              const int seat = seat_arg(g, player);
              const std::uint64_t seed_value = seed_arg(seed);
-             PyGame d;
-             d.rules = g.rules;
-             d.state = determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value);
-             return d;
+             // Built in place on the heap and handed to Python as is: no further copies.
+             return std::make_unique<PyGame>(
+                 determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value), g.rules);
            },
            py::arg("player"), py::arg("seed"),
            "A game consistent with that player's observation, the unseen cards dealt from `seed` "
            "(docs/search.md); reads only the observation.")
-      .def("copy", [](const PyGame& g) { return g; })
-      .def("__copy__", [](const PyGame& g) { return g; })
-      .def("__deepcopy__", [](const PyGame& g, py::handle) { return g; })
+      .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
+      .def("__copy__", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
+      .def("__deepcopy__", [](const PyGame& g, py::handle) { return std::make_unique<PyGame>(g); })
       .def_property_readonly("moves", [](const PyGame& g) {
         py::list out;
         for (const Move& mv : g.move_list()) out.append(py::cast(PyMove{mv}));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -110,10 +112,10 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
   const GameState& v = o.state;
   const int player = o.player;
   // 1. The unseen cards: the deck less everything the observer sees, in canonical order.
-  std::array<int, kKinds> count{};
-  std::array<Card, kMaxDeck> deck{};
-  const int total = unshuffled_deck(rules, deck);
-  for (int i = 0; i < total; ++i) ++count[deck[i].index];
+  // The deck (unshuffled_deck) holds `decks` copies of every suited kind and `jokers` jokers.
+  std::array<int, kKinds> count;
+  count.fill(rules.decks);
+  count[kJoker] = rules.jokers;
   auto take = [&](CardSet cards) { cards.for_each([&](Card c) { --count[c.index]; }); };
   for (int q = 0; q < v.players; ++q) take(v.hands[q]);  // own hand; the others' known cards
   for (int i = 0; i < v.meld_count; ++i) take(v.melds[i].cards);
@@ -121,10 +123,16 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
   for (int k = 0; k < kPackets; ++k)
     if (packet_visible(v, player, k))
       for (int i = 0; i < v.packets[k].size; ++i) --count[v.packets[k].cards[i].index];
-  std::array<Card, kMaxDeck> unseen{};
+  // Every kind is written four times (no deck holds more copies) and the next kind starts after
+  // its real copies: straight-line stores instead of a loop per kind.
+  std::array<Card, kMaxDeck + 4> unseen;
   int n = 0;
-  for (int kind = 0; kind < kKinds; ++kind)
-    for (int c = 0; c < count[kind]; ++c) unseen[n++] = Card(static_cast<std::uint8_t>(kind));
+  static_assert(sizeof(Card) == 1 && std::is_trivially_copyable_v<Card>);
+  for (int kind = 0; kind < kKinds; ++kind) {
+    const std::uint32_t four = static_cast<std::uint32_t>(kind) * 0x01010101u;
+    std::memcpy(&unseen[static_cast<std::size_t>(n)], &four, sizeof four);
+    n += std::clamp(count[kind], 0, 4);  // 0..4 in any consistent state
+  }
   // 2. Shuffled like a deal.
   Rng rng(seed);
   rng.shuffle(unseen.data(), n);
