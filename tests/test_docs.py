@@ -86,9 +86,9 @@ def test_both_engines_give_every_knob_the_same_value(preset):
         assert type(value) is type(reference_knobs[name]) and value == reference_knobs[name], name
 
 
-def test_every_knob_has_a_meaning_and_a_rules_section(engine):
-    assert list(rules_table.MEANINGS) == list(engine.Rules().knobs())
-    for name, (meaning, sections) in rules_table.MEANINGS.items():
+def test_every_knob_docstring_has_a_meaning_and_a_rules_section(engine):
+    for name in engine.Rules().knobs():
+        meaning, sections = rules_table.knob_meaning(engine.Rules, name)
         assert meaning and "|" not in meaning and "\n" not in meaning, name
         assert sections and all(section in rules_table.SECTIONS for section in sections), name
 

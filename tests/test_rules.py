@@ -8,6 +8,7 @@ table order of docs/api.md; no expected value is read from an engine.
 from __future__ import annotations
 
 import pytest
+from conftest import load_engine
 
 from burraco._errors import InvalidNotationError
 
@@ -359,6 +360,23 @@ def test_derived_values_are_read_only(engine):
         rules.total_cards = 106
     with pytest.raises(AttributeError):
         rules.initial_stock = 1
+
+
+def test_every_knob_has_a_one_line_docstring(engine):
+    rules = engine.Rules()
+    for name in rules.knobs():
+        doc = getattr(type(rules), name).__doc__
+        assert isinstance(doc, str) and doc.strip(), f"Rules.{name} has no docstring"
+        assert "\n" not in doc and doc == doc.strip() and doc.endswith("."), name
+
+
+def test_knob_docstrings_are_the_same_in_both_engines():
+    # docs/rules.md takes its meanings from the docstrings, and must not depend on the engine.
+    core, reference = load_engine("core"), load_engine("reference")
+    knobs = list(core.Rules().knobs())
+    assert knobs == list(reference.Rules().knobs())
+    for name in knobs:
+        assert getattr(core.Rules, name).__doc__ == getattr(reference.Rules, name).__doc__, name
 
 
 # ----------------------------------------------------------------------------------------------

@@ -6,10 +6,12 @@
     python tools/rules_table.py --write               # replace the table in docs/rules.md
 
 The knobs, their order and their value in every preset come from ``Rules(preset).knobs()`` of the
-engine; only the one-line meaning and the RULES.md sections of each knob are written here, and the
-script refuses to print a table when a knob has no meaning or a meaning names no knob, so a knob
-added to the engines must be described before the page can be regenerated. tests/test_docs.py
-checks that docs/rules.md holds exactly what this prints, on both engines.
+engine, and the one-line meaning and RULES.md sections of each knob from the docstring of its
+property, ``Rules.<knob>.__doc__`` ("Cards dealt to each player (RULES F.2)."; the knob tables of
+cpp/src/rules.cpp and src/burraco/reference/rules.py hold the text). The script refuses to print a
+table when a knob's docstring is missing, is not of that form or names a section it does not link
+to, so a knob added to the engines must be described before the page can be regenerated.
+tests/test_docs.py checks that docs/rules.md holds exactly what this prints, on both engines.
 """
 
 from __future__ import annotations
@@ -62,103 +64,26 @@ SECTIONS: dict[str, str] = {
 # Where RULES.md is, seen from docs/: the project's shared folder beside the checkout.
 RULES_LINK = "../../shared/RULES.md"
 
-# knob -> (what it means, in one line; the RULES.md sections that define it).
-MEANINGS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "players": ("players at the table (2, 3 or 4); the sides follow from it", ("G",)),
-    "decks": ("52-card decks in the pack (only 2 for now)", ("A.1",)),
-    "jokers": ("jokers in the pack: 0, 2 or 4", ("A.1",)),
-    "card_values": (
-        "point table: `italian` (joker 30, two 20) or `pagat_brazil` (20, 10)",
-        ("A.3",),
-    ),
-    "hand_size": ("cards dealt to each player", ("F.2",)),
-    "pozzetto_sizes": ("sizes of the two pozzetti, the one taken first written first", ("F.2",)),
-    "initial_upcard": ("a start card is turned face up on the pile after the deal", ("F.2",)),
-    "first_draw_rule": (
-        "`may_reject_first_card`: the brazilian `keep`/`reject` first draw",
-        ("C.2",),
-    ),
-    "pile_take_requires_meld": (
-        "the pile may be taken only to put one of its cards down at once (only False)",
-        ("C.2",),
-    ),
-    "forbid_discard_of_single_pile_card": (
-        "a one-card pile just taken may not be discarded back in the same turn",
-        ("C.5",),
-    ),
-    "natural_two_in_run": ("a two in slot 2 of its own suit's run is natural, not wild", ("A.4",)),
-    "max_wild_per_meld": ("most wild-acting cards in one meld (only 1)", ("B.1",)),
-    "sets_allowed": ("sets (cards of one rank) may be melded at all", ("B.2",)),
-    "set_ranks": ("the ranks that may form a set", ("B.2",)),
-    "max_sets_per_rank_per_side": ("sets of one rank a side may hold (only 1)", ("B.2",)),
-    "max_set_size": ("most cards in a set, the wild included", ("B.2",)),
-    "ace_low_or_high": ("where an ace may sit in a run: slot 1, slot 14, or either", ("B.3",)),
-    "allow_both_aces_in_run": ("one run may hold natural aces at both ends", ("B.3",)),
-    "allow_orphan_wild_14": (
-        "the 14-card run A..K plus a wild in the other ace slot is legal",
-        ("B.3",),
-    ),
-    "max_run_size": ("most cards in a run, the wild included", ("B.3",)),
-    "run_wraparound": ("runs may wrap from K through A to 2 (only False)", ("B.3",)),
-    "wild_display_end": ("the end where a free wild is shown (only `low`)", ("B.4",)),
-    "free_end_wild_may_move": (
-        "a free wild at an end may move to fill a new hole (only True)",
-        ("B.6",),
-    ),
-    "wild_replaced_only_by_its_card": (
-        "only the card a wild stands for displaces it (only True)",
-        ("B.6",),
-    ),
-    "wild_swap_allowed": ("a wild may be swapped for another wild (only False)", ("B.6",)),
-    "low_natural_two_may_convert": (
-        "a natural two at the low end of a run without wild may turn into its wild",
-        ("B.6",),
-    ),
-    "opening_minimum": ("brazilian opening minimum: None, or (from score, points) steps", ("C.3",)),
-    "opening_fail_increment": ("rise of the opening minimum after each short opening", ("C.3",)),
-    "pozzetto_reveal": ("when the owner may look at a pozzetto taken by discarding", ("C.4",)),
-    "closing_requires_pozzetto": (
-        "a side must have taken its pozzetto to close (only True)",
-        ("C.6",),
-    ),
-    "closing_requires_burraco": ("the burraco a side needs to close: `any` or `clean`", ("C.6",)),
-    "closing_discard": ("closing needs a last discard (`required`) or not (`optional`)", ("C.6",)),
-    "closing_discard_wild_allowed": ("the closing discard may be a wild", ("C.6",)),
-    "closing_bonus": ("points for the side that closes", ("E.3",)),
-    "clean_burraco_bonus": ("points for each clean burraco", ("E.2",)),
-    "dirty_burraco_bonus": ("points for each dirty burraco", ("E.2",)),
-    "semi_clean_burraco_bonus": (
-        "points for each semi-clean burraco; None: no such class, scored as dirty",
-        ("B.7", "E.2"),
-    ),
-    "semi_clean_rule": (
-        "what makes a burraco semi-clean: longest natural block or wild at an end",
-        ("B.7",),
-    ),
-    "no_pozzetto_penalty": ("points lost by a side that never took its pozzetto", ("E.4",)),
-    "unplayed_pozzetto_rule": ("how a pozzetto taken but not played is scored", ("E.4",)),
-    "stock_end_threshold": (
-        "the hand ends after the turn whose draw leaves this many stock cards",
-        ("D.2", "D.3"),
-    ),
-    "pozzetto_becomes_stock": (
-        "an untaken pozzetto becomes the stock when the stock runs out",
-        ("D.3",),
-    ),
-    "deadlock_rule": ("what a deadlock does: end the hand, or force a stock draw", ("D.4",)),
-    "cut_bonus": ("brazilian bonus for cutting exactly 22 cards before the deal", ("E.5", "F.5")),
-    "cut_exact_probability": ("chance that a simulated cut is exact", ("F.5",)),
-    "score_split": ("how the pair of italian-3p shares its hand score", ("E.6",)),
-    "match_target": ("the score that ends a match", ("E.7",)),
-    "compare": ("how a score is compared with the target: `>` or `>=`", ("E.7",)),
-    "tie_policy": ("a tie at the top past the target: play on, or a drawn match", ("E.7",)),
-    "pile_take": ("how the discard pile is taken (only `whole_pile`)", ("C.2",)),
-    "wild_cards": ("which cards are wild (only `jokers_and_twos`)", ("A.4",)),
-    "pozzetto_pickup": ("when a pozzetto is picked up: on the fly, or after the discard", ("C.4",)),
-    "pozzetti_per_side": ("pozzetti one side may take in a hand (only 1)", ("C.4",)),
-    "discard_pile_public": ("every card of the discard pile is public (only True)", ("C.2",)),
-    "dealer_rotation": ("where the deal passes after a hand (only `left`)", ("F.1",)),
-}
+# The docstring of a knob's property: its meaning in one line, then the RULES.md sections that
+# define it, as in "Cards dealt to each player (RULES F.2)." (a table cell: no `|`, no newline).
+KNOB_DOC = re.compile(r"(?P<meaning>[^|\n]+) \(RULES (?P<sections>[^()|\n]+)\)\.")
+
+
+def knob_meaning(rules_type: type, name: str) -> tuple[str, tuple[str, ...]]:
+    """The meaning of the knob ``name`` and its RULES.md sections, read from the docstring of the
+    knob's property on ``rules_type`` (``engine.Rules``)."""
+    doc = getattr(rules_type, name).__doc__ or ""
+    match = KNOB_DOC.fullmatch(doc)
+    if match is None:
+        raise SystemExit(
+            f"the docstring of Rules.{name} is {doc!r}: expected one line "
+            "'<meaning> (RULES <section>, ...).'"
+        )
+    sections = tuple(match["sections"].split(", "))
+    unknown = [section for section in sections if section not in SECTIONS]
+    if unknown:
+        raise SystemExit(f"Rules.{name} names RULES sections this script does not know: {unknown}")
+    return match["meaning"], sections
 
 
 def anchor(heading: str) -> str:
@@ -181,17 +106,10 @@ def render(engine) -> str:
         )
     values = {preset: engine.Rules(preset).knobs() for preset in PRESETS}
     knobs = list(values["italian"])
-    unknown = [name for name in knobs if name not in MEANINGS]
-    stale = [name for name in MEANINGS if name not in knobs]
-    if unknown or stale or list(MEANINGS) != knobs:
-        raise SystemExit(
-            "tools/rules_table.py is out of date: knobs without a meaning "
-            f"{unknown}, meanings of no knob {stale} (or the order changed)"
-        )
     head = ["knob", "meaning", "RULES", *PRESETS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name in knobs:
-        meaning, sections = MEANINGS[name]
+        meaning, sections = knob_meaning(engine.Rules, name)
         links = ", ".join(
             f"[{section}]({RULES_LINK}#{anchor(SECTIONS[section])})" for section in sections
         )

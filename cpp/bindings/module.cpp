@@ -1688,10 +1688,12 @@ PYBIND11_MODULE(_core, m) {
       })
       .def("__copy__", [](const Rules& r) { return r; })
       .def("__deepcopy__", [](const Rules& r, py::handle) { return r; });
+  // Every knob is a read-only property whose docstring is its meaning in the knob table (the
+  // names and texts are string literals there, so their data() ends with a NUL).
   for (const KnobInfo& k : knob_table()) {
     const KnobInfo* knob = &k;
     rules_class.def_property_readonly(
-        k.name.data(), [knob](const Rules& r) { return knob_value(r, *knob); });
+        k.name.data(), [knob](const Rules& r) { return knob_value(r, *knob); }, k.doc.data());
   }
   py::list presets;
   for (std::string_view name : kPresetNames) presets.append(py::str(std::string(name)));

@@ -8,9 +8,9 @@
 // | online-2p   | 2       | 2      | no           | yes              | 150        | any burraco |
 // | brazilian   | 4 (2)   | 4      | yes          | n/a              | none       | clean       |
 //
-// Every knob is listed, with its type and allowed values, in the table `knob_table()`; bindings
-// and text formats read and write knobs through it by name, so a knob has one name everywhere
-// (docs/api.md has the full table with every preset's value).
+// Every knob is listed, with its type, allowed values and one-line meaning, in the table
+// `knob_table()`; bindings and text formats read and write knobs through it by name, so a knob has
+// one name everywhere (docs/api.md has the full table with every preset's value).
 #pragma once
 
 #include <array>
@@ -151,6 +151,10 @@ enum class KnobType : std::uint8_t {
 
 struct KnobInfo {
   std::string_view name;
+  // What the knob means, in one line, ending with the RULES.md sections that define it:
+  // "Cards dealt to each player (RULES F.2)." The Python property of the knob has it as its
+  // docstring; the reference engine's knob table holds the same text.
+  std::string_view doc;
   KnobType type;
   void* (*field)(Rules&);
   std::int32_t min = 0, max = 0;      // Int, OptInt, IntPair

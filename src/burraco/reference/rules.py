@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -141,133 +142,131 @@ def _probability(value: Any) -> float:
 
 
 # --- the knob table (docs/api.md, in its order) -----------------------------------------------
-# name, checker, documentation, values for (italian, italian-2p, italian-3p, online-2p, brazilian)
+# name, checker, docstring, values for (italian, italian-2p, italian-3p, online-2p, brazilian).
+# The docstring is the knob's one-line meaning with the RULES.md sections that define it; the core
+# has the same text in its knob table (cpp/src/rules.cpp), and tools/rules_table.py reads it from
+# either engine for the table of docs/rules.md.
 
 _NON_NEGATIVE = _int_in(0, _MAX_POINTS)
 
 _KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] = (
     ("players", _int_one_of(2, 3, 4),
-     "Number of players: 2, 3 or 4 (RULES G #1).",
+     "Players at the table (2, 3 or 4); the sides follow from it (RULES G).",
      (4, 2, 3, 2, 4)),
     ("decks", _int_one_of(2),
-     "Number of 52-card decks: only 2 (RULES A.1).",
+     "52-card decks in the pack (only 2 for now) (RULES A.1).",
      (2, 2, 2, 2, 2)),
     ("jokers", _int_one_of(0, 2, 4),
-     "Number of jokers in the pack: 0, 2 or 4 (RULES A.1; online-2p uses 2).",
+     "Jokers in the pack: 0, 2 or 4 (RULES A.1).",
      (4, 4, 4, 2, 4)),
     ("card_values", _string_one_of("italian", "pagat_brazil"),
-     "Card point table: 'italian' (Jk 30, 2 20) or 'pagat_brazil' (Jk 20, 2 10) (RULES A.3).",
+     "Point table: `italian` (joker 30, two 20) or `pagat_brazil` (20, 10) (RULES A.3).",
      ("italian",) * 5),
     ("hand_size", _int_in(1, 20),
      "Cards dealt to each player (RULES F.2).",
      (11,) * 5),
     ("pozzetto_sizes", _pozzetto_sizes,
-     "Sizes of the two pozzetti, top (taken first) first (RULES F.2).",
+     "Sizes of the two pozzetti, the one taken first written first (RULES F.2).",
      ((11, 11), (11, 11), (18, 11), (11, 11), (11, 11))),
     ("initial_upcard", _boolean,
-     "Whether a start card is turned face up after the deal (RULES F.2).",
+     "A start card is turned face up on the pile after the deal (RULES F.2).",
      (True, True, True, True, False)),
     ("first_draw_rule", _string_one_of("none", "may_reject_first_card"),
-     "The brazilian first draw: 'may_reject_first_card' or 'none' (RULES C.2).",
+     "`may_reject_first_card`: the brazilian `keep`/`reject` first draw (RULES C.2).",
      ("none", "none", "none", "none", "may_reject_first_card")),
     ("pile_take_requires_meld", _bool_only(False),
-     "FIBUR international pile rule: only False is supported (RULES C.2).",
+     "The pile may be taken only to put one of its cards down at once (only False) (RULES C.2).",
      (False,) * 5),
     ("forbid_discard_of_single_pile_card", _boolean,
-     "The single-card pile rule (RULES C.5).",
+     "A one-card pile just taken may not be discarded back in the same turn (RULES C.5).",
      (True,) * 5),
     ("natural_two_in_run", _boolean,
-     "Whether a two of the run's suit in slot 2 is a natural card (RULES A.4); when False every "
-     "two is always a wild.",
+     "A two in slot 2 of its own suit's run is natural, not wild (RULES A.4).",
      (True,) * 5),
     ("max_wild_per_meld", _int_one_of(1),
-     "Most wild-acting cards in one meld: only 1 (RULES B.1).",
+     "Most wild-acting cards in one meld (only 1) (RULES B.1).",
      (1,) * 5),
     ("sets_allowed", _boolean,
-     "Whether sets may be melded at all (RULES B.2).",
+     "Sets (cards of one rank) may be melded at all (RULES B.2).",
      (True,) * 5),
     ("set_ranks", _set_ranks,
-     "The ranks that may form a set, as a string of rank letters stored in the order A 3 4 .. K "
-     "(RULES B.2).",
+     "The ranks that may form a set (RULES B.2).",
      (_SET_RANK_LETTERS,) * 5),
     ("max_sets_per_rank_per_side", _int_one_of(1),
-     "Sets of one rank a side may hold: only 1 (RULES B.2).",
+     "Sets of one rank a side may hold (only 1) (RULES B.2).",
      (1,) * 5),
     ("max_set_size", _int_in(3, 9),
-     "Largest legal set, wild included (RULES B.2: 8 naturals + 1 wild = 9).",
+     "Most cards in a set, the wild included (RULES B.2).",
      (9,) * 5),
     ("ace_low_or_high", _string_one_of("low_or_high", "low_only", "high_only"),
-     "Where an ace may sit in a run: 'low_or_high', 'low_only' (no slot 14), 'high_only' (no slot 1) "
-     "(RULES 0.3, B.3 V2).",
+     "Where an ace may sit in a run: slot 1, slot 14, or either (RULES B.3).",
      ("low_or_high",) * 5),
     ("allow_both_aces_in_run", _boolean,
-     "Whether one run may hold natural aces in both slot 1 and slot 14 (RULES B.3 V4).",
+     "One run may hold natural aces at both ends (RULES B.3).",
      (False, False, False, False, True)),
     ("allow_orphan_wild_14", _boolean,
-     "Whether the 14-card run of 13 naturals A..K plus an orphan wild is legal (RULES B.3 V5); only "
-     "meaningful when both aces are not allowed.",
+     "The 14-card run A..K plus a wild in the other ace slot is legal (RULES B.3).",
      (True, True, True, True, False)),
     ("max_run_size", _int_in(3, 14),
-     "Longest legal run, wild included (RULES B.3 V1).",
+     "Most cards in a run, the wild included (RULES B.3).",
      (14,) * 5),
     ("run_wraparound", _bool_only(False),
-     "Runs wrapping from K to A to 2: only False is supported (RULES B.3 V4).",
+     "Runs may wrap from K through A to 2 (only False) (RULES B.3).",
      (False,) * 5),
     ("wild_display_end", _string_one_of("low"),
-     "Where a free wild is shown: only 'low' (RULES B.4 preference 3).",
+     "The end where a free wild is shown (only `low`) (RULES B.4).",
      ("low",) * 5),
     ("free_end_wild_may_move", _bool_only(True),
-     "A free wild may move to the other end or into a new hole: only True (RULES B.6 L2).",
+     "A free wild at an end may move to fill a new hole (only True) (RULES B.6).",
      (True,) * 5),
     ("wild_replaced_only_by_its_card", _bool_only(True),
-     "A wild is displaced only by the card it stands for: only True (RULES B.6 L2).",
+     "Only the card a wild stands for displaces it (only True) (RULES B.6).",
      (True,) * 5),
     ("wild_swap_allowed", _bool_only(False),
-     "Swapping a wild for another wild: only False (RULES B.6).",
+     "A wild may be swapped for another wild (only False) (RULES B.6).",
      (False,) * 5),
     ("low_natural_two_may_convert", _boolean,
-     "Whether a natural two that is the lowest card of a run without a wild may turn into the "
-     "run's wild (RULES B.6 L1 exception, seed 000 sixth point).",
+     "A natural two at the low end of a run without wild may turn into its wild (RULES B.6).",
      (True,) * 5),
     ("opening_minimum", _opening_minimum,
-     "Brazilian opening minimum: None, or ((from_score, minimum), ...) pairs (RULES C.3).",
+     "Brazilian opening minimum: None, or (from score, points) steps (RULES C.3).",
      (None, None, None, None, ((0, 50), (1500, 75)))),
     ("opening_fail_increment", _NON_NEGATIVE,
-     "Rise of the opening requirement after a short opening (RULES C.3).",
+     "Rise of the opening minimum after each short opening (RULES C.3).",
      (15,) * 5),
     ("pozzetto_reveal", _string_one_of("after_partner_turn", "next_own_turn", "immediately"),
-     "When the owner sees a pozzetto taken by discarding (RULES C.4).",
+     "When the owner may look at a pozzetto taken by discarding (RULES C.4).",
      ("after_partner_turn", "next_own_turn", "after_partner_turn", "immediately",
       "after_partner_turn")),
     ("closing_requires_pozzetto", _bool_only(True),
-     "Closing needs the side's pozzetto: only True (RULES C.6).",
+     "A side must have taken its pozzetto to close (only True) (RULES C.6).",
      (True,) * 5),
     ("closing_requires_burraco", _string_one_of("any", "clean"),
-     "The burraco a side needs to close: 'any' or 'clean' (RULES C.6).",
+     "The burraco a side needs to close: `any` or `clean` (RULES C.6).",
      ("any", "any", "any", "any", "clean")),
     ("closing_discard", _string_one_of("required", "optional"),
-     "Whether closing needs a final discard (RULES C.6).",
+     "Closing needs a last discard (`required`) or not (`optional`) (RULES C.6).",
      ("required", "required", "required", "required", "optional")),
     ("closing_discard_wild_allowed", _boolean,
-     "Whether the closing discard may be a wild (RULES C.6).",
+     "The closing discard may be a wild (RULES C.6).",
      (False, False, False, False, True)),
     ("closing_bonus", _NON_NEGATIVE,
-     "Bonus for the side that closes (RULES E.3).",
+     "Points for the side that closes (RULES E.3).",
      (100,) * 5),
     ("clean_burraco_bonus", _NON_NEGATIVE,
-     "Bonus of a clean burraco (RULES E.2).",
+     "Points for each clean burraco (RULES E.2).",
      (200,) * 5),
     ("dirty_burraco_bonus", _NON_NEGATIVE,
-     "Bonus of a dirty burraco (RULES E.2).",
+     "Points for each dirty burraco (RULES E.2).",
      (100,) * 5),
     ("semi_clean_burraco_bonus", _optional(_NON_NEGATIVE),
-     "Bonus of a semi-clean burraco, or None: no semi-clean class, scored as dirty (RULES B.7, E.2).",
+     "Points for each semi-clean burraco; None: no such class, scored as dirty (RULES B.7, E.2).",
      (150, 150, 150, 150, None)),
     ("semi_clean_rule", _string_one_of("longest_natural_block", "wild_at_end"),
-     "Semi-clean test: 'longest_natural_block' (RULES B.7) or 'wild_at_end' (RULES H-5).",
+     "What makes a burraco semi-clean: longest natural block or wild at an end (RULES B.7).",
      ("longest_natural_block",) * 5),
     ("no_pozzetto_penalty", _NON_NEGATIVE,
-     "Penalty for a side that never took a pozzetto (RULES E.4).",
+     "Points lost by a side that never took its pozzetto (RULES E.4).",
      (100,) * 5),
     ("unplayed_pozzetto_rule", _string_one_of("count_as_hand", "min_of_value_and_100",
                                               "as_not_taken"),
@@ -275,49 +274,49 @@ _KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] 
      ("count_as_hand", "count_as_hand", "count_as_hand", "count_as_hand",
       "min_of_value_and_100")),
     ("stock_end_threshold", _int_in(0, 10),
-     "Stock size at which the hand ends (RULES D.2, D.3).",
+     "The hand ends after the turn whose draw leaves this many stock cards (RULES D.2, D.3).",
      (2, 2, 2, 0, 0)),
     ("pozzetto_becomes_stock", _boolean,
-     "Whether an untaken pozzetto becomes the stock when the stock runs out (RULES D.3).",
+     "An untaken pozzetto becomes the stock when the stock runs out (RULES D.3).",
      (False, False, False, True, True)),
     ("deadlock_rule", _string_one_of("end_hand", "force_draw"),
-     "What a deadlock does (RULES D.4).",
+     "What a deadlock does: end the hand, or force a stock draw (RULES D.4).",
      ("end_hand",) * 5),
     ("cut_bonus", _NON_NEGATIVE,
-     "Brazilian bonus for cutting exactly 22 cards (RULES E.5, F.5).",
+     "Brazilian bonus for cutting exactly 22 cards before the deal (RULES E.5, F.5).",
      (0, 0, 0, 0, 100)),
     ("cut_exact_probability", _probability,
-     "Probability that the cut hits exactly 22 in a simulation (RULES F.5).",
+     "Chance that a simulated cut is exact (RULES F.5).",
      (0.0,) * 5),
     ("score_split", _string_one_of("none", "halves_for_pair"),
-     "How a pair's hand score is shared in italian-3p (RULES E.6).",
+     "How the pair of italian-3p shares its hand score (RULES E.6).",
      ("none", "none", "halves_for_pair", "none", "none")),
     ("match_target", _int_in(1, _MAX_POINTS),
-     "Score that ends the match (RULES E.7).",
+     "The score that ends a match (RULES E.7).",
      (2000, 2000, 2000, 2005, 2000)),
     ("compare", _string_one_of(">", ">="),
-     "How a score is compared with match_target (RULES E.7).",
+     "How a score is compared with the target: `>` or `>=` (RULES E.7).",
      (">", ">", ">", ">=", ">=")),
     ("tie_policy", _string_one_of("play_on", "draw"),
-     "What happens when the leaders are exactly equal past the target (RULES E.7).",
+     "A tie at the top past the target: play on, or a drawn match (RULES E.7).",
      ("play_on",) * 5),
     ("pile_take", _string_one_of("whole_pile"),
-     "How the discard pile is taken: only 'whole_pile' (RULES C.2, G #12).",
+     "How the discard pile is taken (only `whole_pile`) (RULES C.2).",
      ("whole_pile",) * 5),
     ("wild_cards", _string_one_of("jokers_and_twos"),
-     "Which cards are wild: only 'jokers_and_twos' (RULES A.4, G #15).",
+     "Which cards are wild (only `jokers_and_twos`) (RULES A.4).",
      ("jokers_and_twos",) * 5),
     ("pozzetto_pickup", _string_one_of("on_the_fly_or_after_discard"),
-     "How a pozzetto is picked up: only 'on_the_fly_or_after_discard' (RULES C.4, G #33).",
+     "When a pozzetto is picked up: on the fly, or after the discard (RULES C.4).",
      ("on_the_fly_or_after_discard",) * 5),
     ("pozzetti_per_side", _int_one_of(1),
-     "Pozzetti a side may take in a hand: only 1 (RULES C.4, G #35).",
+     "Pozzetti one side may take in a hand (only 1) (RULES C.4).",
      (1,) * 5),
     ("discard_pile_public", _bool_only(True),
-     "Whether the whole discard pile is public: only True (RULES C.2, G #54).",
+     "Every card of the discard pile is public (only True) (RULES C.2).",
      (True,) * 5),
     ("dealer_rotation", _string_one_of("left"),
-     "Where the deal passes after a hand: only 'left' (RULES F.1, G #55).",
+     "Where the deal passes after a hand (only `left`) (RULES F.1).",
      ("left",) * 5),
 )
 # (docs/api.md: `sides`, RULES G row 2, is not a knob: it follows from `players`.)
@@ -348,13 +347,14 @@ class Rules:
     #: The preset names, in docs/api.md order.
     PRESETS = PRESETS
 
-    # Every knob is a slot (set once in __init__); its documentation is the knob table's.
+    # Every knob is a private slot `_<knob>` (set once in __init__), read through the read-only
+    # property `<knob>` installed below the class with the knob table's docstring.
     __slots__ = {"_preset": "The preset name.",
                  "_key": "(preset, every knob value in table order): equality and hash.",
-                 **{row[0]: row[2] for row in _KNOB_TABLE}}
+                 **{"_" + row[0]: row[2] for row in _KNOB_TABLE}}
     _preset: str
     _key: tuple[str, tuple[Any, ...]]
-    # The knobs, for type checkers (the values live in the slots above).
+    # The knobs, for type checkers (the properties are installed below the class).
     players: int
     decks: int
     jokers: int
@@ -429,7 +429,7 @@ class Rules:
                 ) from None
         object.__setattr__(self, "_preset", preset)
         for name, value in values.items():
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, "_" + name, value)
         object.__setattr__(self, "_key", (preset, tuple(values[name] for name in _KNOB_NAMES)))
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -505,6 +505,16 @@ class Rules:
         arguments = [repr(self._preset)]
         arguments += [f"{name}={value!r}" for name, value in self._overrides().items()]
         return f"Rules({', '.join(arguments)})"
+
+
+def _install_knob_properties() -> None:
+    """Each knob of the table becomes a read-only property of Rules over its slot ``_<knob>``,
+    with the table's docstring (the same text as the core's: docs/rules.md is built from it)."""
+    for name, _checker, doc, _values in _KNOB_TABLE:
+        setattr(Rules, name, property(operator.attrgetter("_" + name), doc=doc))
+
+
+_install_knob_properties()
 
 
 def _differs(value: Any, preset_value: Any) -> bool:
