@@ -21,6 +21,7 @@ docs/search.md, or :class:`NotApplicable` when the row means nothing for that en
   the choice costs a multiplication. ``by_index=True``: ``push_index(i)`` instead (no Move made).
 * :func:`legal_moves` - ``legal_moves()`` at a fixed position (``LEGAL_POSITIONS``), on a fresh
   copy (the core keeps a position's moves: asking twice would time that cache).
+* :func:`cpp_legal_moves` - the same positions' legal moves generated in a C++ loop (core only).
 * :func:`copy` - ``game.copy()`` / ``state.clone()``.
 * :func:`determinize` - ``game.determinize(player, seed)`` / ``state.resample_from_infostate``.
 * :func:`ismcts` - ``burraco.ISMCTS(iterations, seed).choose(game)`` / ``pyspiel.ISMCTSBot``.
@@ -455,6 +456,32 @@ def legal_moves(engine_name: str, row: str) -> Workload:
 
     size = len(game.hand(game.turn))
     return Workload(row, engine_name, run, check, 1, "call", note=f"{size} cards", baseline=copy_)
+
+
+CPP_LEGAL_CALLS = 2000  # legal-move generations per C++ loop
+
+
+def cpp_legal_moves(engine_name: str, row: str) -> Workload:
+    """Legal-move generation in C++ alone: ``burraco._core._legal_moves_repeat(game, calls)``
+    generates the moves of LEGAL_POSITIONS[row] ``calls`` times in one C++ loop (no Python and no
+    cache per call) and returns how many moves it generated in all."""
+    if engine_name != "core":
+        raise NotApplicable("n/a: a C++ loop inside the core")
+    from burraco import _core
+
+    position_id, moves = LEGAL_POSITIONS[row]
+    game = position(load("core"), position_id, moves)
+    expected = len(reference_legal_moves(position_id, moves))
+
+    def run() -> int:
+        return _core._legal_moves_repeat(game, CPP_LEGAL_CALLS)
+
+    def check(answer: int) -> None:
+        assert answer == CPP_LEGAL_CALLS * expected, f"cpp {row}: {answer} moves generated"
+
+    size = len(game.hand(game.turn))
+    return Workload(f"cpp_{row}", engine_name, run, check, CPP_LEGAL_CALLS, "call",
+                    note=f"{size} cards")
 
 
 def copy(engine_name: str) -> Workload:

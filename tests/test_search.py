@@ -764,6 +764,23 @@ def test_a_held_move_list_keeps_its_moves(engine):
         assert moves.strings() == strings and position.legal_moves().strings() == strings
 
 
+def test_legal_moves_repeat_generates_the_listed_moves(core):
+    """The benches' C++ loop (burraco._core._legal_moves_repeat) generates exactly the moves that
+    legal_moves() lists, every time, and changes nothing."""
+    from burraco import _core
+
+    for rules_id in playouts.RULES_IDS:
+        for game in sample_games(core, rules_id)[:5]:
+            before = game.state_string()
+            assert _core._legal_moves_repeat(game, 3) == 3 * len(game.legal_moves())
+            assert _core._legal_moves_repeat(game, 0) == 0
+            assert game.state_string() == before
+    game = core.Game(core.Rules("italian"), seed=1)
+    for calls in (-1, 10**10, 1.5, "3", None):
+        with pytest.raises(core.InvalidNotationError, match="calls"):
+            _core._legal_moves_repeat(game, calls)
+
+
 def test_push_index_plays_the_listed_move(engine):
     game = engine.Game(engine.Rules("italian"), seed=4)
     replay = game.copy()

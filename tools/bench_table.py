@@ -57,8 +57,9 @@ NOTES = (
     (
         "legal_moves(): timed on a fresh copy of the position, minus the copy (the core keeps a"
         " position's moves, and a copy shares them); the core's MoveList makes Move objects only"
-        " when asked, the reference builds a list of them. A figure from Python is an upper"
-        " bound of the C++ time: the 0.5 us target is for C++ alone ('unknown' when above it)."
+        " when asked, the reference builds a list of them. 'C++ legal moves': the same"
+        " positions, generated 2,000 times in one C++ loop (burraco._core._legal_moves_repeat);"
+        " the 0.5 us target is judged on the meld phase, where generation does real work."
     ),
     (
         "gin_rummy counts the players' actions as moves, not its chance nodes (the deal, each"
@@ -479,18 +480,12 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list)
         get = get or (lambda f: f.per_item)
         return _line(label, metric, figures, show, get, target, test)
 
-    def python_bound(seconds: float) -> str:
-        # Measured from Python with the Move objects: an upper bound of the C++ time.
-        return "yes" if seconds <= 0.5e-6 else "unknown"
-
     fixed = [
         single(
             "legal_11",
             "legal_moves(), 11 cards, draw phase",
             "time/call (Python)",
             lambda e: W.legal_moves(e, "legal_11"),
-            "<= 0.5 us in C++",
-            python_bound,
         ),
         single(
             "legal_12",
@@ -503,6 +498,28 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list)
             "legal_moves(), 31 cards after pile take",
             "time/call (Python)",
             lambda e: W.legal_moves(e, "legal_30"),
+        ),
+        # The 0.5 us target is judged where generation does real work: the 11 dealt cards plus
+        # the drawn one, in the meld phase (the draw phase only offers draw and pile).
+        single(
+            "cpp_legal_11",
+            "C++ legal moves, 11 cards, draw phase",
+            "time/call (C++)",
+            lambda e: W.cpp_legal_moves(e, "legal_11"),
+        ),
+        single(
+            "cpp_legal_12",
+            "C++ legal moves, 11 + 1 cards, meld phase",
+            "time/call (C++)",
+            lambda e: W.cpp_legal_moves(e, "legal_12"),
+            "<= 0.5 us",
+            lambda s: _yes(s <= 0.5e-6),
+        ),
+        single(
+            "cpp_legal_30",
+            "C++ legal moves, 31 cards after pile take",
+            "time/call (C++)",
+            lambda e: W.cpp_legal_moves(e, "legal_30"),
         ),
         single(
             "copy", "copy() / clone()", "time/call", W.copy, "<= 1 us", lambda s: _yes(s <= 1e-6)

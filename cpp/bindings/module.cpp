@@ -1511,13 +1511,38 @@ void bind_game(py::module_& m) {
             notation_error("perft depth " + quote(depth) + ": expected an integer 0..64");
           const int d = static_cast<int>(dv);
           std::uint64_t nodes = 0;
+          const GameState state = g.state;  // another thread may push once the GIL is released
+          const RulesPtr rules = g.rules;
           {
             py::gil_scoped_release release;
-            nodes = perft(g.state, *g.rules, d);
+            nodes = perft(state, *rules, d);
           }
           return nodes;
         },
         py::arg("game"), py::arg("depth"), "Leaf nodes of every legal move sequence of that depth.");
+  // For the benches (tools/bench_table.py): legal-move generation timed without Python per call.
+  m.def(
+      "_legal_moves_repeat",
+      [](const PyGame& g, py::handle calls) {
+        long long n = -1;
+        if (!small_int(calls, n) || n < 0 || n > 1000000000)
+          notation_error("_legal_moves_repeat: calls " + quote(calls) + ": expected an int 0..10**9");
+        std::uint64_t generated = 0;
+        const GameState state = g.state;  // the game may change once the GIL is released
+        const RulesPtr rules = g.rules;
+        {
+          py::gil_scoped_release release;
+          std::vector<Move> buffer;
+          for (long long i = 0; i < n; ++i) {
+            legal_moves(state, *rules, buffer);
+            generated += buffer.size();
+          }
+        }
+        return generated;
+      },
+      py::arg("game"), py::arg("calls"),
+      "Generates the legal moves of the game's position `calls` times in one C++ loop and "
+      "returns how many moves that gave in all (a bench helper: no cache, no Python per call).");
 }
 
 }  // namespace
