@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cctype>
 
 #include "burraco/rng.hpp"
@@ -609,9 +610,12 @@ MeldKey meld_key(CardSet cards) {
 struct MeldCandidate {
   MeldKey key;
   CardSet cards;
+  std::uint8_t set_rank = 0;  // a set candidate's rank (valid by construction); 0: a run, to check
 };
 
-MeldCandidate candidate(CardSet cards) { return {meld_key(cards), cards}; }
+MeldCandidate candidate(CardSet cards, int set_rank = 0) {
+  return {meld_key(cards), cards, static_cast<std::uint8_t>(set_rank)};
+}
 
 void add_set_candidates(CardSet hand, const Rules& rules, std::vector<MeldCandidate>& out) {
   if (!rules.sets_allowed) return;
@@ -645,13 +649,15 @@ void add_set_candidates(CardSet hand, const Rules& rules, std::vector<MeldCandid
               if (counts[s] >= 1) set_one |= bit;
               if (counts[s] == 2) set_two |= bit;
             }
+            // Each candidate is a legal set (make_meld's B.2 checks): sets are allowed, the rank
+            // may form one, naturals of that one rank, at most one wild, at most max_set_size.
             const CardSet set(set_one, set_two);
-            if (naturals >= 3 && naturals <= rules.max_set_size) out.push_back(candidate(set));
+            if (naturals >= 3 && naturals <= rules.max_set_size) out.push_back(candidate(set, rank));
             if (naturals + 1 > rules.max_set_size) continue;
             for (int w = 0; w < wilds; ++w) {
               CardSet with = set;
               with.add(Card(static_cast<std::uint8_t>(wild_kinds[w])));
-              out.push_back(candidate(with));
+              out.push_back(candidate(with, rank));
             }
           }
   }
@@ -756,9 +762,14 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
   for (const MeldCandidate& c : candidates) {
     if (previous && *previous == c.cards) continue;  // equal multisets sort next to each other
     previous = &c.cards;
-    const MeldResult r = make_meld(c.cards, rules);
-    if (!r.ok()) continue;
-    if (r.meld.kind == MeldKind::Set && (set_ranks & (1u << r.meld.rank))) continue;
+    if (c.set_rank) {
+      assert(make_meld(c.cards, rules).ok());
+      if (set_ranks & (1u << c.set_rank)) continue;  // one set per rank per side (B.2)
+    } else {
+      const MeldResult r = make_meld(c.cards, rules);
+      if (!r.ok()) continue;
+      if (r.meld.kind == MeldKind::Set && (set_ranks & (1u << r.meld.rank))) continue;
+    }
     Move move{MoveKind::Meld, Card{}, 0, c.cards};
     if (hand.size() - c.cards.size() >= 2) {
       if (s.meld_count < kMaxMelds) out.push_back(move);

@@ -130,7 +130,7 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
   static_assert(sizeof(Card) == 1 && std::is_trivially_copyable_v<Card>);
   for (int kind = 0; kind < kKinds; ++kind) {
     const std::uint32_t four = static_cast<std::uint32_t>(kind) * 0x01010101u;
-    std::memcpy(&unseen[static_cast<std::size_t>(n)], &four, sizeof four);
+    std::memcpy(static_cast<void*>(&unseen[static_cast<std::size_t>(n)]), &four, sizeof four);
     n += std::clamp(count[kind], 0, 4);  // 0..4 in any consistent state
   }
   // 2. Shuffled like a deal.
