@@ -781,6 +781,28 @@ def test_legal_moves_repeat_generates_the_listed_moves(core):
             _core._legal_moves_repeat(game, calls)
 
 
+def test_move_list_indexes_like_a_list(engine):
+    """Any integer object indexes a MoveList (numpy ints too), negatives count from the end, and
+    out-of-range or non-integer keys raise IndexError / TypeError as a list does; push() of a Move
+    taken from it plays that move."""
+    game = engine.Game(engine.Rules("italian-2p"), seed=3)
+    game.push("draw")
+    moves = game.legal_moves()
+    strings = moves.strings()
+    assert str(moves[np.int64(1)]) == str(moves[True]) == strings[1]
+    assert str(moves[-1]) == strings[-1] and str(moves[-len(strings)]) == strings[0]
+    for key in (len(strings), -len(strings) - 1, 2**70):
+        with pytest.raises(IndexError):
+            moves[key]
+    for key in ("1", 1.0, None):
+        with pytest.raises(TypeError):
+            moves[key]
+    replay = game.copy()
+    game.push(moves[np.int64(len(strings) - 1)])
+    replay.push(strings[-1])
+    assert game.state_string() == replay.state_string()
+
+
 def test_push_index_plays_the_listed_move(engine):
     game = engine.Game(engine.Rules("italian"), seed=4)
     replay = game.copy()

@@ -815,6 +815,48 @@ PyObject* fast_push_index(PyObject* self, PyObject* index) {
   });
 }
 
+// The bound functions a fast path hands every other argument to, and the Move type it knows.
+PyObject* bound_push = nullptr;
+PyObject* bound_move_list_getitem = nullptr;
+PyTypeObject* move_type = nullptr;
+
+// game.push(move) for a Move object (push(moves[i])); any other call goes to the bound push.
+PyObject* fast_push(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  if (nargs != 1 || kwnames || Py_TYPE(args[0]) != move_type) {
+    const Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    std::vector<PyObject*> with_self(static_cast<std::size_t>(total) + 1);
+    with_self[0] = self;
+    std::copy(args, args + total, with_self.begin() + 1);
+    return PyObject_Vectorcall(bound_push, with_self.data(), static_cast<std::size_t>(nargs) + 1, kwnames);
+  }
+  PyObject* move = args[0];
+  PyGame* g = native<PyGame>(self);
+  if (!g) return nullptr;
+  const PyMove* m = native<PyMove>(move);
+  if (!m) return nullptr;
+  return guarded([&]() -> PyObject* {
+    push_one(*g, m->move);
+    Py_RETURN_NONE;
+  });
+}
+
+// moves[i] for an integer i (any object with __index__, as a list takes); slices and anything
+// else go to the bound __getitem__.
+PyObject* fast_move_list_getitem(PyObject* self, PyObject* key) {
+  if (!PyIndex_Check(key)) return PyObject_CallFunctionObjArgs(bound_move_list_getitem, self, key, nullptr);
+  Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+  if (i == -1 && PyErr_Occurred()) return nullptr;
+  PyMoveList* l = native<PyMoveList>(self);
+  if (!l) return nullptr;
+  const auto n = static_cast<Py_ssize_t>(l->moves->size());
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) {
+    PyErr_SetString(PyExc_IndexError, "MoveList index out of range");
+    return nullptr;
+  }
+  return guarded([&] { return py::cast(PyMove{(*l->moves)[static_cast<std::size_t>(i)]}).release().ptr(); });
+}
+
 PyObject* fast_move_list_len(PyObject* self, PyObject*) {
   PyMoveList* l = native<PyMoveList>(self);
   if (!l) return nullptr;
@@ -829,8 +871,19 @@ void install_fast_paths(py::module_& m) {
       {"push_index", fast_push_index, METH_O,
        "Plays legal_moves()[index] (docs/search.md); IllegalMoveError, nothing changed, if there "
        "is no such move."},
+      {"push", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_push)),
+       METH_FASTCALL | METH_KEYWORDS,
+       "push(self, move: Move | str) -> None\n--\n\n"
+       "Plays a legal move; raises IllegalMoveError and changes nothing otherwise."},
   };
-  static PyMethodDef list_methods[] = {{"__len__", fast_move_list_len, METH_NOARGS, "len(moves)"}};
+  static PyMethodDef list_methods[] = {
+      {"__len__", fast_move_list_len, METH_NOARGS, "len(moves)"},
+      {"__getitem__", fast_move_list_getitem, METH_O, "moves[i] (a Move) or moves[a:b] (a list)"},
+  };
+  // Kept for the life of the module: the fast paths fall back on them.
+  bound_push = py::object(m.attr("Game").attr("push")).release().ptr();
+  bound_move_list_getitem = py::object(m.attr("MoveList").attr("__getitem__")).release().ptr();
+  move_type = reinterpret_cast<PyTypeObject*>(py::object(m.attr("Move")).release().ptr());
   auto install = [](py::object cls, PyMethodDef* defs, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
       py::object descr = py::reinterpret_steal<py::object>(
