@@ -822,7 +822,9 @@ PyTypeObject* move_type = nullptr;
 
 // game.push(move) for a Move object (push(moves[i])); any other call goes to the bound push.
 PyObject* fast_push(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  if (nargs != 1 || kwnames || Py_TYPE(args[0]) != move_type) {
+  if (nargs == 1 && !kwnames && Py_TYPE(args[0]) != move_type)  // a str: no argument array
+    return PyObject_CallFunctionObjArgs(bound_push, self, args[0], nullptr);
+  if (nargs != 1 || kwnames) {
     const Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
     std::vector<PyObject*> with_self(static_cast<std::size_t>(total) + 1);
     with_self[0] = self;
