@@ -61,14 +61,15 @@ bool has_required_burraco(const GameState& s, const Rules& rules, int side) {
   return false;
 }
 
-// The position no move has touched yet: the deal itself (docs/game.md "Deal").
-bool untouched_deal(const GameState& s, const Rules& rules) {
-  if (s.turn != s.first || s.phase != Phase::Draw || s.stock_size() != rules.initial_stock() ||
-      s.meld_count != 0 || s.deadlock != 0 || s.hold.valid() || s.split >= 0 ||
-      s.pile_size != (rules.initial_upcard ? 1 : 0))
+// No move has been made in the hand yet, as far as the position tells without counting cards
+// (hand and stock sizes are not checked: docs/game.md): the first player to act, nothing on the
+// table, every packet untaken, nothing known, no exchange turn, no split.
+bool untouched_deal(const GameState& s) {
+  if (s.turn != s.first || s.phase != Phase::Draw || s.meld_count != 0 || s.deadlock != 0 ||
+      s.hold.valid() || s.split >= 0)
     return false;
   for (int p = 0; p < s.players; ++p)
-    if (s.hands[p].size() != rules.hand_size || !s.known[p].empty()) return false;
+    if (!s.known[p].empty()) return false;
   for (const Packet& p : s.packets)
     if (p.status != PacketStatus::Untaken) return false;
   return true;
@@ -212,14 +213,14 @@ std::string check(const GameState& s, const Rules& rules) {
 
   // ---- hands ----------------------------------------------------------------------------------
   // A hand empties only on its own turn: then a packet is taken (on the fly: the hand fills; with
-  // the last discard: it waits), or the hand closes.
-  for (int p = 0; p < n; ++p) {
+  // the last discard: it waits), or the hand closes. A seat left with no cards and no packet would
+  // draw one card at its turn and find no legal move after it. (Hand sizes are not checked
+  // otherwise, and not at all once the hand is over: only scoring reads them then.)
+  for (int p = 0; p < n && !over; ++p) {
     if (!s.hands[p].empty()) continue;
     bool packet_waits = false;
     for (const Packet& k : s.packets) packet_waits |= waiting(k) && k.owner == p;
-    if (packet_waits) continue;
-    if (over && s.end == EndReason::Closed && p == s.turn) continue;
-    return "hands: seat " + num(p) + " has no cards and no pozzetto waiting for it";
+    if (!packet_waits) return "hands: seat " + num(p) + " has no cards and no pozzetto waiting for it";
   }
 
   // ---- stock (RULES D.2, D.3) -------------------------------------------------------------------
@@ -227,25 +228,24 @@ std::string check(const GameState& s, const Rules& rules) {
     int last_stock_packet = -1;
     for (int k = 0; k < kPackets; ++k)
       if (s.packets[k].status == PacketStatus::Stock) last_stock_packet = k;
-    const int limit = last_stock_packet < 0 ? rules.initial_stock()
-                                            : rules.pozzetto_sizes[last_stock_packet];
-    if (s.stock_size() > limit)
-      return "stock: " + num(s.stock_size()) + " cards, more than the " + num(limit) +
-             " it started with";
     bool convertible = false;
     for (const Packet& k : s.packets) convertible |= k.status == PacketStatus::Untaken;
     convertible = convertible && rules.pozzetto_becomes_stock;
+    if (last_stock_packet >= 0 && s.stock_size() > rules.pozzetto_sizes[last_stock_packet])
+      return "stock: " + num(s.stock_size()) + " cards, more than the pozzetto it came from";
+    // A draw that leaves the stock at the threshold makes the turn the last (RULES D.2); below
+    // it only the rules where the deal leaves no more (check_rules: a first draw still takes one)
+    // or an empty stock a pozzetto will replace.
+    const bool no_draw_yet = rules.initial_stock() <= threshold || (s.flags & kFirstDraw) ||
+                             (s.stock_size() == 0 && convertible && s.phase == Phase::Draw);
     if (!over && threshold > 0 && s.stock_size() <= threshold && !(s.flags & kLastTurn) &&
-        (s.stock_size() != rules.initial_stock() || last_stock_packet >= 0))
+        !no_draw_yet)
       return "turnflags=" + flag_text(s.flags) + ": a draw left the stock at " +
              num(s.stock_size()) + " cards (stock_end_threshold=" + num(threshold) +
              ") without the last-turn flag l";
     if (!over && threshold == 0 && s.stock_size() == 0 && !convertible && s.phase != Phase::Meld)
       return "stock=-: the stock is out with no pozzetto to replace it, so the hand ended with the "
              "last turn's discard (RULES D.3)";
-    if (s.end == EndReason::StockExhausted && s.stock_size() > threshold)
-      return "end=stock_exhausted with " + num(s.stock_size()) + " cards in the stock (threshold " +
-             num(threshold) + ")";
   }
 
   // ---- turn flags and hold (docs/game.md "turnflags") ------------------------------------------
@@ -282,10 +282,11 @@ std::string check(const GameState& s, const Rules& rules) {
   if (f & kFirstDraw) {
     if (rules.first_draw_rule != FirstDrawRule::MayRejectFirstCard)
       return flags + "b (brazilian first draw) but first_draw_rule is none";
-    if (f != kFirstDraw || !untouched_deal(s, rules))
+    if (f != kFirstDraw || !untouched_deal(s) || s.pile_size != (rules.initial_upcard ? 1 : 0))
       return flags + "b (first draw pending) after the hand has moved";
   }
-  if (!over && s.phase == Phase::Draw && s.pile_size == 0 && !untouched_deal(s, rules))
+  if (!over && s.phase == Phase::Draw && s.pile_size == 0 &&
+      (rules.initial_upcard || !untouched_deal(s)))
     return "pile=-: the pile is empty at a draw after the hand has moved (every turn ends with a "
            "discard)";
   if (s.hold.valid()) {
@@ -355,8 +356,6 @@ std::string check(const GameState& s, const Rules& rules) {
   if (s.cut_side >= 0) {
     const int cutter = ((s.first - 2) % n + n) % n;
     const int expected = n == 4 ? cutter % 2 : cutter;
-    if (rules.cut_exact_probability <= 0)
-      return "cut=" + num(s.cut_side) + ": cut_exact_probability is 0";
     if (s.cut_side != expected)
       return "cut=" + num(s.cut_side) + ": the cutter is seat " + num(cutter) + ", side " +
              num(expected);
