@@ -24,7 +24,7 @@ DATA_FILE = Path(__file__).parent / "data" / "game_vectors.json"
 DATA = json.loads(DATA_FILE.read_text(encoding="utf-8"))
 VECTORS = DATA["vectors"]
 
-CONTEXTS = ("play", "match", "card_points", "layout", "unsupported", "engines")
+CONTEXTS = ("play", "refused", "match", "card_points", "layout", "unsupported", "engines")
 CHECKS = {
     "phase", "turn", "over", "end_reason", "hand", "known", "pile", "top", "stock_size",
     "stock_top", "melds", "pozzetti", "legal_moves", "legal_includes", "legal_excludes", "sides",
@@ -387,6 +387,14 @@ def test_deal_layout(engine, vector):
         every.update(str(card) for card in game.stock)
         assert every == deck, f"{where}: cards not conserved: {every - deck} / {deck - every}"
         assert (game.phase, game.turn, game.is_over(), game.seed) == ("draw", 0, False, seed), where
+
+
+@vectors_of("refused")
+def test_refused_position(engine, vector):
+    """A position that play cannot reach (docs/game.md "Invariants") is refused by the parser."""
+    text = built_state(vector)
+    with pytest.raises(engine.InvalidStateError, match=vector["refused"]):
+        engine.Game.from_state_string(text)
 
 
 @vectors_of("unsupported")

@@ -296,6 +296,8 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
   }
 }
 
+std::string rules_repr(const Rules& rules);
+
 Rules rules_with(const Rules& base, const py::kwargs& overrides) {
   Rules rules = base;
   for (auto item : overrides) {
@@ -304,6 +306,8 @@ Rules rules_with(const Rules& base, const py::kwargs& overrides) {
     if (!k) notation_error("unknown rules knob " + quote(item.first) + " (see Rules().knobs())");
     set_knob(rules, *k, item.second);
   }
+  if (const std::string why = check_rules(rules); !why.empty())
+    notation_error(rules_repr(rules) + " is refused: " + why);
   return rules;
 }
 

@@ -6,6 +6,12 @@
 #include <cctype>
 
 #include "burraco/rng.hpp"
+#include "burraco/validate.hpp"
+
+#ifndef NDEBUG
+#include <cstdio>
+#include <cstdlib>
+#endif
 
 namespace burraco {
 
@@ -26,7 +32,7 @@ std::string check_playable(const Rules& rules) {
            " cards is too small for the hands, the pozzetti and the start card";
   if (rules.players == 3 && (rules.opening_steps > 0 || rules.cut_exact_probability > 0))
     return "three players with a brazilian opening minimum or cut are not supported";
-  return "";
+  return check_rules(rules);
 }
 
 namespace {
@@ -493,9 +499,56 @@ MoveResult do_discard(GameState& s, const Rules& rules, Card card) {
 
 Card draw_top(GameState& s) { return s.stock[s.stock_pos++]; }
 
+#ifndef NDEBUG
+// Debug builds: how deep this thread is in apply_move / legal_moves. Only the outermost call
+// validates; legal_moves counts too, since the validator's liveness check calls it and its scratch
+// buffer is per thread.
+thread_local int nesting = 0;
+struct NestedCall {
+  NestedCall() { ++nesting; }
+  ~NestedCall() { --nesting; }
+  NestedCall(const NestedCall&) = delete;
+  NestedCall& operator=(const NestedCall&) = delete;
+  bool outermost() const { return nesting == 1; }
+};
+#endif
+
+// Every stock draw (draw, keep, reject): a draw that leaves the stock at its threshold or below
+// makes this the last turn (RULES D.2); then the meld phase begins.
+void after_stock_draw(GameState& s, const Rules& rules) {
+  if (rules.stock_end_threshold > 0 && s.stock_size() <= rules.stock_end_threshold)
+    s.flags |= kLastTurn;
+  s.phase = Phase::Meld;
+}
+
+MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& move);
+
 }  // namespace
 
+// Debug builds check the whole state after every move that changed it (validate.hpp); Release
+// builds (NDEBUG) compile this to the bare move. Moves tried on copies inside legal_moves and the
+// validator's own liveness check are not re-validated (the depth guard).
 MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
+#ifdef NDEBUG
+  return apply_move_unchecked(s, rules, move);
+#else
+  const NestedCall nested;
+  const MoveResult r = apply_move_unchecked(s, rules, move);
+  if (nested.outermost() && r.ok()) {
+    const std::string why = validate_state(s, rules);
+    if (!why.empty()) {
+      std::fprintf(stderr, "burraco: invalid state after '%s': %s\n%s\n", move_text(move).c_str(),
+                   why.c_str(), state_string(s, rules).c_str());
+      std::abort();
+    }
+  }
+  return r;
+#endif
+}
+
+namespace {
+
+MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& move) {
   if (s.over()) return {MoveError::GameOver};
   const bool draw_phase = s.phase == Phase::Draw;
   switch (move.kind) {
@@ -514,9 +567,7 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
         p.status = PacketStatus::Stock;
       }
       s.hands[s.turn].add(draw_top(s));
-      if (rules.stock_end_threshold > 0 && s.stock_size() <= rules.stock_end_threshold)
-        s.flags |= kLastTurn;  // RULES D.2: the last turn of the hand
-      s.phase = Phase::Meld;
+      after_stock_draw(s, rules);
       return {};
     }
     case MoveKind::Pile: {
@@ -524,8 +575,8 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
       if (s.flags & kForceDraw) return {MoveError::MustDrawFromStock};
       if (s.pile_size == 0) return {MoveError::EmptyPile};
       if (s.pile_size == 1) {
-        s.flags |= kTookSinglePile;
-        s.hold = s.top;
+        s.flags |= kTookSinglePile;  // counts for the deadlock (D.4) whatever the hold knob says
+        if (rules.forbid_discard_of_single_pile_card) s.hold = s.top;  // RULES C.5
       }
       CardSet joined;
       s.hands[s.turn].sum(s.pile, joined);
@@ -552,7 +603,7 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
       }
       s.hands[s.turn].add(draw_top(s));
       s.flags &= static_cast<std::uint8_t>(~kFirstDraw);
-      s.phase = Phase::Meld;
+      after_stock_draw(s, rules);  // keep and reject are stock draws (RULES D.2)
       return {};
     }
     case MoveKind::Meld:
@@ -580,6 +631,8 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
   }
   return {MoveError::WrongPhase};
 }
+
+}  // namespace
 
 // ---- the move generator -------------------------------------------------------------------------
 
@@ -736,6 +789,9 @@ bool move_less(const Move& a, const Move& b) {
 }
 
 void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
+#ifndef NDEBUG
+  const NestedCall nested;
+#endif
   out.clear();
   if (s.over()) return;
   if (s.phase == Phase::Draw) {

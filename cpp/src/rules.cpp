@@ -7,6 +7,24 @@ namespace burraco {
 
 std::string_view preset_name(Preset preset) { return kPresetNames[static_cast<int>(preset)]; }
 
+std::string check_rules(const Rules& rules) {
+  const int stock = rules.initial_stock(), threshold = rules.stock_end_threshold;
+  if (stock < 0) return "";  // the pack cannot be dealt at all: check_playable says so
+  const bool first_draw = rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard;
+  // A draw from the stock needs more than stock_end_threshold cards (RULES D.2), or an empty stock
+  // that a pozzetto can replace (D.3); the brazilian first draw (keep, reject) needs one card.
+  if (stock == 0 && (first_draw || !rules.pozzetto_becomes_stock))
+    return "the stock is empty after the deal (initial_stock 0) and " +
+           std::string(first_draw ? "the first draw (keep or reject) needs a stock card"
+                                  : "pozzetto_becomes_stock is False, so no card can ever be "
+                                    "drawn and the hand could only end by deadlock");
+  if (stock > 0 && stock <= threshold && !first_draw)
+    return "the initial stock of " + std::to_string(stock) + " cards is not above "
+           "stock_end_threshold=" + std::to_string(threshold) +
+           ", so no card can ever be drawn and the hand could only end by deadlock";
+  return "";
+}
+
 std::optional<Rules> preset_rules(std::string_view name) {
   Rules r;  // the defaults are the italian preset (RULES G.1)
   if (name == "italian") return r;
@@ -498,6 +516,10 @@ bool parse_rules_text(std::string_view text, Rules& rules, std::string& error) {
       error = "bad rules knob '" + std::string(item) + "'";
       return false;
     }
+  }
+  if (const std::string why = check_rules(r); !why.empty()) {
+    error = "rules '" + std::string(text) + "' are refused: " + why;
+    return false;
   }
   rules = r;
   return true;

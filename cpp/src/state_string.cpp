@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "burraco/game.hpp"
+#include "burraco/validate.hpp"
 
 namespace burraco {
 
@@ -352,29 +353,15 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
     if (!parse_number(values[21], v) || v < 0 || v >= slots) return fail("cut");
     s.cut_side = static_cast<std::int8_t>(v);
   }
-  // Invariant: every card of the deck in exactly one place.
-  std::array<int, kKinds> count{};
-  auto tally = [&](CardSet set) { set.for_each([&](Card c) { ++count[c.index]; }); };
-  for (int p = 0; p < n; ++p) tally(s.hands[p]);
-  tally(s.pile);
-  for (int i = s.stock_pos; i < s.stock_end; ++i) ++count[s.stock[i].index];
-  for (int i = 0; i < s.meld_count; ++i) tally(s.melds[i].cards);
-  for (const Packet& p : s.packets)
-    if (p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
-        p.status == PacketStatus::Seen)
-      for (int i = 0; i < p.size; ++i) ++count[p.cards[i].index];
-  for (int k = 0; k < kKinds; ++k) {
-    const int expected = k == kJoker ? rules.jokers : rules.decks;
-    if (count[k] != expected) {
-      error = "cards not conserved: " + std::to_string(count[k]) + " x " +
-              card_name(Card(static_cast<std::uint8_t>(k))) + " where the deck has " +
-              std::to_string(expected);
-      return false;
-    }
-  }
   // Only the canonical form is accepted (one string per state).
   if (state_string(s, rules) != text) {
     error = "not in canonical form (compare with Game.from_state_string(...).state_string())";
+    return false;
+  }
+  // Only a position that could arise in play (docs/game.md "Invariants").
+  const std::string why = validate_state(s, rules);
+  if (!why.empty()) {
+    error = "not a position of play: " + why;
     return false;
   }
   result = s;

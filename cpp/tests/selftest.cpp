@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "burraco/cardset.hpp"
@@ -17,6 +18,9 @@
 #include "burraco/rng.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
+#include "burraco/search.hpp"
+#include "burraco/validate.hpp"
+#include "fuzz_check.hpp"
 
 using namespace burraco;
 
@@ -471,6 +475,251 @@ void check_ismcts() {
   std::printf("selftest: %ld searches, %ld hidden-card swaps checked\n", searches, swaps);
 }
 
+// ---- the whole-state validator (validate.hpp) and the issue-10 positions -------------------------
+
+// The parser refuses `s` and names the invariant (its message contains `why`).
+void check_refused(const GameState& s, const Rules& rules, std::string_view why) {
+  GameState parsed;
+  Rules parsed_rules;
+  std::string error;
+  const std::string text = state_string(s, rules);
+  const bool accepted = parse_state_string(text, parsed, parsed_rules, error);
+  CHECK(!accepted);
+  CHECK(!validate_state(s, rules).empty());
+  if (accepted || error.find(why) == std::string::npos)
+    std::fprintf(stderr, "expected a refusal naming '%.*s', got '%s' for %s\n",
+                 static_cast<int>(why.size()), why.data(), error.c_str(), text.c_str());
+  CHECK(error.find(why) != std::string::npos);
+}
+
+bool accepted_text(const std::string& text) {
+  GameState parsed;
+  Rules rules;
+  std::string error;
+  return parse_state_string(text, parsed, rules, error);
+}
+
+// Plays random moves (stock draws and table moves preferred) until `stop` holds or the hand ends.
+template <class Stop>
+bool play_until(GameState& s, const Rules& rules, std::uint64_t& rng, Stop stop) {
+  std::vector<Move> moves;
+  for (int step = 0; step < 5000 && !s.over(); ++step) {
+    if (stop(s)) return true;
+    legal_moves(s, rules, moves);
+    const Move* pick = &moves[splitmix(rng) % moves.size()];
+    if (moves[0].kind == MoveKind::Draw && splitmix(rng) % 4) pick = &moves[0];
+    std::vector<const Move*> building;
+    for (const Move& m : moves)
+      if (m.kind == MoveKind::Meld || m.kind == MoveKind::Add) building.push_back(&m);
+    if (!building.empty() && splitmix(rng) % 3) pick = building[splitmix(rng) % building.size()];
+    CHECK(apply_move(s, rules, *pick).ok());
+  }
+  return !s.over() && stop(s);
+}
+
+Move bare(MoveKind kind, Card card = Card{}) {
+  Move m;
+  m.kind = kind;
+  m.card = card;
+  return m;
+}
+
+void check_validator() {
+  long refused = 0;
+  std::uint64_t rng = 1010;
+  // A face-down pozzetto waiting for the seat to act, whose hand is empty (its cards on the pile).
+  {
+    const Rules rules = *preset_rules("italian");
+    GameState s = deal_seeded(rules, 3, 0, {});
+    s.hands[0].for_each([&](Card c) { s.pile.add(c); ++s.pile_size; });
+    s.hands[0] = CardSet{};
+    s.packets[0].status = PacketStatus::FaceDown;
+    s.packets[0].owner = 0;
+    check_refused(s, rules, "waits face down for seat 0, who is to act");
+    ++refused;
+  }
+  // A brazilian meld-phase hand of one card that may not be discarded: the side has its pozzetto
+  // and no clean burraco, so the last card can neither go nor be laid off.
+  {
+    const Rules rules = *preset_rules("brazilian");
+    bool found = false;
+    for (int hand = 0; hand < 40 && !found; ++hand) {
+      GameState s = deal_seeded(rules, splitmix(rng), 0, {});
+      found = play_until(s, rules, rng, [&](const GameState& t) {
+        const int side = side_of(t, rules, t.turn);
+        if (t.phase != Phase::Meld || t.flags != 0 || t.deadlock != 0 || t.hands[t.turn].size() < 2 ||
+            !side_took_packet(t, rules, side) || !t.opened[side])
+          return false;
+        for (int i = 0; i < t.meld_count; ++i)
+          if (t.meld_side[i] == side && t.melds[i].size() >= 7 && t.melds[i].is_clean()) return false;
+        return true;
+      });
+      if (!found) continue;
+      Card keep{};
+      s.hands[s.turn].for_each([&](Card c) { keep = c; });
+      s.hands[s.turn].remove(keep);
+      s.hands[s.turn].for_each([&](Card c) { s.pile.add(c); ++s.pile_size; });
+      s.hands[s.turn] = CardSet{};
+      s.hands[s.turn].add(keep);
+      s.known[s.turn] = CardSet{};
+      check_refused(s, rules, "has no legal move");
+      ++refused;
+    }
+    CHECK(found);
+  }
+  // Three players: the split field erased after the first pozzetto was taken.
+  {
+    const Rules rules = *preset_rules("italian-3p");
+    bool found = false;
+    for (int hand = 0; hand < 40 && !found; ++hand) {
+      GameState s = deal_seeded(rules, splitmix(rng), 0, {});
+      found = play_until(s, rules, rng, [](const GameState& t) { return t.split >= 0; });
+      if (!found) continue;
+      CHECK(accepted_text(state_string(s, rules)));
+      s.split = -1;
+      for (int i = 0; i < s.meld_count; ++i) s.meld_side[i] = 0;  // even with the melds moved
+      check_refused(s, rules, "split=-: a pozzetto was taken");
+      ++refused;
+    }
+    CHECK(found);
+  }
+  // A stock at the threshold at a draw with no last-turn flag (nobody could draw again).
+  {
+    const Rules rules = *preset_rules("italian");
+    GameState s = deal_seeded(rules, 5, 0, {});
+    while (s.stock_size() > rules.stock_end_threshold) {
+      s.pile.add(s.stock[s.stock_pos++]);
+      ++s.pile_size;
+    }
+    check_refused(s, rules, "without the last-turn flag l");
+    ++refused;
+  }
+  // Flags impossible in the phase, a hold without a one-card pile take, a first draw after play.
+  {
+    const Rules rules = *preset_rules("italian");
+    GameState s = deal_seeded(rules, 6, 0, {});
+    GameState t = s;
+    t.flags = kPutDown;
+    check_refused(t, rules, "belong to the meld phase");
+    t = s;
+    CHECK(apply_move(t, rules, bare(MoveKind::Draw)).ok());
+    t.hold = t.top;
+    check_refused(t, rules, "a hold needs a one-card pile take");
+    const Rules brazilian = *preset_rules("brazilian");
+    GameState b = deal_seeded(brazilian, 6, 0, {});
+    CHECK(apply_move(b, brazilian, bare(MoveKind::Keep)).ok());
+    b.flags |= kFirstDraw;
+    check_refused(b, brazilian, "b (the first draw pending) in the meld phase");
+    refused += 3;
+  }
+  // Only the canonical form: leading zeros, a plus sign, a space.
+  {
+    const Rules rules = *preset_rules("italian");
+    const std::string text = state_string(deal_seeded(rules, 8, 1, {}), rules);
+    CHECK(accepted_text(text));
+    auto replaced = [&](const std::string& from, const std::string& to) {
+      std::string t = text;
+      t.replace(t.find(from), from.size(), to);
+      return t;
+    };
+    CHECK(!accepted_text(replaced(";first=1;", ";first=01;")));
+    CHECK(!accepted_text(replaced(";first=1;", ";first=+1;")));
+    CHECK(!accepted_text(replaced(";deadlock=0;", ";deadlock=00;")));
+    CHECK(!accepted_text(replaced(";turn=1;", ";turn= 1;")));
+    CHECK(!accepted_text(replaced(";phase=draw;", ";phase=Draw;")));
+    CHECK(!accepted_text(replaced(";seed=8;", ";seed=08;")));
+  }
+  std::printf("selftest: %ld unreachable positions refused\n", refused);
+}
+
+// keep and reject are stock draws: the threshold makes them the last turn (RULES D.2).
+void check_keep_reject_last_turn() {
+  Rules rules = *preset_rules("brazilian");
+  rules.pozzetto_sizes = {30, 30};
+  rules.stock_end_threshold = 10;
+  CHECK(check_rules(rules).empty());  // 4 cards of stock: the first draw can still take one
+  for (MoveKind kind : {MoveKind::Keep, MoveKind::Reject}) {
+    GameState s = deal_seeded(rules, 0, 0, {});
+    CHECK(apply_move(s, rules, bare(kind)).ok());
+    CHECK(s.flags & kLastTurn);
+    CHECK(validate_state(s, rules).empty());
+    std::vector<Move> moves;
+    legal_moves(s, rules, moves);
+    const Move* discard = nullptr;
+    for (const Move& m : moves)
+      if (m.kind == MoveKind::Discard) discard = &m;
+    CHECK(discard != nullptr);
+    if (discard) {
+      CHECK(apply_move(s, rules, *discard).ok());
+      CHECK(s.over() && s.end == EndReason::StockExhausted);
+    }
+  }
+  // The greedy playout of the issue ends (the reference: 5 moves).
+  GameState s = deal_seeded(rules, 0, 0, {});
+  std::vector<Move> buffer;
+  const int moves = playout(s, rules, Policy::Greedy, 0, buffer, [](const GameState&, const Move&) {});
+  CHECK(s.over());
+  CHECK(moves > 0 && moves < 100);
+  std::printf("selftest: keep/reject set the last turn; greedy ends in %d moves\n", moves);
+}
+
+// forbid_discard_of_single_pile_card=False: no hold after a one-card pile take (RULES C.5).
+void check_forbid_knob() {
+  for (bool forbid : {true, false}) {
+    Rules rules = *preset_rules("italian");
+    rules.forbid_discard_of_single_pile_card = forbid;
+    GameState s = deal_seeded(rules, 1, 0, {});
+    const Card taken = s.top;
+    const bool single_copy = s.hands[0].count(taken) == 0;
+    CHECK(apply_move(s, rules, bare(MoveKind::Pile)).ok());
+    CHECK(s.flags & kTookSinglePile);  // still an exchange turn for the deadlock count
+    CHECK(s.hold.valid() == forbid);
+    GameState t = s;
+    const bool ok = apply_move(t, rules, bare(MoveKind::Discard, taken)).ok();
+    CHECK(ok == (!forbid || !single_copy));
+    if (ok) CHECK(accepted_text(state_string(t, rules)));
+  }
+}
+
+// Rules under which no card could ever be drawn are refused; the presets are not.
+void check_rules_refused() {
+  for (std::string_view name : kPresetNames) CHECK(check_rules(*preset_rules(name)).empty());
+  Rules r = *preset_rules("italian");
+  r.hand_size = 20;
+  r.pozzetto_sizes = {13, 12};  // 108 - 80 - 25 - 1 = 2 cards of stock, threshold 2
+  CHECK(r.initial_stock() == 2);
+  CHECK(!check_rules(r).empty());
+  r.pozzetto_sizes = {13, 11};
+  CHECK(check_rules(r).empty());
+  r = *preset_rules("brazilian");
+  r.hand_size = 19;
+  r.pozzetto_sizes = {16, 16};  // no stock at all, and the first draw needs one
+  CHECK(r.initial_stock() == 0);
+  CHECK(!check_rules(r).empty());
+  r.first_draw_rule = FirstDrawRule::None;  // the first draw turns a pozzetto into the stock
+  CHECK(check_rules(r).empty());
+  r.pozzetto_becomes_stock = false;
+  CHECK(!check_rules(r).empty());
+  std::string error;
+  Rules parsed;
+  CHECK(!parse_rules_text("italian:hand_size=20:pozzetto_sizes=(13,12)", parsed, error));
+  CHECK(error.find("stock_end_threshold") != std::string::npos);
+}
+
+// The state-string fuzz corpus (tests/data/fuzz/state_strings) and a short mutation run.
+void check_fuzz_corpus() {
+  fuzz::Stats corpus, mutations;
+  const long files = fuzz::replay_corpus(BURRACO_FUZZ_CORPUS, corpus);
+  CHECK(files >= 10);
+  CHECK(corpus.accepted > 0 && corpus.rejected > 0);
+  fuzz::mutation_run(20261201, 1500, 0, mutations);
+  CHECK(mutations.tried == 1500 && mutations.accepted > 0);
+  std::printf("selftest: fuzz corpus %ld files (%ld accepted, %ld rejected); %ld mutations (%ld "
+              "accepted, %ld rejected, %ld moves)\n",
+              files, corpus.accepted, corpus.rejected, mutations.tried, mutations.accepted,
+              mutations.rejected, mutations.moves);
+}
+
 }  // namespace
 
 int main() {
@@ -489,6 +738,11 @@ int main() {
   force.deadlock_rule = DeadlockRule::ForceDraw;
   check_playouts(force, 15, 9);
   check_ismcts();
+  check_validator();
+  check_keep_reject_last_turn();
+  check_forbid_knob();
+  check_rules_refused();
+  check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);

@@ -132,6 +132,11 @@ struct Rules {
   }
 };
 
+// Knob combinations under which a hand could not be played to its end: empty if fine, else why
+// (docs/game.md "Rules that are refused"). The Rules constructor, the rules field of a state
+// string and every Game refuse such rules. A pack too small to deal is check_playable's (game.hpp).
+std::string check_rules(const Rules& rules);
+
 // The preset of that name, or nullopt.
 std::optional<Rules> preset_rules(std::string_view name);
 std::string_view preset_name(Preset preset);
