@@ -1479,7 +1479,7 @@ _LAYOUT_TOKEN = re.compile(r"(..)(\(=[^()]*\))?")
 def _parse_state(cls: type[Game], text: str) -> Game:
     if not isinstance(text, str):
         raise InvalidStateError(f"{text!r} is not a state string")
-    parts = text.strip().split(";")
+    parts = text.split(";")
     names = [part.partition("=")[0] for part in parts]
     if names != list(_FIELDS) or any("=" not in part for part in parts):
         raise InvalidStateError(
@@ -1671,6 +1671,14 @@ def _parse_state(cls: type[Game], text: str) -> Game:
     if players == 3 and s.split is None and s.melds[3]:
         raise bad("melds", "the pair slot holds melds before the split")
     game._state = s
+    canonical = game.state_string()
+    if canonical != text:
+        raise InvalidStateError(
+            f"{text!r} is not in canonical form: the same position is written {canonical!r}"
+        )
+    from .validate import validate_state
+
+    validate_state(game)
     return game
 
 
