@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .._errors import InvalidNotationError
+from .._errors import InvalidNotationError, InvalidStateError
 from .cards import Card, Cards
 from .game import Game, _unshuffled_deck
 from .melds import Melds
@@ -331,7 +331,17 @@ def determinize(observation: Observation, seed: int) -> Game:
     fields["stock"] = "".join(str(card) for card in deal(observation.stock_size)) or "-"
     if position != len(order):
         raise AssertionError(f"{observation}: {len(order) - position} unseen cards left over")
-    return Game.from_state_string(";".join(f"{name}={value}" for name, value in fields.items()))
+    text = ";".join(f"{name}={value}" for name, value in fields.items())
+    try:
+        return Game.from_state_string(text)
+    except InvalidStateError as error:
+        # Only the hidden cards differ from a real position, and the acting seat's moves depend
+        # on its own hand and public facts alone: this happens only when the observer is not
+        # the acting seat and the hidden hand dealt to that seat has no legal move (RULES C.7).
+        raise InvalidStateError(
+            f"determinize({player}, {seed}): the cards dealt from seat {player}'s view give a "
+            f"position that could not arise in play ({error})"
+        ) from None
 
 
 # --- batch playouts -----------------------------------------------------------------------------
