@@ -1344,17 +1344,21 @@ def _check_supported(rules: Rules) -> None:
 
 
 def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
+    """Decision 7 of issue 10: a tuple or list of ``count`` ints; any other type (a dict, a set,
+    a string, a generator, a float or bool score) is a TypeError, a wrong length a ValueError."""
     count = 3 if rules.players == 3 else 2
     if scores is None:
         return (0,) * count
-    try:
-        values: tuple[object, ...] = tuple(scores)  # type: ignore[arg-type]
-    except TypeError:
-        values = ()
-    if len(values) != count or any(isinstance(value, bool) or not isinstance(value, int)
-                                   for value in values):
+    if not isinstance(scores, (tuple, list)):
+        raise TypeError(f"scores must be a tuple or list of {count} ints, not "
+                        f"{type(scores).__name__} {scores!r}")
+    for value in scores:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"scores must be a tuple or list of {count} ints: {value!r} in "
+                            f"{scores!r} is a {type(value).__name__}")
+    if len(scores) != count:
         raise InvalidNotationError(f"{scores!r} is not a scores tuple: expected {count} ints")
-    return tuple(int(value) for value in cast("tuple[int, ...]", values))  # checked above
+    return tuple(int(value) for value in scores)
 
 
 def _opening_requirement(minimum: tuple[tuple[int, int], ...], score: int) -> int:
@@ -1374,7 +1378,7 @@ def _unshuffled_deck(rules: Rules) -> list[Card]:
 
 def _check_deck(rules: Rules, deck: object) -> list[Card]:
     if isinstance(deck, str):
-        words = [word for word in re.split(r"[\s,]+", deck.strip()) if word]
+        words = [word for word in re.split(r"[ \t,]+", deck.strip(" \t")) if word]
     elif isinstance(deck, Iterable):
         words = list(deck)
     else:

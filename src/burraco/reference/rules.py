@@ -35,10 +35,20 @@ class _Rejected(Exception):
     """A knob value that is not allowed; the message says why."""
 
 
+def _is_bool(value: Any) -> bool:
+    """``bool`` or a NumPy bool (``numpy.bool_``), without importing NumPy."""
+    kind = type(value)
+    return kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"))
+
+
 def _integer(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """Decision 7 of issue 10: any object with ``__index__`` (NumPy integers too) but a bool."""
+    if _is_bool(value):
         raise _Rejected("expected an int")
-    return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise _Rejected("expected an int") from None
 
 
 def _int_in(low: int, high: int | None) -> Callable[[Any], int]:
@@ -62,9 +72,9 @@ def _int_one_of(*allowed: int) -> Callable[[Any], int]:
 
 
 def _boolean(value: Any) -> bool:
-    if not isinstance(value, bool):
+    if not _is_bool(value):
         raise _Rejected("expected True or False")
-    return value
+    return bool(value)
 
 
 def _bool_only(allowed: bool) -> Callable[[Any], bool]:
@@ -100,6 +110,8 @@ def _pozzetto_sizes(value: Any) -> tuple[int, ...]:
 def _set_ranks(value: Any) -> str:
     if not isinstance(value, str):
         raise _Rejected(f"expected a string of distinct rank letters from {_SET_RANK_LETTERS!r}")
+    if not value.isascii():
+        raise _Rejected(f"expected a string of distinct rank letters from {_SET_RANK_LETTERS!r}")
     letters = value.upper()  # rank letters are notation: case-insensitive (docs/api.md)
     if not letters:
         raise _Rejected("at least one rank is needed")
@@ -133,7 +145,7 @@ def _opening_minimum(value: Any) -> tuple[tuple[int, int], ...] | None:
 
 
 def _probability(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if _is_bool(value) or not isinstance(value, numbers.Real):
         raise _Rejected("expected a float from 0.0 to 1.0")
     number = float(value)
     if math.isnan(number) or not 0.0 <= number <= 1.0:

@@ -200,6 +200,25 @@ class Observation:
     def __hash__(self) -> int:
         return hash(self._text)
 
+    # --- pickle and copy (decision 8 of issue 10): immutable, so a copy is the value itself ----
+
+    def __reduce__(self) -> tuple[object, tuple[dict[str, object]]]:
+        return (_observation_from_slots, ({name: getattr(self, name) for name in self.__slots__},))
+
+    def __copy__(self) -> Observation:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Observation:
+        return self
+
+
+def _observation_from_slots(values: dict[str, object]) -> Observation:
+    """Rebuild an Observation from its slot values (pickle support)."""
+    observation = object.__new__(Observation)
+    for name, value in values.items():
+        object.__setattr__(observation, name, value)
+    return observation
+
 
 def observe(game: Game, player: int) -> Observation:
     """``game.observation(player)``: read off the game's public accessors and its state string,
