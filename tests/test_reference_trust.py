@@ -434,7 +434,6 @@ FOREIGN_BLANKS = ["\u00a0", "\u2003", "\u3000", "\n", "\r", "\x0b", "\x1c"]
     pytest.param(lambda b: R.Cards(f"5h{b}6h 7h"), id="Cards"),
     pytest.param(lambda b: R.Move(f"meld 5h{b}6h 7h"), id="Move"),
     pytest.param(lambda b: R.Meld(f"5h 6h{b}7h"), id="Meld"),
-    pytest.param(lambda b: R.Card(f"{b}Qh"), id="Card"),
     pytest.param(lambda b: R.Meld.from_layout(f"Jk(=4d){b}5d 6d"), id="layout"),
 ])
 def test_only_ascii_spaces_and_tabs_separate_cards(make, blank):
@@ -443,11 +442,22 @@ def test_only_ascii_spaces_and_tabs_separate_cards(make, blank):
     assert repr(blank)[1:-1] in str(excinfo.value) or blank in str(excinfo.value)
 
 
+@pytest.mark.parametrize("blank", ["\u00a0", "\u2003", "\u3000", "\x1c", "\x85"],
+                         ids=lambda b: f"U+{ord(b):04X}")
+def test_a_card_carries_ascii_blanks_only(blank):
+    for text in (f"{blank}Qh", f"Qh{blank}"):
+        with pytest.raises(R.InvalidNotationError):
+            R.Card(text)
+        with pytest.raises(R.InvalidNotationError):
+            R.Cards(text)
+
+
 def test_ascii_separators_still_work():
     assert str(R.Cards(" 5h\t6h,7h ")) == "5h 6h 7h"
     assert str(R.Move("\tmeld 7h 5h  6h ")) == "meld 5h 6h 7h"
     assert R.Meld("5h\t6h,7h").layout == "5h 6h 7h"
-    assert str(R.Card(" qh\t")) == "Qh"
+    assert str(R.Card(" qh\t")) == "Qh" and str(R.Card("\tqh\n")) == "Qh"
+    assert str(R.Cards("\n As\t2s ")) == "As 2s"
     with pytest.raises(R.InvalidNotationError):
         R.Card("Q\u017f")  # long s, whose upper case is S
 

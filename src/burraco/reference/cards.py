@@ -50,8 +50,8 @@ _BY_INDEX_KEY = attrgetter("index")
 # A card list is cards separated by ASCII spaces, tabs and/or commas (docs/api.md "Notation");
 # any other white space (U+00A0, U+2003, a line break) is not a separator (decision 7 of issue 10).
 _CARD_LIST_SEPARATOR = re.compile(r"[ \t,]+")
-#: The white space a card, a card list or a move may carry around it.
-BLANKS = " \t"
+#: The white space a card, a card list, a move or a layout may carry around it: ASCII only.
+BLANKS = " \t\n\r\x0b\x0c"
 
 
 def _parse_card_index(text: object) -> int:

@@ -30,7 +30,7 @@ from .._errors import (
     InvalidStateError,
 )
 from . import actions
-from .cards import JOKER_INDEX, SUITS, Card, Cards
+from .cards import BLANKS, JOKER_INDEX, SUITS, Card, Cards
 from .melds import Meld, Melds
 from .moves import Move, MoveList
 from .policies import POLICIES, candidates, greedy_move
@@ -808,7 +808,7 @@ class Game:
         otherwise, and then nothing changes. ``'add 2 8h 9h'`` lays off several cards, in the first
         legal order (canonical card order first)."""
         if isinstance(move, str):
-            words = [word for word in re.split(r"[ \t,]+", move.strip(" \t")) if word]
+            words = [word for word in re.split(r"[ \t,]+", move.strip(BLANKS)) if word]
             if len(words) > 3 and words[0].lower() == "add":
                 self._push_several(move, words)
                 return
@@ -971,6 +971,15 @@ class Game:
 
     __copy__ = copy
 
+    def _snapshot(self) -> Game:
+        """This game's current position alone (no history), for a reader that makes several
+        reads: another thread's move cannot come between them."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)  # one read of _state: states are never mutated
+        new._history = []
+        new._lock = threading.RLock()
+        return new
+
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         # Every state, move, meld and card is immutable: a copy shares them safely.
         return self.copy()
@@ -1126,7 +1135,7 @@ class Game:
         """What ``player`` may know of this hand (RULES C.9): an :class:`.search.Observation`."""
         from .search import observe
 
-        return observe(self, player)
+        return observe(self._snapshot(), player)  # one consistent position (decision 9)
 
     def determinize(self, player: int, seed: int) -> Game:
         """A new game (no history, no seed) consistent with ``observation(player)``: the cards
@@ -1136,7 +1145,7 @@ class Game:
 
         self._seat(player)  # a bad player is reported before a bad seed
         check_seed(seed)
-        return determinize(observe(self, player), seed)
+        return determinize(observe(self._snapshot(), player), seed)
 
     # --- actions and tensors for learning (docs/search.md) --------------------------------------
 
@@ -1378,7 +1387,7 @@ def _unshuffled_deck(rules: Rules) -> list[Card]:
 
 def _check_deck(rules: Rules, deck: object) -> list[Card]:
     if isinstance(deck, str):
-        words = [word for word in re.split(r"[ \t,]+", deck.strip(" \t")) if word]
+        words = [word for word in re.split(r"[ \t,]+", deck.strip(BLANKS)) if word]
     elif isinstance(deck, Iterable):
         words = list(deck)
     else:

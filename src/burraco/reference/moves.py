@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .._errors import InvalidNotationError
-from .cards import Card, Cards
+from .cards import BLANKS, Card, Cards
 
 __all__ = ["KINDS", "Move", "MoveList"]
 
@@ -42,7 +42,7 @@ class Move:
             return move
         if not isinstance(move, str):
             raise InvalidNotationError(f"{move!r} is not a move: expected a string such as 'draw'")
-        words = [word for word in _SEPARATOR.split(move.strip(" \t")) if word]
+        words = [word for word in _SEPARATOR.split(move.strip(BLANKS)) if word]
         if not words:
             raise InvalidNotationError(f"{move!r} is not a move: it is empty")
         kind = words[0].lower()
