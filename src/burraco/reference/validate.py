@@ -60,7 +60,7 @@ Packets (RULES C.4, H-36, F.6, G row 34)
       every untaken or pending packet holds exactly its dealt size.
   V15 At most one packet per side; while the hand goes on, a side with a packet has melds (its
       taker emptied the hand by putting cards down) and, under an opening minimum, is open.
-  V16 A pending packet's owner has an empty hand and, while the hand goes on, is not the acting
+  V16 While the hand goes on, a pending packet's owner has an empty hand and is not the acting
       seat (the packet joins the hand when the owner's turn begins). Its status follows
       ``pozzetto_reveal``: ``immediately`` seen; ``next_own_turn`` face down; ``after_partner_turn``
       seen exactly when a partner of the owner has finished a turn since (the seats after the
@@ -77,10 +77,10 @@ Hands (RULES C.4, C.6, C.7, D.1)
       burraco RULES C.6 asks for; the closer has no pending packet; with
       ``closing_discard = required`` the pile's top, the closing discard, is not a wild unless
       ``closing_discard_wild_allowed``.
-  A finished hand is checked for what its result and its end read (V4, V7, V12, V16, V17,
-  V19-V22), not for where a position written by hand puts the cards that score nothing: its
-  empty hands, its pile, its stock (V5, V6, V18) and the melds of a side that took a packet
-  (V15) are not checked.
+  A finished hand is checked for what its result and its end read (V4, V7, V12, V16's statuses,
+  V17, V19-V22), not for where a position written by hand puts its cards: its empty hands and
+  the hands of pending packets' owners, its pile, its stock (V5, V6, V16, V18) and the melds of
+  a side that took a packet (V15) are not checked.
 
 Melds and openings (RULES B.2, C.3, F.6)
   V20 At most one set of a rank per side, but two in the three-player pair's slot (each partner's
@@ -249,7 +249,7 @@ class _Validator:
         for number, (status, owner, _cards) in enumerate(s.pozzetti):
             if status not in _PENDING:
                 continue
-            if s.hands[owner]:
+            if s.hands[owner] and not self.over:
                 self.fail("V16", f"seat {owner} took packet {number} by discarding its last card, "
                                  f"so its hand is empty")
             if not self.over and s.turn == owner:
