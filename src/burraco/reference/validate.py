@@ -100,7 +100,7 @@ Liveness (RULES C.7)
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .._errors import InvalidStateError
 from .game import (
@@ -287,7 +287,7 @@ class _Validator:
             self.fail("V18", f"seat {seat}'s hand is empty: only a seat with a packet waiting "
                              f"(or the closer) has no card")
         if closed:
-            side = s.end[1]  # type: ignore[index]
+            side = cast("tuple[str, int]", s.end)[1]
             if self.side_of(s.turn) != side:
                 self.fail("V19", f"the closer, seat {s.turn}, is not of side {side}")
             if not game._may_close(s, side):
