@@ -566,6 +566,7 @@ VALUES = [
 
 COPIES = [
     ("pickle", lambda value: pickle.loads(pickle.dumps(value))),
+    ("pickle-protocol-0", lambda value: pickle.loads(pickle.dumps(value, protocol=0))),
     ("pickle-protocol-2", lambda value: pickle.loads(pickle.dumps(value, protocol=2))),
     ("copy", copy.copy),
     ("deepcopy", copy.deepcopy),

@@ -128,6 +128,14 @@ class _State:
     split: int | None
     end: str | tuple[str, int] | None
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        """Pickle support at every protocol: the slot values in slot order."""
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self.__slots__, state):
+            object.__setattr__(self, name, value)
+
     def copy(self) -> _State:
         new = object.__new__(_State)
         new.turn, new.phase = self.turn, self.phase
