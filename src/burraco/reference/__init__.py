@@ -12,7 +12,7 @@ from .._errors import (
     InvalidStateError,
 )
 from .cards import Card, Cards
-from .game import Game
+from .game import MAX_HAND_MOVES, Game
 from .match import Match
 from .melds import Meld, Melds
 from .moves import Move, MoveList
@@ -31,6 +31,7 @@ __all__ = [
     "Move",
     "MoveList",
     "Game",
+    "MAX_HAND_MOVES",
     "Result",
     "SideResult",
     "Match",

@@ -47,8 +47,11 @@ _SUIT_NUMBER_FROM_TEXT = {letter: number for number, letter in enumerate(SUITS)}
 # Sorting key: the canonical order of RULES 0.2 is the order of card indices.
 _BY_INDEX_KEY = attrgetter("index")
 
-# A card list is cards separated by white space and/or commas (docs/api.md "Notation").
-_CARD_LIST_SEPARATOR = re.compile(r"[\s,]+")
+# A card list is cards separated by ASCII spaces, tabs and/or commas (docs/api.md "Notation");
+# any other white space (U+00A0, U+2003, a line break) is not a separator (decision 7 of issue 10).
+_CARD_LIST_SEPARATOR = re.compile(r"[ \t,]+")
+#: The white space a card, a card list, a move or a layout may carry around it: ASCII only.
+BLANKS = " \t\n\r\x0b\x0c"
 
 
 def _parse_card_index(text: object) -> int:
@@ -57,7 +60,12 @@ def _parse_card_index(text: object) -> int:
         raise InvalidNotationError(
             f"{text!r} is not a card: expected a card string such as 'Qh' or a Card"
         )
-    stripped = text.strip()
+    stripped = text.strip(BLANKS)
+    if not stripped.isascii():
+        raise InvalidNotationError(
+            f"{text!r} is not a card: expected a rank (A 2-9 T J Q K, or 10) followed by a suit "
+            f"(c d h s), or Jk, in ASCII letters"
+        )
     upper = stripped.upper()
     if upper == "JK":
         return JOKER_INDEX
@@ -220,7 +228,7 @@ def _counter_from(source: object) -> Counter[Card]:
     if isinstance(source, Cards):
         return Counter(source._counter)
     if isinstance(source, str):
-        tokens = [token for token in _CARD_LIST_SEPARATOR.split(source.strip()) if token]
+        tokens = [token for token in _CARD_LIST_SEPARATOR.split(source.strip(BLANKS)) if token]
         counter: Counter[Card] = Counter()
         for token in tokens:
             try:

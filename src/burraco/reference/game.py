@@ -17,6 +17,7 @@ import functools
 import itertools
 import os
 import re
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
@@ -29,10 +30,10 @@ from .._errors import (
     InvalidStateError,
 )
 from . import actions
-from .cards import JOKER_INDEX, SUITS, Card, Cards
+from .cards import BLANKS, JOKER_INDEX, SUITS, Card, Cards
 from .melds import Meld, Melds
 from .moves import Move, MoveList
-from .policies import POLICIES, greedy_move
+from .policies import POLICIES, candidates, greedy_move
 from .rng import Xoshiro256StarStar, check_seed, shuffle
 from .rules import Rules
 from .runs import slot_card
@@ -43,11 +44,14 @@ if TYPE_CHECKING:
 
     from .search import Observation
 
-__all__ = ["Game"]
+__all__ = ["MAX_HAND_MOVES", "Game"]
 
 JOKER = Card("Jk")
 #: The brazilian opening requirement never rises above this (docs/game.md "need").
 MAX_OPENING_NEED = 10_000_000
+#: The most moves a policy-driven loop (``playout``, ``playouts``) plays in one hand before it
+#: stops with InvalidStateError (decision 3 of issue 10; real hands take under 1,000).
+MAX_HAND_MOVES = 100_000
 #: The cards that are wild in hand: the joker and the four twos (RULES A.4).
 WILD_KINDS = (Card("2c"), Card("2d"), Card("2h"), Card("2s"), JOKER)
 
@@ -123,6 +127,14 @@ class _State:
     first_draw: bool
     split: int | None
     end: str | tuple[str, int] | None
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """Pickle support at every protocol: the slot values in slot order."""
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self.__slots__, state):
+            object.__setattr__(self, name, value)
 
     def copy(self) -> _State:
         new = object.__new__(_State)
@@ -288,6 +300,9 @@ class Game:
             self._cut = self._side_of_seat((first_player - 2) % players, None)
         self._state = self._deal(order)
         self._history: list[tuple[Move, _State]] = []
+        # Every public call is atomic (decision 9 of issue 10): the moves that change the
+        # position hold this lock; readers take one immutable state (self._state) at a time.
+        self._lock = threading.RLock()
 
     def _setup(self, rules: Rules, first_player: int, scores: tuple[int, ...]) -> None:
         self._rules = rules
@@ -801,11 +816,17 @@ class Game:
         otherwise, and then nothing changes. ``'add 2 8h 9h'`` lays off several cards, in the first
         legal order (canonical card order first)."""
         if isinstance(move, str):
-            words = [word for word in re.split(r"[\s,]+", move.strip()) if word]
+            words = [word for word in re.split(r"[ \t,]+", move.strip(BLANKS)) if word]
             if len(words) > 3 and words[0].lower() == "add":
                 self._push_several(move, words)
                 return
         move = Move(move)
+        with self._lock:
+            self._push_checked(move)
+
+    def _push_checked(self, move: Move) -> None:
+        """Play ``move`` (a Move) if it is legal, else IllegalMoveError and nothing changes. The
+        caller holds the lock."""
         new = self._state.copy()
         self._apply(new, move)
         self._history.append((move, self._state))
@@ -814,14 +835,15 @@ class Game:
     def push_index(self, index: int) -> None:
         """Play ``legal_moves()[index]``; IllegalMoveError quoting ``index`` if it is not an int
         from 0 to ``len(legal_moves()) - 1`` (and then nothing changes)."""
-        moves = self._legal_moves()
-        number = actions.as_index(index)
-        if number is None or not 0 <= number < len(moves):
-            raise IllegalMoveError(
-                f"{index!r} is not the index of a legal move: expected an int from 0 to "
-                f"{len(moves) - 1} ({len(moves)} legal moves)"
-            )
-        self.push(moves[number])
+        number = actions.as_index(index)  # converted before the position is read
+        with self._lock:
+            moves = self._legal_moves()
+            if number is None or not 0 <= number < len(moves):
+                raise IllegalMoveError(
+                    f"{index!r} is not the index of a legal move: expected an int from 0 to "
+                    f"{len(moves) - 1} ({len(moves)} legal moves)"
+                )
+            self._push_checked(moves[number])
 
     def _push_several(self, text: str, words: list[str]) -> None:
         moves: list[Move] = []
@@ -854,35 +876,55 @@ class Game:
                     return [(move, state)] + rest[0], rest[1]
             return None
 
-        found = first_legal_order(self._state, cards)
-        if found is None:
-            raise IllegalMoveError(
-                f"{text!r}: no order of these lay-offs is legal ({errors[-1] if errors else ''})"
-            )
-        self._history.extend(found[0])
-        self._state = found[1]
+        with self._lock:
+            found = first_legal_order(self._state, cards)
+            if found is None:
+                raise IllegalMoveError(
+                    f"{text!r}: no order of these lay-offs is legal "
+                    f"({errors[-1] if errors else ''})"
+                )
+            self._history.extend(found[0])
+            self._state = found[1]
 
     def playout(self, policy: str = "random", seed: int = 0) -> int:
         """Play the hand to its end and return how many moves that took (they join :attr:`moves`).
 
-        ``'random'``: each move uniform over ``legal_moves()``, drawn by ``bounded(len(moves))``
-        from xoshiro256** seeded with ``seed`` (the deal contract's generator, so both engines play
-        the same game). ``'greedy'``: :func:`.policies.greedy_move`, deterministic; the seed is
-        checked like any seed but not used (docs/search.md "Playouts")."""
+        Each move is the policy's choice among :func:`.policies.candidates` (the legal moves less
+        those that would bring back a position of this turn). ``'random'``: uniform, drawn by
+        ``bounded(len(candidates))`` from xoshiro256** seeded with ``seed`` (the deal contract's
+        generator, so both engines play the same game). ``'greedy'``:
+        :func:`.policies.greedy_move`, deterministic; the seed is checked like any seed but not
+        used (docs/search.md "Playouts").
+
+        After :data:`MAX_HAND_MOVES` moves with the hand still going on, InvalidStateError naming
+        the state reached; the game is then left as it was before the call."""
         if policy not in POLICIES:
             raise InvalidNotationError(
                 f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
             )
         generator = Xoshiro256StarStar(check_seed(seed))
-        played = 0
-        while self._state.phase != OVER:
-            moves = self._legal_moves()
-            if policy == "random":
-                self.push(moves[generator.bounded(len(moves))])
-            else:
-                self.push(greedy_move(self, moves))
-            played += 1
-        return played
+        with self._lock:
+            start_state, start_moves = self._state, len(self._history)
+            played = 0
+            while self._state.phase != OVER:
+                if played == MAX_HAND_MOVES:
+                    reached = self.state_string()
+                    self._state = start_state
+                    del self._history[start_moves:]
+                    raise InvalidStateError(
+                        f"playout({policy!r}, {seed}): the hand is not over after "
+                        f"{MAX_HAND_MOVES} moves (MAX_HAND_MOVES), at {reached!r}"
+                    )
+                self._push_checked(self._choose(policy, generator))
+                played += 1
+            return played
+
+    def _choose(self, policy: str, generator: Xoshiro256StarStar) -> Move:
+        """The move ``policy`` picks here, the hand not over (decision 4 of issue 10)."""
+        moves = candidates(self, self._legal_moves())
+        if policy == "random":
+            return moves[generator.bounded(len(moves))]
+        return greedy_move(self, moves)
 
     def policy_move(self, policy: str = "greedy", seed: int = 0) -> Move:
         """The move a playout with ``policy`` and ``seed`` would play first, without playing it.
@@ -893,31 +935,89 @@ class Game:
                 f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
             )
         generator = Xoshiro256StarStar(check_seed(seed))
-        if self._state.phase == OVER:
-            raise IllegalMoveError("policy_move: the hand is over, there is no move to choose")
-        moves = self._legal_moves()
-        if policy == "random":
-            return moves[generator.bounded(len(moves))]
-        return greedy_move(self, moves)
+        with self._lock:
+            if self._state.phase == OVER:
+                raise IllegalMoveError("policy_move: the hand is over, there is no move to choose")
+            return self._choose(policy, generator)
+
+    def _turn_states(self) -> list[_State]:
+        """The positions of the current turn since its draw phase began, the current one last."""
+        states = [self._state]
+        for _move, state in reversed(self._history):
+            if state.turn != self._state.turn or state.phase == OVER:
+                break
+            states.append(state)
+            if state.phase == DRAW:
+                break
+        if self._state.phase == DRAW:
+            del states[1:]
+        states.reverse()
+        return states
 
     def pop(self) -> Move:
         """Undo the last move and return it (IndexError if there is none)."""
-        if not self._history:
-            raise IndexError("pop from a game with no moves")
-        move, self._state = self._history.pop()
-        return move
+        with self._lock:
+            if not self._history:
+                raise IndexError("pop from a game with no moves")
+            move, self._state = self._history.pop()
+            return move
 
     @property
     def moves(self) -> list[Move]:
         """The moves played, in order (a new list)."""
-        return [move for move, _state in self._history]
+        with self._lock:
+            return [move for move, _state in self._history]
 
     def copy(self) -> Game:
         """An independent copy, history included."""
-        new = object.__new__(Game)
-        new.__dict__.update(self.__dict__)
-        new._history = list(self._history)  # states are never mutated, so sharing them is safe
+        with self._lock:
+            new = object.__new__(type(self))
+            new.__dict__.update(self.__dict__)
+            new._history = list(self._history)  # states are never mutated: sharing them is safe
+        new._lock = threading.RLock()
         return new
+
+    __copy__ = copy
+
+    def _snapshot(self) -> Game:
+        """This game's current position alone (no history), for a reader that makes several
+        reads: another thread's move cannot come between them."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)  # one read of _state: states are never mutated
+        new._history = []
+        new._lock = threading.RLock()
+        return new
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        # Every state, move, meld and card is immutable: a copy shares them safely.
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle support: the rules, deal and position with the whole history (no lock)."""
+        with self._lock:
+            state = dict(self.__dict__)
+            state["_history"] = list(self._history)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
+    def __eq__(self, other: object) -> bool:
+        """Equal games are in the same position (state string) after the same moves."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        if self is other:
+            return True
+        mine, theirs = self.copy(), other.copy()
+        return mine.state_string() == theirs.state_string() and mine.moves == theirs.moves
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # type: ignore[assignment]  # a Game changes: unhashable, like a list
 
     # --- accessors ------------------------------------------------------------------------------
 
@@ -1043,7 +1143,7 @@ class Game:
         """What ``player`` may know of this hand (RULES C.9): an :class:`.search.Observation`."""
         from .search import observe
 
-        return observe(self, player)
+        return observe(self._snapshot(), player)  # one consistent position (decision 9)
 
     def determinize(self, player: int, seed: int) -> Game:
         """A new game (no history, no seed) consistent with ``observation(player)``: the cards
@@ -1053,7 +1153,7 @@ class Game:
 
         self._seat(player)  # a bad player is reported before a bad seed
         check_seed(seed)
-        return determinize(observe(self, player), seed)
+        return determinize(observe(self._snapshot(), player), seed)
 
     # --- actions and tensors for learning (docs/search.md) --------------------------------------
 
@@ -1150,7 +1250,10 @@ class Game:
 
     def state_string(self) -> str:
         """The whole state as one line (docs/game.md "State string, version 1"); no history."""
-        s = self._state
+        return self._state_text(self._state)
+
+    def _state_text(self, s: _State) -> str:
+        """The state string of ``s``, a state of this game (the current one or one of history)."""
         rules = self._rules
 
         def cards(items: Iterable[Card]) -> str:
@@ -1215,7 +1318,7 @@ class Game:
         """The hand as a game record: a JSON-serialisable dict (docs/records.md): format and
         version, the rules text, first player and scores, how it was dealt (``seed``, else
         ``deck``, else ``start``), the moves in notation and the result (None while playing)."""
-        return _records.record(self, Rules, Game)
+        return _records.record(self.copy(), Rules, Game)  # one consistent snapshot
 
     @classmethod
     def from_record(cls, record: _records.Record | str) -> Game:
@@ -1228,7 +1331,7 @@ class Game:
         """JSON text of what seat ``player`` may see (from ``observation(player)``), or of the
         whole state when ``player`` is None (docs/records.md "JSON views"); ``indent`` goes to
         ``json.dumps``."""
-        return _records.to_json(self, player, indent)
+        return _records.to_json(self.copy(), player, indent)  # one consistent snapshot
 
     @classmethod
     def from_json(cls, text: str) -> Game:
@@ -1258,17 +1361,21 @@ def _check_supported(rules: Rules) -> None:
 
 
 def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
+    """Decision 7 of issue 10: a tuple or list of ``count`` ints; any other type (a dict, a set,
+    a string, a generator, a float or bool score) is a TypeError, a wrong length a ValueError."""
     count = 3 if rules.players == 3 else 2
     if scores is None:
         return (0,) * count
-    try:
-        values: tuple[object, ...] = tuple(scores)  # type: ignore[arg-type]
-    except TypeError:
-        values = ()
-    if len(values) != count or any(isinstance(value, bool) or not isinstance(value, int)
-                                   for value in values):
+    if not isinstance(scores, (tuple, list)):
+        raise TypeError(f"scores must be a tuple or list of {count} ints, not "
+                        f"{type(scores).__name__} {scores!r}")
+    for value in scores:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"scores must be a tuple or list of {count} ints: {value!r} in "
+                            f"{scores!r} is a {type(value).__name__}")
+    if len(scores) != count:
         raise InvalidNotationError(f"{scores!r} is not a scores tuple: expected {count} ints")
-    return tuple(int(value) for value in cast("tuple[int, ...]", values))  # checked above
+    return tuple(int(value) for value in scores)
 
 
 def _opening_requirement(minimum: tuple[tuple[int, int], ...], score: int) -> int:
@@ -1288,7 +1395,7 @@ def _unshuffled_deck(rules: Rules) -> list[Card]:
 
 def _check_deck(rules: Rules, deck: object) -> list[Card]:
     if isinstance(deck, str):
-        words = [word for word in re.split(r"[\s,]+", deck.strip()) if word]
+        words = [word for word in re.split(r"[ \t,]+", deck.strip(BLANKS)) if word]
     elif isinstance(deck, Iterable):
         words = list(deck)
     else:
@@ -1479,7 +1586,7 @@ _LAYOUT_TOKEN = re.compile(r"(..)(\(=[^()]*\))?")
 def _parse_state(cls: type[Game], text: str) -> Game:
     if not isinstance(text, str):
         raise InvalidStateError(f"{text!r} is not a state string")
-    parts = text.strip().split(";")
+    parts = text.split(";")
     names = [part.partition("=")[0] for part in parts]
     if names != list(_FIELDS) or any("=" not in part for part in parts):
         raise InvalidStateError(
@@ -1533,6 +1640,7 @@ def _parse_state(cls: type[Game], text: str) -> Game:
     game._setup(rules, first, scores)
     game._seed = seed
     game._history = []
+    game._lock = threading.RLock()
     s = object.__new__(_State)
     s.turn = integer("turn", fields["turn"], 0, players - 1)
     if fields["phase"] not in (DRAW, MELD, OVER):
@@ -1671,6 +1779,14 @@ def _parse_state(cls: type[Game], text: str) -> Game:
     if players == 3 and s.split is None and s.melds[3]:
         raise bad("melds", "the pair slot holds melds before the split")
     game._state = s
+    canonical = game.state_string()
+    if canonical != text:
+        raise InvalidStateError(
+            f"{text!r} is not in canonical form: the same position is written {canonical!r}"
+        )
+    from .validate import validate_state
+
+    validate_state(game)
     return game
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 
 from .._errors import IllegalMoveError, InvalidNotationError
 from .game import Game
@@ -18,6 +19,13 @@ class Match:
 
     Hand h is dealt from the (h+1)-th SplitMix64 output of the match seed, with seat h mod N first.
     ``scores`` are per side (2 and 4 players) or per seat in half points (3 players, RULES E.6).
+
+    A Match deals hands and adds up their results; it plays no move itself (the move cap of
+    docs/game.md is the playing loop's: ``Game.playout``). It may be shared between threads:
+    :meth:`record`, the only call that changes it, holds a lock, and every reader takes one
+    consistent snapshot (decision 9 of issue 10). It pickles and copies with its results;
+    two matches are equal when their rules, seed and recorded results are (it is unhashable,
+    since it changes).
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
@@ -29,8 +37,9 @@ class Match:
             seed = int.from_bytes(os.urandom(8), "little")
         self._rules = rules
         self._seed = check_seed(seed)
-        self._scores = [0] * (3 if rules.players == 3 else 2)
-        self._results: list[Result] = []
+        self._scores: tuple[int, ...] = (0,) * (3 if rules.players == 3 else 2)
+        self._results: tuple[Result, ...] = ()
+        self._lock = threading.Lock()
 
     @property
     def rules(self) -> Rules:
@@ -43,16 +52,21 @@ class Match:
     @property
     def scores(self) -> tuple[int, ...]:
         """Cumulative scores: per side, or per seat in half points with three players."""
-        return tuple(self._scores)
+        return self._scores
 
     @property
     def results(self) -> tuple[Result, ...]:
         """The results of the hands recorded so far."""
-        return tuple(self._results)
+        return self._results
 
     @property
     def hand_number(self) -> int:
         """The number of the next hand to deal (0 first): the hands recorded so far."""
+        return len(self._results)
+
+    @property
+    def hands_played(self) -> int:
+        """The hands recorded so far (docs/game.md "Match")."""
         return len(self._results)
 
     def hand_seed(self, hand: int) -> int:
@@ -64,26 +78,35 @@ class Match:
 
     def new_game(self) -> Game:
         """Deal the next hand (IllegalMoveError once the match is over)."""
-        if self.is_over():
+        with self._lock:
+            scores, hand = self._scores, len(self._results)
+        if self._outcome(scores)[0]:
             raise IllegalMoveError("the match is over")
-        hand = len(self._results)
         return Game(self._rules, seed=self.hand_seed(hand), first_player=hand % self._rules.players,
-                    scores=tuple(self._scores))
+                    scores=scores)
 
     def record(self, game: Game) -> Result:
-        """Add a finished hand's result to the scores and return it."""
-        if not isinstance(game, Game) or game.rules != self._rules:
-            raise InvalidNotationError(f"{game!r} is not a hand of this match")
-        if self.is_over():
-            raise IllegalMoveError("the match is over")
+        """Add a finished hand's result to the scores and return it: InvalidNotationError for
+        what is not a Game, IllegalMoveError for a hand under other rules, a hand not over or a
+        match already over (docs/game.md "Match"); then nothing changes."""
+        if not isinstance(game, Game):
+            raise InvalidNotationError(f"{game!r} is not a Game")
+        if game.rules != self._rules:
+            raise IllegalMoveError(
+                f"the hand was played under {game.rules!r}, not this match's {self._rules!r}")
         result = game.result()
-        if result.player_scores is not None:
-            for seat, score in enumerate(result.player_scores):
-                self._scores[seat] += score
-        else:
-            for entry in result.sides:
-                self._scores[entry.side] += entry.total
-        self._results.append(result)
+        with self._lock:
+            if self._outcome(self._scores)[0]:
+                raise IllegalMoveError("the match is over")
+            scores = list(self._scores)
+            if result.player_scores is not None:
+                for seat, score in enumerate(result.player_scores):
+                    scores[seat] += score
+            else:
+                for entry in result.sides:
+                    scores[entry.side] += entry.total
+            self._scores = tuple(scores)
+            self._results = self._results + (result,)
         return result
 
     def _passes(self, score: int) -> bool:
@@ -92,13 +115,13 @@ class Match:
             target *= 2  # three players: the scores are in half points
         return score > target if self._rules.compare == ">" else score >= target
 
-    def _outcome(self) -> tuple[bool, int | None]:
-        """(over, winner) by RULES E.7."""
-        passing = [index for index, score in enumerate(self._scores) if self._passes(score)]
+    def _outcome(self, scores: tuple[int, ...]) -> tuple[bool, int | None]:
+        """(over, winner) by RULES E.7 for these scores."""
+        passing = [index for index, score in enumerate(scores) if self._passes(score)]
         if not passing:
             return False, None
-        best = max(self._scores[index] for index in passing)
-        leaders = [index for index in passing if self._scores[index] == best]
+        best = max(scores[index] for index in passing)
+        leaders = [index for index in passing if scores[index] == best]
         if len(leaders) == 1:
             return True, leaders[0]
         if self._rules.tie_policy == "draw":
@@ -106,12 +129,47 @@ class Match:
         return False, None
 
     def is_over(self) -> bool:
-        return self._outcome()[0]
+        return self._outcome(self._scores)[0]
 
     @property
     def winner(self) -> int | None:
         """The winning side (3 players: seat), or None (not over, or a draw)."""
-        return self._outcome()[1]
+        return self._outcome(self._scores)[1]
+
+    # --- value semantics (decision 8 of issue 10) ----------------------------------------------
+
+    def _key(self) -> tuple[Rules, int, tuple[Result, ...]]:
+        with self._lock:
+            return (self._rules, self._seed, self._results)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # type: ignore[assignment]  # a Match changes: unhashable
+
+    def __getstate__(self) -> dict[str, object]:
+        with self._lock:
+            state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def __copy__(self) -> Match:
+        new = object.__new__(Match)
+        new.__setstate__(self.__getstate__())  # scores and results are tuples: nothing shared
+        return new
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Match:
+        return self.__copy__()  # Rules and Results are immutable
 
     def __repr__(self) -> str:
         return f"Match({self._rules!r}, seed={self._seed})"

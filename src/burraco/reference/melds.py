@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Union, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
-from .cards import RANKS, Card, Cards
+from .cards import BLANKS, RANKS, Card, Cards
 from .rules import DEFAULT_RULES, Rules
 from .runs import (
     RunLayout,
@@ -35,7 +35,7 @@ _Shape = Union[RunLayout, SetLayout]
 _LAYOUT_WORD = re.compile(
     r"^(?P<card>[^()\[\]]+)(?:\(=(?P<stands>[^()\[\]]*)\))?(?:\[(?P<tag>[^\[\]]*)\])?$"
 )
-_LAYOUT_SEPARATOR = re.compile(r"[\s,]+")
+_LAYOUT_SEPARATOR = re.compile(r"[ \t,]+")  # ASCII spaces and tabs only (decision 7)
 _TAGS = ("free-low", "free-high", "bound", "orphan", "set")
 _RANK_ALIASES = {letter: letter for letter in RANKS} | {"10": "T"}
 
@@ -79,7 +79,7 @@ def _new_meld_shape(cards: Cards, rules: Rules) -> _Shape:
 def _layout_words(text: str) -> list[tuple[Card, str | None, str | None]]:
     """Split a layout into (card, stands-for text or None, tag or None) words."""
     words = []
-    for word in _LAYOUT_SEPARATOR.split(text.strip()):
+    for word in _LAYOUT_SEPARATOR.split(text.strip(BLANKS)):
         if not word:
             continue
         match = _LAYOUT_WORD.match(word)
@@ -96,7 +96,7 @@ def _layout_words(text: str) -> list[tuple[Card, str | None, str | None]]:
             ) from None
         stands, tag = match["stands"], match["tag"]
         if tag is not None:
-            tag = tag.strip().lower()
+            tag = tag.strip(BLANKS).lower()
             if tag not in _TAGS:
                 raise InvalidNotationError(
                     f"{text!r} is not a meld layout: unknown tag [{tag}] (expected one of "
@@ -113,7 +113,7 @@ def _layout_words(text: str) -> list[tuple[Card, str | None, str | None]]:
 
 def _stands_for(text: str, stands: str) -> Card | str:
     """The card (run) or rank letter (set) a wild stands for, read from the ``(=...)`` text."""
-    cleaned = stands.strip().upper()
+    cleaned = stands.strip(BLANKS).upper()
     if cleaned in _RANK_ALIASES:
         return _RANK_ALIASES[cleaned]
     try:

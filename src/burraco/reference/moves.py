@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .._errors import InvalidNotationError
-from .cards import Card, Cards
+from .cards import BLANKS, Card, Cards
 
 __all__ = ["KINDS", "Move", "MoveList"]
 
@@ -21,7 +21,7 @@ __all__ = ["KINDS", "Move", "MoveList"]
 KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
 _KIND_ORDER = {kind: number for number, kind in enumerate(KINDS)}
 _BARE_KINDS = ("draw", "pile", "keep", "reject")
-_SEPARATOR = re.compile(r"[\s,]+")
+_SEPARATOR = re.compile(r"[ \t,]+")  # ASCII spaces and tabs only (decision 7 of issue 10)
 #: The largest meld index the notation accepts; an index naming no meld is refused by ``push``.
 MAX_MOVE_INDEX = 999_999_999
 
@@ -42,7 +42,7 @@ class Move:
             return move
         if not isinstance(move, str):
             raise InvalidNotationError(f"{move!r} is not a move: expected a string such as 'draw'")
-        words = [word for word in _SEPARATOR.split(move.strip()) if word]
+        words = [word for word in _SEPARATOR.split(move.strip(BLANKS)) if word]
         if not words:
             raise InvalidNotationError(f"{move!r} is not a move: it is empty")
         kind = words[0].lower()

@@ -22,7 +22,7 @@ from .moves import Move
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["POLICIES", "WILD_USEFULNESS", "falls_short", "greedy_move", "usefulness"]
+__all__ = ["POLICIES", "WILD_USEFULNESS", "candidates", "falls_short", "greedy_move", "usefulness"]
 
 #: The policy names :meth:`Game.playout` and :func:`burraco.reference.playouts` accept.
 POLICIES = ("random", "greedy")
@@ -71,8 +71,50 @@ def falls_short(game: Game, move: Move, hand: Cards) -> bool:
     return after._state.need != game._state.need
 
 
+def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
+    """The moves a built-in policy chooses among (decision 4 of issue 10): ``moves``, the legal
+    moves of ``game`` in canonical order, less every move after which the position (its state
+    string) is one the game was in earlier in this turn, since its draw phase began (the current
+    position included); all of ``moves`` if every one would repeat.
+
+    Only a brazilian short opening, whose cards come back to the hand (RULES C.3), can bring a
+    position back, so only the moves that can trigger it are tried: in the meld phase, a side not
+    yet open under an opening minimum, a meld or lay-off of every card of the hand. In every other
+    case ``moves`` itself is returned, at no cost.
+    """
+    state = game._state
+    if state.phase != "meld" or game.rules.opening_minimum is None:
+        return moves
+    side = game.side_of(state.turn)
+    if state.opened[side]:
+        return moves
+    size = sum(state.hands[state.turn].values())
+    risky = [move for move in moves if move.kind in ("meld", "add") and len(move.cards) == size]
+    if not risky:
+        return moves
+    earlier: set[str] | None = None
+    repeating = set()
+    for move in risky:
+        after = game.copy()
+        after._push_checked(move)
+        returned = after._state
+        # A move that opens the side, ends the hand or raises the requirement (it only rises in a
+        # turn) reaches a position this turn has not had; only the rest are compared.
+        if returned.phase != "meld" or returned.opened[side] or returned.need != state.need:
+            continue
+        if earlier is None:
+            earlier = {game._state_text(position) for position in game._turn_states()}
+        if after.state_string() in earlier:
+            repeating.add(move)
+    if not repeating:
+        return moves
+    kept = [move for move in moves if move not in repeating]
+    return kept or moves
+
+
 def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
-    """The greedy policy's choice among ``moves``, the legal moves of ``game`` in canonical order.
+    """The greedy policy's choice among ``moves``, the candidates (:func:`candidates`) of ``game``
+    in canonical order.
 
     1. Draw phase: ``keep`` if legal, else ``draw`` if legal, else the first legal move.
     2. Meld phase, the first rule that applies, never choosing a meld or lay-off that would empty

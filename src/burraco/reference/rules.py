@@ -35,10 +35,20 @@ class _Rejected(Exception):
     """A knob value that is not allowed; the message says why."""
 
 
+def _is_bool(value: Any) -> bool:
+    """``bool`` or a NumPy bool (``numpy.bool_``), without importing NumPy."""
+    kind = type(value)
+    return kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"))
+
+
 def _integer(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """Decision 7 of issue 10: any object with ``__index__`` (NumPy integers too) but a bool."""
+    if _is_bool(value):
         raise _Rejected("expected an int")
-    return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise _Rejected("expected an int") from None
 
 
 def _int_in(low: int, high: int | None) -> Callable[[Any], int]:
@@ -62,9 +72,9 @@ def _int_one_of(*allowed: int) -> Callable[[Any], int]:
 
 
 def _boolean(value: Any) -> bool:
-    if not isinstance(value, bool):
+    if not _is_bool(value):
         raise _Rejected("expected True or False")
-    return value
+    return bool(value)
 
 
 def _bool_only(allowed: bool) -> Callable[[Any], bool]:
@@ -100,6 +110,8 @@ def _pozzetto_sizes(value: Any) -> tuple[int, ...]:
 def _set_ranks(value: Any) -> str:
     if not isinstance(value, str):
         raise _Rejected(f"expected a string of distinct rank letters from {_SET_RANK_LETTERS!r}")
+    if not value.isascii():
+        raise _Rejected(f"expected a string of distinct rank letters from {_SET_RANK_LETTERS!r}")
     letters = value.upper()  # rank letters are notation: case-insensitive (docs/api.md)
     if not letters:
         raise _Rejected("at least one rank is needed")
@@ -133,7 +145,7 @@ def _opening_minimum(value: Any) -> tuple[tuple[int, int], ...] | None:
 
 
 def _probability(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if _is_bool(value) or not isinstance(value, numbers.Real):
         raise _Rejected("expected a float from 0.0 to 1.0")
     number = float(value)
     if math.isnan(number) or not 0.0 <= number <= 1.0:
@@ -427,6 +439,13 @@ class Rules:
                 raise InvalidNotationError(
                     f"{value!r} is not a valid value of the knob {name!r}: {reason}"
                 ) from None
+        problem = _unplayable(values)
+        if problem is not None:
+            overrides = ", ".join(f"{name}={value!r}" for name, value in knobs.items())
+            raise InvalidNotationError(
+                f"Rules({preset!r}{', ' if overrides else ''}{overrides}) cannot be played: "
+                f"{problem}"
+            )
         object.__setattr__(self, "_preset", preset)
         for name, value in values.items():
             object.__setattr__(self, "_" + name, value)
@@ -515,6 +534,50 @@ def _install_knob_properties() -> None:
 
 
 _install_knob_properties()
+
+
+def _unplayable(values: dict[str, Any]) -> str | None:
+    """Why a hand under these knob values could not be played to its end, or None.
+
+    Each knob is checked on its own by the table; this refuses the combinations under which a
+    position reached by legal play could have no legal move, or turns could follow each other
+    with no seat ever able to draw (issue 10). Only the dealt stock can do that: the first stock
+    draw of the hand must be possible, so after the deal (hands, pozzetti, start card)
+
+    * with the brazilian first draw (``first_draw_rule='may_reject_first_card'``): the stock holds
+      at least one card (``keep``), and more than ``stock_end_threshold`` when a start card is
+      dealt (else taking it would leave every later turn without a draw);
+    * otherwise: the stock holds more than ``stock_end_threshold`` cards, or none at all under
+      threshold 0 with ``pozzetto_becomes_stock`` (the first draw then turns the top pozzetto
+      into the stock, RULES D.3).
+
+    Nothing else can stop a hand: a stock above its threshold always has a card to draw and the
+    draw that reaches the threshold makes the turn the last (RULES D.2, D.3), C.7 keeps a legal
+    finish for every meld phase, a short brazilian opening only returns its cards (C.3; playing
+    it again is a choice the policies and the move cap of docs/game.md deal with), and D.4 ends
+    or forces a draw after N exchange turns.
+    """
+    stock = (52 * values["decks"] + values["jokers"]
+             - values["players"] * values["hand_size"]
+             - sum(values["pozzetto_sizes"])
+             - int(values["initial_upcard"]))
+    threshold = values["stock_end_threshold"]
+    if stock < 0:
+        return (f"the pack of {52 * values['decks'] + values['jokers']} cards is too small for "
+                f"the hands, the pozzetti and the start card (RULES F.2)")
+    if values["first_draw_rule"] == "may_reject_first_card":
+        if stock < 1:
+            return "the stock is empty after the deal, so the first draw (keep) is impossible"
+        if values["initial_upcard"] and stock <= threshold:
+            return (f"after the deal the stock holds {stock} cards, not more than "
+                    f"stock_end_threshold={threshold}: once the start card is taken no card "
+                    f"could ever be drawn (RULES D.2, F.2)")
+        return None
+    if stock > threshold or (stock == threshold == 0 and values["pozzetto_becomes_stock"]):
+        return None
+    return (f"after the deal the stock holds {stock} cards, not more than "
+            f"stock_end_threshold={threshold}, so no card could ever be drawn from it "
+            f"(RULES D.2, F.2)")
 
 
 def _differs(value: Any, preset_value: Any) -> bool:

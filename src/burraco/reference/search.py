@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .._errors import InvalidNotationError
+from .._errors import InvalidNotationError, InvalidStateError
 from .cards import Card, Cards
 from .game import Game, _unshuffled_deck
 from .melds import Melds
@@ -200,6 +200,25 @@ class Observation:
     def __hash__(self) -> int:
         return hash(self._text)
 
+    # --- pickle and copy (decision 8 of issue 10): immutable, so a copy is the value itself ----
+
+    def __reduce__(self) -> tuple[object, tuple[dict[str, object]]]:
+        return (_observation_from_slots, ({name: getattr(self, name) for name in self.__slots__},))
+
+    def __copy__(self) -> Observation:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Observation:
+        return self
+
+
+def _observation_from_slots(values: dict[str, object]) -> Observation:
+    """Rebuild an Observation from its slot values (pickle support)."""
+    observation = object.__new__(Observation)
+    for name, value in values.items():
+        object.__setattr__(observation, name, value)
+    return observation
+
 
 def observe(game: Game, player: int) -> Observation:
     """``game.observation(player)``: read off the game's public accessors and its state string,
@@ -331,7 +350,17 @@ def determinize(observation: Observation, seed: int) -> Game:
     fields["stock"] = "".join(str(card) for card in deal(observation.stock_size)) or "-"
     if position != len(order):
         raise AssertionError(f"{observation}: {len(order) - position} unseen cards left over")
-    return Game.from_state_string(";".join(f"{name}={value}" for name, value in fields.items()))
+    text = ";".join(f"{name}={value}" for name, value in fields.items())
+    try:
+        return Game.from_state_string(text)
+    except InvalidStateError as error:
+        # Only the hidden cards differ from a real position, and the acting seat's moves depend
+        # on its own hand and public facts alone: this happens only when the observer is not
+        # the acting seat and the hidden hand dealt to that seat has no legal move (RULES C.7).
+        raise InvalidStateError(
+            f"determinize({player}, {seed}): the cards dealt from seat {player}'s view give a "
+            f"position that could not arise in play ({error})"
+        ) from None
 
 
 # --- batch playouts -----------------------------------------------------------------------------
