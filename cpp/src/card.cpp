@@ -61,7 +61,9 @@ std::optional<Card> parse_card(std::string_view text) {
 
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
-  auto separator = [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; };
+  // ASCII spaces and tabs (and commas) only: any other whitespace is part of a word, which then
+  // fails to read as a card, quoting the text (docs/api.md).
+  auto separator = [](char c) { return c == ' ' || c == '\t' || c == ','; };
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && separator(text[i])) ++i;
