@@ -816,7 +816,7 @@ std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
   return g;
 }
 
-// A pickled game (docs/game.md "Pickling"): the state string its history starts from, its moves
+// A pickled game (docs/api.md "Pickling and copying"): the state string its history starts from, its moves
 // in notation, and the state string they lead to; replayed, so pop() and record() work.
 std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::handle state) {
   std::unique_ptr<PyGame> g = game_from_state_string(start);
@@ -1123,17 +1123,13 @@ void guard_construction(py::module_& m) {
     auto* type = reinterpret_cast<PyTypeObject*>(m.attr(name).ptr());
     if (type->tp_new == pybind11_new) type->tp_new = guarded_new;
   }
-  for (const char* name : {"MoveList", "ISMCTS"}) {
-    py::object cls = m.attr(name);
-    const std::string message = std::string("cannot pickle ") +
-                                (std::string(name) == "ISMCTS" ? "an " : "a ") + name + " object" +
-                                (std::string(name) == "MoveList"
-                                     ? " (pickle the Game, or list(moves))"
-                                     : " (pickle its parameters)");
-    py::setattr(cls, "__reduce__", py::cpp_function([message](py::handle) -> py::object {
-                  throw py::type_error(message);
-                }, py::name("__reduce__"), py::is_method(cls)));
-  }
+  py::object moves = m.attr("MoveList"), search = m.attr("ISMCTS");
+  py::setattr(moves, "__reduce__", py::cpp_function([](const PyMoveList&) -> py::object {
+                throw py::type_error("cannot pickle a MoveList object (pickle the Game, or list(moves))");
+              }, py::name("__reduce__"), py::is_method(moves)));
+  py::setattr(search, "__reduce__", py::cpp_function([](const PyIsmcts&) -> py::object {
+                throw py::type_error("cannot pickle an ISMCTS object (make a new one with its parameters)");
+              }, py::name("__reduce__"), py::is_method(search)));
 }
 
 void install_fast_paths(py::module_& m) {
@@ -1873,7 +1869,7 @@ void bind_game(py::module_& m) {
                ", policy='" + (p.policy == Policy::Random ? "random" : "greedy") + "')";
       });
 
-  // Pickle support (docs/game.md "Pickling and copying"): private constructors the __reduce__
+  // Pickle support (docs/api.md "Pickling and copying"): private constructors the __reduce__
   // methods name; each refuses data that is not what it pickled with InvalidStateError.
   m.def("_restore_game", &restore_game, py::arg("start"), py::arg("moves"), py::arg("state"));
   m.def("_restore_side_result", &restore_side_result);

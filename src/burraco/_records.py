@@ -624,7 +624,7 @@ def _check_record(data: Record) -> None:
     if data["result"] is not None and not isinstance(data["result"], dict):
         raise wrong("result", "null or a result object")
     for number, move in enumerate(cast(list[str], moves), 1):
-        words = [word for word in re.split(r"[ \t,]+", move) if word]
+        words = [word for word in re.split(r"[ \t\n\r\f\v,]+", move) if word]
         if len(words) > 3 and words[0].lower() == "add":
             raise InvalidNotationError(
                 f"record move {number} of {len(moves)} ({move!r}) is several moves: a record "
@@ -633,7 +633,7 @@ def _check_record(data: Record) -> None:
 
 def _check_deck_cards(deck: str, rules: _Rules) -> None:
     """InvalidStateError unless ``deck`` lists exactly the rules' full pack (RULES A.1)."""
-    words = [word for word in re.split(r"[ \t,]+", deck) if word]
+    words = [word for word in re.split(r"[ \t\n\r\f\v,]+", deck) if word]
     full: Counter[str] = Counter()
     for index in range(52):
         full["A23456789TJQK"[index % 13] + "cdhs"[index // 13]] += rules.decks
