@@ -14,6 +14,7 @@ import multiprocessing
 import pickle
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -369,22 +370,25 @@ def _threads(targets):
 def test_views_under_concurrent_moves_are_consistent_and_leak_nothing(name, fast_switching):
     engine = ENGINES[name]
     game = engine.Game(engine.Rules("italian-2p"), seed=21)
-    done = threading.Event()
-    checked = {"player": 0, "whole": 0}
+    deadline = time.monotonic() + 2.0
+    checked = {"player": 0, "acting": 0, "whole": 0}
 
     def mover():
-        try:
-            step = 0
-            while not game.is_over() and step < 400:
-                legal = game.legal_moves()
+        step = 0
+        while time.monotonic() < deadline:
+            if game.is_over() or len(game.moves) > 300:
+                while game.moves:  # back to the deal, and play again
+                    game.pop()
+            legal = game.legal_moves()
+            try:
                 game.push_index((step * 7) % len(legal))
-                step += 1
-        finally:
-            done.set()
+            except burraco.IllegalMoveError:  # the position changed since legal_moves()
+                pass
+            step += 1
 
     def player_views(seat):
         def run():
-            while not done.is_set() or checked["player"] < 40:
+            while time.monotonic() < deadline:
                 view = json.loads(game.to_json(player=seat))
                 own = engine.Cards(view["seats"][seat]["hand"])
                 assert view["player"] == seat
@@ -394,13 +398,14 @@ def test_views_under_concurrent_moves_are_consistent_and_leak_nothing(name, fast
                         # every card a move plays comes from the seat's own hand
                         cards = engine.Move(text).cards
                         assert cards <= own, (seat, text, view["seats"][seat]["hand"])
+                    checked["acting"] += 1
                 else:
                     assert view["turn"] != seat or view["phase"] == "over"
                 checked["player"] += 1
         return run
 
     def whole_views():
-        while not done.is_set() or checked["whole"] < 20:
+        while time.monotonic() < deadline:
             text = game.to_json()
             back = engine.Game.from_json(text)
             assert back.state_string() == json.loads(text)["state"]
@@ -410,7 +415,7 @@ def test_views_under_concurrent_moves_are_consistent_and_leak_nothing(name, fast
             checked["whole"] += 1
 
     _threads([mover, player_views(0), player_views(1), whole_views, whole_views])
-    assert checked["player"] >= 40 and checked["whole"] >= 20
+    assert checked["player"] >= 40 and checked["acting"] >= 10 and checked["whole"] >= 20
 
 
 @pytest.mark.parametrize("name", ENGINE_NAMES)
@@ -421,13 +426,38 @@ def test_match_calls_are_atomic(name, fast_switching):
     dealt = []
 
     def deal():
-        for _ in range(30):
-            dealt.append(shared.new_game().state_string())
+        for _ in range(1000):
+            dealt.append(shared.new_game().seed)
 
     _threads([deal] * 4)
     sequential = engine.Match(rules, seed=5)
-    expected = [sequential.new_game().state_string() for _ in range(120)]
+    expected = [sequential.new_game().seed for _ in range(4000)]
     assert sorted(dealt) == sorted(expected)
+
+
+def test_core_match_deals_each_hand_once_when_threads_race(monkeypatch):
+    """The race of new_game made wide (the seed stream step yields the GIL mid-way): with the
+    match's lock every hand is dealt once, in the order of the seed stream."""
+    from burraco import _match
+
+    step = _match._splitmix64
+
+    def slow_step(state):
+        time.sleep(0.0005)  # another thread runs here
+        return step(state)
+
+    monkeypatch.setattr(_match, "_splitmix64", slow_step)
+    shared = burraco.Match(burraco.Rules("italian-2p"), seed=11)
+    dealt = []
+
+    def deal():
+        for _ in range(15):
+            dealt.append(shared.new_game().seed)
+
+    _threads([deal] * 4)
+    monkeypatch.setattr(_match, "_splitmix64", step)
+    sequential = burraco.Match(burraco.Rules("italian-2p"), seed=11)
+    assert sorted(dealt) == sorted(sequential.new_game().seed for _ in range(60))
 
 
 @pytest.mark.parametrize("name", ENGINE_NAMES)
