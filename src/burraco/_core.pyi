@@ -488,7 +488,7 @@ class Game(metaclass=_Pybind11Type):
         *,
         seed: int | None = None,
         first_player: int = 0,
-        scores: Sequence[int] | None = None,
+        scores: tuple[SupportsIndex, ...] | list[SupportsIndex] | None = None,
     ) -> None: ...
     @overload
     def __init__(
@@ -498,7 +498,7 @@ class Game(metaclass=_Pybind11Type):
         seed: None = None,
         deck: str | Iterable[_CardLike],
         first_player: int = 0,
-        scores: Sequence[int] | None = None,
+        scores: tuple[SupportsIndex, ...] | list[SupportsIndex] | None = None,
     ) -> None: ...
     @staticmethod
     def from_state_string(state: str) -> Game: ...

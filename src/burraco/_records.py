@@ -623,12 +623,42 @@ def _check_record(data: Record) -> None:
         raise wrong("moves", "a list of moves in notation, such as ['draw', 'discard Qs']")
     if data["result"] is not None and not isinstance(data["result"], dict):
         raise wrong("result", "null or a result object")
+    if data["result"] is not None:
+        _check_result_shape(data["result"])
     for number, move in enumerate(cast(list[str], moves), 1):
         words = [word for word in re.split(r"[ \t\n\r\f\v,]+", move) if word]
         if len(words) > 3 and words[0].lower() == "add":
             raise InvalidNotationError(
                 f"record move {number} of {len(moves)} ({move!r}) is several moves: a record "
                 f"lists each lay-off as a move of its own ('add {words[1]} {words[2]}', ...)")
+
+
+def _check_result_shape(result: Record) -> None:
+    """A recorded result's fields and their types (docs/records.md "result"); the values are
+    checked against the replay by ``from_record``."""
+    def wrong(path: str, value: object, expected: str) -> InvalidNotationError:
+        return InvalidNotationError(f"record field {path}={_short(value)}: expected {expected}")
+
+    keys = ("end_reason", "closing_side", "sides", "player_scores")
+    if set(result) != set(keys):
+        raise wrong("result", result, "an object with the fields " + ", ".join(keys))
+    if not isinstance(result["end_reason"], str):
+        raise wrong("result.end_reason", result["end_reason"], "a string")
+    if result["closing_side"] is not None and not _is_int(result["closing_side"]):
+        raise wrong("result.closing_side", result["closing_side"], "null or an int")
+    sides = result["sides"]
+    if not isinstance(sides, list):
+        raise wrong("result.sides", sides, "a list of side results")
+    for index, side in enumerate(sides):
+        if not isinstance(side, dict) or set(side) != set(_SIDE_RESULT_FIELDS):
+            raise wrong(f"result.sides[{index}]", side,
+                        "an object with the fields " + ", ".join(_SIDE_RESULT_FIELDS))
+        for name in _SIDE_RESULT_FIELDS:
+            if not _is_int(side[name]):
+                raise wrong(f"result.sides[{index}].{name}", side[name], "an int")
+    scores = result["player_scores"]
+    if scores is not None and not (isinstance(scores, list) and all(map(_is_int, scores))):
+        raise wrong("result.player_scores", scores, "null or a list of ints")
 
 
 def _check_deck_cards(deck: str, rules: _Rules) -> None:
