@@ -229,7 +229,12 @@ def test_every_method_of_an_uninitialized_object_raises_type_error(name):
     engine = ENGINES[name]
     checked = 0
     for cls in _classes(engine):
-        obj = cls.__new__(cls)
+        try:
+            obj = cls.__new__(cls)
+        except TypeError as error:  # no uninitialized object can be made at all: as good
+            assert cls.__name__ in str(error)
+            checked += 1
+            continue
         for attr in sorted(dir(cls)):
             if attr in _SKIP:
                 continue
@@ -263,24 +268,25 @@ def test_every_method_of_an_uninitialized_object_raises_type_error(name):
 @pytest.mark.parametrize("name", ENGINE_NAMES)
 def test_uninitialized_objects_are_refused_as_arguments(name):
     engine = ENGINES[name]
-    blank_game = engine.Game.__new__(engine.Game)
-    blank_rules = engine.Rules.__new__(engine.Rules)
-    blank_card = engine.Card.__new__(engine.Card)
+
+    def blank(cls):
+        return cls.__new__(cls)  # a TypeError here (no such object can be made) is as good
+
     calls = [
-        lambda: engine.Game(blank_rules, seed=1),
-        lambda: engine.Meld("5h 6h 7h", blank_rules),
-        lambda: engine.Cards([blank_card]),
-        lambda: engine.Game(seed=1).push(engine.Move.__new__(engine.Move)),
-        lambda: engine.perft(blank_game, 1),
-        lambda: engine.ISMCTS(iterations=5).choose(blank_game),
-        lambda: pickle.dumps(blank_game),
-        lambda: copy.copy(blank_game),
-        lambda: blank_game.pop(),
-        lambda: blank_game.turn,
-        lambda: engine.Game.__new__(engine.Game).record(),
+        lambda: engine.Game(blank(engine.Rules), seed=1),
+        lambda: engine.Meld("5h 6h 7h", blank(engine.Rules)),
+        lambda: engine.Cards([blank(engine.Card)]),
+        lambda: engine.Game(seed=1).push(blank(engine.Move)),
+        lambda: engine.perft(blank(engine.Game), 1),
+        lambda: engine.ISMCTS(iterations=5).choose(blank(engine.Game)),
+        lambda: pickle.dumps(blank(engine.Game)),
+        lambda: copy.copy(blank(engine.Game)),
+        lambda: blank(engine.Game).pop(),
+        lambda: blank(engine.Game).turn,
+        lambda: blank(engine.Game).record(),
     ]
     for call in calls:
-        with pytest.raises(TypeError, match="initialized"):
+        with pytest.raises(TypeError, match=r"initialized|__new__"):
             call()
 
 
