@@ -804,45 +804,6 @@ Policy policy_arg(py::handle policy) {
   notation_error("unknown playout policy " + quote(policy) + " (known: 'random', 'greedy')");
 }
 
-std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
-  if (!py::isinstance<py::str>(text)) state_error("expected a state string, got " + quote(text));
-  auto g = std::make_unique<PyGame>();
-  Rules rules;
-  std::string error;
-  if (!parse_state_string(text.cast<std::string>(), g->state, rules, error))
-    state_error("invalid state string: " + error);
-  g->rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
-                 ? italian_rules() : std::make_shared<const Rules>(rules);
-  return g;
-}
-
-// A pickled game (docs/api.md "Pickling and copying"): the state string its history starts from, its moves
-// in notation, and the state string they lead to; replayed, so pop() and record() work.
-std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::handle state) {
-  std::unique_ptr<PyGame> g = game_from_state_string(start);
-  if (!py::isinstance<py::list>(moves)) state_error("pickled game: moves " + quote(moves) + " is not a list");
-  const py::list list = py::reinterpret_borrow<py::list>(moves);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const py::object item = list[i];
-    Move m;
-    if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
-      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
-    if (!g->play(m).ok())
-      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
-  }
-  if (!py::isinstance<py::str>(state) || state.cast<std::string>() != state_string(g->state, *g->rules))
-    state_error("pickled game: the moves do not lead to the state " + quote(state));
-  return g;
-}
-
-py::object core_attr(const char* name) { return py::module_::import("burraco._core").attr(name); }
-
-bool same_game(const PyGame& a, const PyGame& b) {
-  return a.move_count() == b.move_count() && a.rules && b.rules &&
-         state_string(a.state, *a.rules) == state_string(b.state, *b.rules) &&
-         a.move_list() == b.move_list();
-}
-
 struct PyIsmcts {
   Ismcts search;
   std::shared_ptr<std::mutex> busy = std::make_shared<std::mutex>();  // one choose() at a time
@@ -919,6 +880,45 @@ SideResult restore_side_result(py::args fields) {
   for (std::size_t i = 0; i < 8; ++i)
     v[i] = pickled_int("SideResult", fields[i], i == 0 ? 0 : -100000000, i == 0 ? kSideSlots - 1 : 100000000);
   return SideResult{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+}
+
+std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
+  if (!py::isinstance<py::str>(text)) state_error("expected a state string, got " + quote(text));
+  auto g = std::make_unique<PyGame>();
+  Rules rules;
+  std::string error;
+  if (!parse_state_string(text.cast<std::string>(), g->state, rules, error))
+    state_error("invalid state string: " + error);
+  g->rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
+                 ? italian_rules() : std::make_shared<const Rules>(rules);
+  return g;
+}
+
+// A pickled game (docs/api.md "Pickling and copying"): the state string its history starts from,
+// its moves in notation, and the state string they lead to; replayed, so pop() and record() work.
+std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::handle state) {
+  std::unique_ptr<PyGame> g = game_from_state_string(start);
+  if (!py::isinstance<py::list>(moves)) state_error("pickled game: moves " + quote(moves) + " is not a list");
+  const py::list list = py::reinterpret_borrow<py::list>(moves);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const py::object item = list[i];
+    Move m;
+    if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
+    if (!g->play(m).ok())
+      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
+  }
+  if (!py::isinstance<py::str>(state) || state.cast<std::string>() != state_string(g->state, *g->rules))
+    state_error("pickled game: the moves do not lead to the state " + quote(state));
+  return g;
+}
+
+py::object core_attr(const char* name) { return py::module_::import("burraco._core").attr(name); }
+
+bool same_game(const PyGame& a, const PyGame& b) {
+  return a.move_count() == b.move_count() && a.rules && b.rules &&
+         state_string(a.state, *a.rules) == state_string(b.state, *b.rules) &&
+         a.move_list() == b.move_list();
 }
 
 PyResult restore_result(py::handle reason, py::handle closing, py::handle sides, py::handle halves,
