@@ -27,6 +27,64 @@
 namespace py = pybind11;
 using namespace burraco;
 
+// ---- uninitialized objects ----------------------------------------------------------------------
+// `T.__new__(T)` makes a pybind11 instance whose C++ value was never constructed, and pybind11's
+// caster would hand a method freshly allocated, unconstructed memory. Every bound class therefore
+// gets a caster that first checks its argument was initialized, and raises TypeError naming the
+// type otherwise (a check of two flags; the argument is converted before anything is read).
+
+namespace burraco_binding {
+
+// TypeError: `obj` (an instance of a bound class) was never initialized.
+[[noreturn]] inline void uninitialized(PyObject* obj) {
+  throw py::type_error(std::string(Py_TYPE(obj)->tp_name) +
+                       " object is not initialized (made by __new__ without __init__): "
+                       "construct it by calling the class");
+}
+
+// Whether the instance `obj` of the bound type `info` holds a constructed value.
+inline bool initialized(PyObject* obj, const py::detail::type_info* info) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj);
+  const auto v_h = inst->get_value_and_holder(info, false);
+  // Owned instances (every one made by __init__ or returned by value) construct their holder;
+  // a non-owning reference has a value pointer and no holder.
+  return v_h && v_h.value_ptr() && (v_h.holder_constructed() || !inst->owned);
+}
+
+template <class T>
+void require_initialized(py::handle src) {
+  static const py::detail::type_info* cached = nullptr;
+  const py::detail::type_info* info = cached;
+  if (!info) {
+    info = py::detail::get_type_info(typeid(T));
+    if (!info) return;  // not bound yet: nothing can be an instance
+    cached = info;
+  }
+  if (PyObject_TypeCheck(src.ptr(), info->type) && !initialized(src.ptr(), info))
+    uninitialized(src.ptr());
+}
+
+template <class T>
+struct checked_caster : py::detail::type_caster_base<T> {
+  bool load(py::handle src, bool convert) {
+    if (src) require_initialized<T>(src);
+    return py::detail::type_caster_base<T>::load(src, convert);
+  }
+};
+
+}  // namespace burraco_binding
+
+#define BURRACO_CHECKED_CASTER(T)                                                             \
+  namespace pybind11::detail {                                                                \
+  template <>                                                                                 \
+  struct type_caster<T> : burraco_binding::checked_caster<T> {};                              \
+  }
+
+BURRACO_CHECKED_CASTER(burraco::Card)
+BURRACO_CHECKED_CASTER(burraco::CardSet)
+BURRACO_CHECKED_CASTER(burraco::Rules)
+BURRACO_CHECKED_CASTER(burraco::SideResult)
+
 namespace {
 
 // ---- errors ---------------------------------------------------------------------------------
@@ -178,11 +236,44 @@ bool index_int(py::handle v, long long& out) {
                  expected);
 }
 
+// A knob's bool: True or False, or a numpy.bool_.
+bool knob_bool(py::handle value, bool& out) {
+  if (py::isinstance<py::bool_>(value)) {
+    out = value.ptr() == Py_True;
+    return true;
+  }
+  PyObject* numpy = PyImport_GetModule(py::str("numpy").ptr());  // only if NumPy is loaded
+  if (!numpy) {
+    PyErr_Clear();
+    return false;
+  }
+  py::object np = py::reinterpret_steal<py::object>(numpy);
+  if (!py::hasattr(np, "bool_") || !py::isinstance(value, np.attr("bool_"))) return false;
+  out = PyObject_IsTrue(value.ptr()) == 1;
+  return true;
+}
+
+// A knob's float: a real number (numbers.Real: int, float, NumPy floats and ints), not a bool.
+bool knob_real(py::handle value, double& out) {
+  static PyObject* real = nullptr;
+  if (!real) real = py::object(py::module_::import("numbers").attr("Real")).release().ptr();  // kept
+  if (py::isinstance<py::bool_>(value) || PyObject_IsInstance(value.ptr(), real) != 1) {
+    PyErr_Clear();
+    return false;
+  }
+  out = PyFloat_AsDouble(value.ptr());
+  if (out == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
 std::int32_t int_in_range(const KnobInfo& k, py::handle value, std::int32_t min, std::int32_t max) {
   const std::string expected = min == max ? "the integer " + std::to_string(min) + " (the only value supported)"
                                           : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
   long long v = 0;
-  if (!small_int(value, v) || v < min || v > max) knob_error(k, value, expected);
+  if (!index_int(value, v) || v < min || v > max) knob_error(k, value, expected);
   return static_cast<std::int32_t>(v);
 }
 
@@ -190,8 +281,8 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
   void* p = k.get(rules);
   switch (k.type) {
     case KnobType::Bool: {
-      if (!py::isinstance<py::bool_>(value)) knob_error(k, value, "True or False");
-      const bool v = value.cast<bool>();
+      bool v = false;
+      if (!knob_bool(value, v)) knob_error(k, value, "True or False");
       if (k.only >= 0 && v != (k.only == 1))
         knob_error(k, value, std::string(k.only ? "True" : "False") + " (the only value supported)");
       *static_cast<bool*>(p) = v;
@@ -212,10 +303,9 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
           value.is_none() ? kNone : int_in_range(k, value, k.min, k.max);
       return;
     case KnobType::Float: {
-      if (!(py::isinstance<py::float_>(value) || is_int(value)))
+      double v = 0;
+      if (!knob_real(value, v) || !(v >= k.fmin && v <= k.fmax))  // NaN fails the range
         knob_error(k, value, "a number from 0.0 to 1.0");
-      const double v = value.cast<double>();
-      if (!(v >= k.fmin && v <= k.fmax)) knob_error(k, value, "a number from 0.0 to 1.0");
       *static_cast<double*>(p) = v;
       return;
     }
@@ -255,7 +345,7 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
       for (int i = 0; i < 2; ++i) {
         py::object item = seq[i];
         long long v = 0;
-        if (!small_int(item, v) || v < k.min || v > k.max) knob_error(k, value, expected);
+        if (!index_int(item, v) || v < k.min || v > k.max) knob_error(k, value, expected);
         a[i] = static_cast<std::int32_t>(v);
       }
       return;
@@ -283,7 +373,7 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
         py::sequence two = py::reinterpret_borrow<py::sequence>(pair);
         py::object a = two[0], b = two[1];
         long long from = 0, minimum = 0;
-        if (!small_int(a, from) || !small_int(b, minimum)) knob_error(k, value, expected);
+        if (!index_int(a, from) || !index_int(b, minimum)) knob_error(k, value, expected);
         if (from < 0 || minimum < 0 || from > 1000000 || minimum > 1000000)
           knob_error(k, value, expected);
         if (i == 0 ? from != 0 : from <= steps[i - 1].from_score) knob_error(k, value, expected);
@@ -341,7 +431,10 @@ const RulesPtr& italian_rules() {
 
 RulesPtr rules_from(py::handle obj) {
   if (obj.is_none()) return italian_rules();
-  if (py::isinstance<Rules>(obj)) return obj.cast<std::shared_ptr<Rules>>();
+  if (py::isinstance<Rules>(obj)) {
+    burraco_binding::require_initialized<Rules>(obj);
+    return obj.cast<std::shared_ptr<Rules>>();
+  }
   notation_error("expected Rules or None, got " + quote(obj));
 }
 
@@ -358,6 +451,11 @@ struct PyMelds {
   SideMelds side;
   RulesPtr rules;
 };
+
+}  // namespace
+BURRACO_CHECKED_CASTER(PyMeld)
+BURRACO_CHECKED_CASTER(PyMelds)
+namespace {
 
 [[noreturn]] void meld_error(py::handle input, MeldError error, bool layout) {
   if (error == MeldError::BadNotation)
@@ -438,6 +536,11 @@ struct PyMove {
 struct PyMoveList {
   std::shared_ptr<const std::vector<Move>> moves;
 };
+
+}  // namespace
+BURRACO_CHECKED_CASTER(PyMove)
+BURRACO_CHECKED_CASTER(PyMoveList)
+namespace {
 
 // The moves played, as a persistent stack of batches shared between copies: copy() shares the
 // head batch (O(1)); a game that owns its head batch alone appends to it and pops from it in
@@ -558,6 +661,14 @@ struct PyGame {
     return last;
   }
 
+  // The position the history starts from (the state before the first move).
+  const GameState& start_state() const {
+    const HistoryBatch* b = head.get();
+    if (!b) return state;
+    while (b->parent) b = b->parent.get();
+    return *b->before.front();
+  }
+
   std::vector<Move> move_list() const {
     std::vector<Move> out(move_count());
     for (const HistoryBatch* b = head.get(); b; b = b->parent.get())
@@ -628,12 +739,22 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
   std::array<std::int32_t, kSideSlots> out{};
   if (scores.is_none()) return out;
   const std::size_t n = rules.players == 3 ? 3 : 2;
-  if (py::isinstance<py::str>(scores) || !py::hasattr(scores, "__len__") || py::len(scores) != n)
+  const std::string type_name = py::str(py::type::handle_of(scores).attr("__name__"));
+  if (!py::isinstance<py::tuple>(scores) && !py::isinstance<py::list>(scores))
+    throw py::type_error("scores " + quote(scores) + ": expected a tuple or list of " +
+                         std::to_string(n) + " ints, got a " + type_name);
+  // A copy: the items are converted (their __index__ run) before anything else is read.
+  const py::tuple items = py::tuple(py::reinterpret_borrow<py::object>(scores));
+  if (items.size() != n)
     notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
   std::size_t i = 0;
-  for (py::handle v : scores) {
+  for (py::handle v : items) {
     long long x = 0;
-    if (!small_int(v, x) || x < -10000000 || x > 10000000)
+    if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
+      throw py::type_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
+                           " ints, got a " +
+                           std::string(py::str(py::type::handle_of(v).attr("__name__"))));
+    if (!index_int(v, x) || x < -10000000 || x > 10000000)
       notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
                      " integers from -10000000 to 10000000");
     out[i++] = static_cast<std::int32_t>(x);
@@ -727,6 +848,110 @@ struct PyResult {
   int players = 4;
 };
 
+std::array<int, 8> side_fields(const SideResult& r) {
+  return {r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total};
+}
+
+py::tuple side_tuple(const SideResult& r) {
+  py::list out;
+  for (int v : side_fields(r)) out.append(v);
+  return py::tuple(out);
+}
+
+// A Result's value: (end reason code, closing side, side tuples, player half points, players).
+py::tuple result_tuple(const PyResult& r) {
+  py::list sides, halves;
+  for (int i = 0; i < r.result.side_count; ++i) sides.append(side_tuple(r.result.sides[i]));
+  for (int q = 0; q < kMaxPlayers; ++q) halves.append(r.result.player_half_points[q]);
+  return py::make_tuple(static_cast<int>(r.result.reason), r.result.closing_side, py::tuple(sides),
+                        py::tuple(halves), r.players);
+}
+
+[[noreturn]] void pickle_error(const char* what, py::handle data) {
+  state_error(std::string("pickled ") + what + ": cannot restore from " + quote(data));
+}
+
+// An int in [lo, hi] of pickled data, else InvalidStateError.
+int pickled_int(const char* what, py::handle v, long long lo, long long hi) {
+  long long x = 0;
+  if (!small_int(v, x) || x < lo || x > hi) pickle_error(what, v);
+  return static_cast<int>(x);
+}
+
+SideResult restore_side_result(py::args fields) {
+  if (fields.size() != 8) pickle_error("SideResult", fields);
+  std::array<int, 8> v{};
+  for (std::size_t i = 0; i < 8; ++i)
+    v[i] = pickled_int("SideResult", fields[i], i == 0 ? 0 : -100000000, i == 0 ? kSideSlots - 1 : 100000000);
+  return SideResult{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+}
+
+std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
+  if (!py::isinstance<py::str>(text)) state_error("expected a state string, got " + quote(text));
+  auto g = std::make_unique<PyGame>();
+  Rules rules;
+  std::string error;
+  if (!parse_state_string(text.cast<std::string>(), g->state, rules, error))
+    state_error("invalid state string: " + error);
+  g->rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
+                 ? italian_rules() : std::make_shared<const Rules>(rules);
+  return g;
+}
+
+// A pickled game (docs/api.md "Pickling and copying"): the state string its history starts from,
+// its moves in notation, and the state string they lead to; replayed, so pop() and record() work.
+std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::handle state) {
+  std::unique_ptr<PyGame> g = game_from_state_string(start);
+  if (!py::isinstance<py::list>(moves)) state_error("pickled game: moves " + quote(moves) + " is not a list");
+  const py::list list = py::reinterpret_borrow<py::list>(moves);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const py::object item = list[i];
+    Move m;
+    if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
+    if (!g->play(m).ok())
+      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
+  }
+  if (!py::isinstance<py::str>(state) || state.cast<std::string>() != state_string(g->state, *g->rules))
+    state_error("pickled game: the moves do not lead to the state " + quote(state));
+  return g;
+}
+
+py::object core_attr(const char* name) { return py::module_::import("burraco._core").attr(name); }
+
+bool same_game(const PyGame& a, const PyGame& b) {
+  return a.move_count() == b.move_count() && a.rules && b.rules &&
+         state_string(a.state, *a.rules) == state_string(b.state, *b.rules) &&
+         a.move_list() == b.move_list();
+}
+
+PyResult restore_result(py::handle reason, py::handle closing, py::handle sides, py::handle halves,
+                        py::handle players) {
+  PyResult r;
+  r.result.reason = static_cast<EndReason>(pickled_int("Result", reason, 1, 3));
+  r.result.closing_side = pickled_int("Result", closing, -1, kSideSlots - 1);
+  r.players = pickled_int("Result", players, 2, kMaxPlayers);
+  if (!py::isinstance<py::tuple>(sides) || py::len(sides) > kSideSlots) pickle_error("Result", sides);
+  if (!py::isinstance<py::tuple>(halves) || py::len(halves) != kMaxPlayers) pickle_error("Result", halves);
+  const py::tuple side_items = py::reinterpret_borrow<py::tuple>(sides);
+  for (std::size_t i = 0; i < side_items.size(); ++i) {
+    if (!py::isinstance<py::tuple>(side_items[i])) pickle_error("Result", sides);
+    r.result.sides[i] = restore_side_result(py::reinterpret_borrow<py::args>(side_items[i]));
+  }
+  r.result.side_count = static_cast<int>(side_items.size());
+  const py::tuple half_items = py::reinterpret_borrow<py::tuple>(halves);
+  for (int q = 0; q < kMaxPlayers; ++q)
+    r.result.player_half_points[q] = pickled_int("Result", half_items[q], -200000000, 200000000);
+  return r;
+}
+
+}  // namespace
+BURRACO_CHECKED_CASTER(PyGame)
+BURRACO_CHECKED_CASTER(PyIsmcts)
+BURRACO_CHECKED_CASTER(PyObservation)
+BURRACO_CHECKED_CASTER(PyResult)
+namespace {
+
 // An `out=` array argument: a writeable, C-contiguous, one-dimensional NumPy array of exactly
 // `size` entries of T, else InvalidNotationError quoting its shape and dtype (docs/search.md).
 template <class T>
@@ -759,7 +984,10 @@ template <class T>
 T* native(PyObject* self) {
   auto v_h = reinterpret_cast<py::detail::instance*>(self)->get_value_and_holder();
   if (!v_h || !v_h.holder_constructed() || !v_h.value_ptr()) {
-    PyErr_SetString(PyExc_TypeError, "the object was not initialized");
+    PyErr_Format(PyExc_TypeError,
+                 "%s object is not initialized (made by __new__ without __init__): construct it "
+                 "by calling the class",
+                 Py_TYPE(self)->tp_name);
     return nullptr;
   }
   return static_cast<T*>(v_h.value_ptr());
@@ -808,9 +1036,10 @@ PyObject* fast_push_index(PyObject* self, PyObject* index) {
   PyGame* g = native<PyGame>(self);
   if (!g) return nullptr;
   return guarded([&]() -> PyObject* {
-    const auto list = g->legal_list();
     long long i = -1;
-    if (!index_int(index, i) || i < 0 || i >= static_cast<long long>(list->size()))
+    const bool is_index = index_int(index, i);  // runs index.__index__ before the game is read
+    const auto list = g->legal_list();
+    if (!is_index || i < 0 || i >= static_cast<long long>(list->size()))
       illegal("push_index(" + quote(index) + "): expected an index 0.." +
               std::to_string(static_cast<long long>(list->size()) - 1) + " into the " +
               std::to_string(list->size()) + " legal moves");
@@ -867,6 +1096,44 @@ PyObject* fast_move_list_len(PyObject* self, PyObject*) {
   PyMoveList* l = native<PyMoveList>(self);
   if (!l) return nullptr;
   return PyLong_FromSize_t(l->moves->size());
+}
+
+// ---- construction guards ------------------------------------------------------------------------
+// pybind11's instance allocator throws a C++ exception when asked for an instance of a type with no
+// bound C++ class (`Game.__base__()`, or the protocol-0 pickling of a class without __reduce__
+// calling it); thrown through CPython that would abort the interpreter. It is wrapped so the
+// exception becomes a TypeError. Classes that are not values (MoveList, a view of one position;
+// ISMCTS, a search) refuse pickling with a TypeError of their own.
+
+newfunc pybind11_new = nullptr;
+
+PyObject* guarded_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  try {
+    return pybind11_new(type, args, kwargs);
+  } catch (const std::exception& e) {
+    PyErr_Format(PyExc_TypeError, "cannot create a %s object: %s", type->tp_name, e.what());
+  }
+  return nullptr;
+}
+
+void guard_construction(py::module_& m) {
+  auto* base = reinterpret_cast<PyTypeObject*>(py::detail::get_internals().instance_base);
+  if (base->tp_new != guarded_new) {
+    pybind11_new = base->tp_new;
+    base->tp_new = guarded_new;
+  }
+  for (const char* name : {"Card", "Cards", "Rules", "Meld", "Melds", "Move", "MoveList", "Game",
+                           "SideResult", "Result", "Observation", "ISMCTS"}) {
+    auto* type = reinterpret_cast<PyTypeObject*>(m.attr(name).ptr());
+    if (type->tp_new == pybind11_new) type->tp_new = guarded_new;
+  }
+  py::object moves = m.attr("MoveList"), search = m.attr("ISMCTS");
+  py::setattr(moves, "__reduce__", py::cpp_function([](const PyMoveList&) -> py::object {
+                throw py::type_error("cannot pickle a MoveList object (pickle the Game, or list(moves))");
+              }, py::name("__reduce__"), py::is_method(moves)));
+  py::setattr(search, "__reduce__", py::cpp_function([](const PyIsmcts&) -> py::object {
+                throw py::type_error("cannot pickle an ISMCTS object (make a new one with its parameters)");
+              }, py::name("__reduce__"), py::is_method(search)));
 }
 
 void install_fast_paths(py::module_& m) {
@@ -936,7 +1203,12 @@ void bind_game(py::module_& m) {
       .def("__gt__", [](const PyMove& a, const PyMove& b) { return move_less(b.move, a.move); })
       .def("__le__", [](const PyMove& a, const PyMove& b) { return !move_less(b.move, a.move); })
       .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); })
-      .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); });
+      .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); })
+      .def("__copy__", [](const PyMove& m) { return m; })
+      .def("__deepcopy__", [](const PyMove& m, py::handle) { return m; })
+      .def("__reduce__", [](const PyMove& m) {
+        return py::make_tuple(core_attr("Move"), py::make_tuple(move_text(m.move)));
+      });
 
   py::class_<SideResult>(m, "SideResult", "One side's score breakdown for a hand (RULES E.1).")
       .def_readonly("side", &SideResult::side)
@@ -947,7 +1219,19 @@ void bind_game(py::module_& m) {
       .def_readonly("pozzetto", &SideResult::pozzetto)
       .def_readonly("cut", &SideResult::cut)
       .def_readonly("total", &SideResult::total)
-      .def("__repr__", &side_result_repr);
+      .def("__repr__", &side_result_repr)
+      .def("__eq__", [](const SideResult& a, py::handle b) {
+        return py::isinstance<SideResult>(b) && side_fields(a) == side_fields(b.cast<const SideResult&>());
+      })
+      .def("__ne__", [](const SideResult& a, py::handle b) {
+        return !(py::isinstance<SideResult>(b) && side_fields(a) == side_fields(b.cast<const SideResult&>()));
+      })
+      .def("__hash__", [](const SideResult& r) { return py::hash(side_tuple(r)); })
+      .def("__copy__", [](const SideResult& r) { return r; })
+      .def("__deepcopy__", [](const SideResult& r, py::handle) { return r; })
+      .def("__reduce__", [](const SideResult& r) {
+        return py::make_tuple(core_attr("_restore_side_result"), side_tuple(r));
+      });
 
   py::class_<PyResult>(m, "Result", "The result of a finished hand (RULES D.5, E).")
       .def_property_readonly("end_reason", [](const PyResult& r) { return end_reason_name(r.result.reason); })
@@ -981,6 +1265,18 @@ void bind_game(py::module_& m) {
         else
           out += "None";
         return out + ")";
+      })
+      .def("__eq__", [](const PyResult& a, py::handle b) {
+        return py::isinstance<PyResult>(b) && result_tuple(a).equal(result_tuple(b.cast<const PyResult&>()));
+      })
+      .def("__ne__", [](const PyResult& a, py::handle b) {
+        return !(py::isinstance<PyResult>(b) && result_tuple(a).equal(result_tuple(b.cast<const PyResult&>())));
+      })
+      .def("__hash__", [](const PyResult& r) { return py::hash(result_tuple(r)); })
+      .def("__copy__", [](const PyResult& r) { return r; })
+      .def("__deepcopy__", [](const PyResult& r, py::handle) { return r; })
+      .def("__reduce__", [](const PyResult& r) {
+        return py::make_tuple(core_attr("_restore_result"), result_tuple(r));
       });
 
   py::class_<PyGame>(m, "Game", "One hand of Burraco: Game(Rules('italian'), seed=7).")
@@ -1044,28 +1340,16 @@ void bind_game(py::module_& m) {
            }),
            py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
            py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none())
-      .def_static("from_state_string",
-                  [](py::handle text) {
-                    if (!py::isinstance<py::str>(text))
-                      state_error("expected a state string, got " + quote(text));
-                    PyGame g;
-                    Rules rules;
-                    std::string error;
-                    if (!parse_state_string(text.cast<std::string>(), g.state, rules, error))
-                      state_error("invalid state string: " + error);
-                    g.rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
-                                  ? italian_rules() : std::make_shared<const Rules>(rules);
-                    return g;
-                  },
-                  py::arg("state"))
+      .def_static("from_state_string", &game_from_state_string, py::arg("state"))
       .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); })
       .def("legal_moves", [](PyGame& g) { return PyMoveList{g.legal_list()}; },
            "Every legal move, in the canonical order, as a MoveList (a read-only sequence).")
       .def("push_index",
            [](PyGame& g, py::handle index) {
-             const auto list = g.legal_list();
              long long i = -1;
-             if (!index_int(index, i) || i < 0 || i >= static_cast<long long>(list->size()))
+             const bool is_index = index_int(index, i);  // index.__index__ first
+             const auto list = g.legal_list();
+             if (!is_index || i < 0 || i >= static_cast<long long>(list->size()))
                illegal("push_index(" + quote(index) + "): expected an index 0.." +
                        std::to_string(static_cast<long long>(list->size()) - 1) +
                        " into the " + std::to_string(list->size()) + " legal moves");
@@ -1217,6 +1501,21 @@ void bind_game(py::module_& m) {
       .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
       .def("__copy__", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
       .def("__deepcopy__", [](const PyGame& g, py::handle) { return std::make_unique<PyGame>(g); })
+      .def("__reduce__", [](const PyGame& g) {
+        py::list moves;
+        for (const Move& mv : g.move_list()) moves.append(py::str(move_text(mv)));
+        return py::make_tuple(core_attr("_restore_game"),
+                              py::make_tuple(state_string(g.start_state(), *g.rules), moves,
+                                             state_string(g.state, *g.rules)));
+      })
+      .def("__eq__", [](const PyGame& a, py::handle b) -> py::object {
+        if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(same_game(a, b.cast<const PyGame&>()));
+      }, "Same position (state string) and same moves played, as chess.Board compares.")
+      .def("__ne__", [](const PyGame& a, py::handle b) -> py::object {
+        if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(!same_game(a, b.cast<const PyGame&>()));
+      })
       .def_property_readonly("moves", [](const PyGame& g) {
         py::list out;
         for (const Move& mv : g.move_list()) out.append(py::cast(PyMove{mv}));
@@ -1363,6 +1662,7 @@ void bind_game(py::module_& m) {
         return out + "]";
       });
   py::setattr(m.attr("MoveList"), "__hash__", py::none());
+  py::setattr(m.attr("Game"), "__hash__", py::none());  // mutable: compared, never hashed
 
   py::class_<PyObservation>(m, "Observation",
                             "What one player may know of a game (RULES C.9): game.observation(p).")
@@ -1421,7 +1721,17 @@ void bind_game(py::module_& m) {
       .def("__ne__", [](const PyObservation& a, py::handle b) {
         return !(py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text);
       })
-      .def("__hash__", [](const PyObservation& o) { return py::hash(py::str(o.text)); });
+      .def("__hash__", [](const PyObservation& o) { return py::hash(py::str(o.text)); })
+      .def("__copy__", [](const PyObservation& o) { return o; })
+      .def("__deepcopy__", [](const PyObservation& o, py::handle) { return o; })
+      .def("__reduce__", [](const PyObservation& o) {
+        // No hidden card is pickled: a game dealt from the observation alone (determinize with
+        // seed 0) stands for it, and restoring checks it observes to the same string.
+        const GameState stand_in = determinize(o.obs, *o.rules, 0);
+        return py::make_tuple(core_attr("_restore_observation"),
+                              py::make_tuple(state_string(stand_in, *o.rules),
+                                             static_cast<int>(o.obs.player), o.text));
+      });
 
   m.def("playouts",
         [](py::handle rules_obj, py::handle n, py::handle seed, py::handle policy, py::handle threads) {
@@ -1563,6 +1873,22 @@ void bind_game(py::module_& m) {
                ", policy='" + (p.policy == Policy::Random ? "random" : "greedy") + "')";
       });
 
+  // Pickle support (docs/api.md "Pickling and copying"): private constructors the __reduce__
+  // methods name; each refuses data that is not what it pickled with InvalidStateError.
+  m.def("_restore_game", &restore_game, py::arg("start"), py::arg("moves"), py::arg("state"));
+  m.def("_restore_side_result", &restore_side_result);
+  m.def("_restore_result", &restore_result, py::arg("reason"), py::arg("closing_side"),
+        py::arg("sides"), py::arg("player_half_points"), py::arg("players"));
+  m.def("_restore_observation", [](py::handle stand_in, py::handle player, py::handle text) {
+    const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
+    const int seat = pickled_int("Observation", player, 0, g->state.players - 1);
+    PyObservation o{observe(g->state, *g->rules, seat), g->rules, {}};
+    o.text = observation_string(o.obs, *g->rules);
+    if (!py::isinstance<py::str>(text) || o.text != text.cast<std::string>())
+      state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
+    return o;
+  }, py::arg("stand_in"), py::arg("player"), py::arg("text"));
+
   m.def("perft",
         [](const PyGame& g, py::handle depth) {
           long long dv = -1;
@@ -1659,8 +1985,9 @@ PYBIND11_MODULE(_core, m) {
       .def("__ge__", [](Card a, Card b) { return a >= b; })
       .def("__copy__", [](Card c) { return c; })
       .def("__deepcopy__", [](Card c, py::handle) { return c; })
-      .def(py::pickle([](Card c) { return card_name(c); },
-                      [](const std::string& s) { return *parse_card(s); }));
+      .def("__reduce__", [](Card c) {
+        return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c)));
+      });
 
   // ---- Cards ----
   py::class_<CardSet>(m, "Cards",
@@ -1732,8 +2059,9 @@ PYBIND11_MODULE(_core, m) {
       .def("__and__", [](CardSet a, py::handle b) { return a.min_with(cards_from(b)); })
       .def("__copy__", [](CardSet c) { return c; })
       .def("__deepcopy__", [](CardSet c, py::handle) { return c; })
-      .def(py::pickle([](CardSet s) { return cards_text(s); },
-                      [](const std::string& s) { return cards_from(py::str(s)); }));
+      .def("__reduce__", [](CardSet s) {
+        return py::make_tuple(core_attr("Cards"), py::make_tuple(cards_text(s)));
+      });
 
   // ---- Rules ----
   py::class_<Rules, std::shared_ptr<Rules>> rules_class(m, "Rules",
@@ -1771,7 +2099,22 @@ PYBIND11_MODULE(_core, m) {
         return py::hash(py::tuple(values));
       })
       .def("__copy__", [](const Rules& r) { return r; })
-      .def("__deepcopy__", [](const Rules& r, py::handle) { return r; });
+      .def("__deepcopy__", [](const Rules& r, py::handle) { return r; })
+      .def("__reduce__", [](const Rules& r) {
+        // Rules(preset, **overrides), through a private function (pickle passes no keywords).
+        py::dict overrides;
+        const Rules base = *preset_rules(preset_name(r.preset));
+        for (const KnobInfo& k : knob_table()) {
+          py::object a = knob_value(r, k), b = knob_value(base, k);
+          if (!a.equal(b)) overrides[py::str(std::string(k.name))] = a;
+        }
+        return py::make_tuple(core_attr("_restore_rules"),
+                              py::make_tuple(std::string(preset_name(r.preset)), overrides));
+      });
+  m.def("_restore_rules", [](py::handle preset, py::handle overrides) {
+    if (!py::isinstance<py::dict>(overrides)) state_error("pickled Rules: cannot restore from " + quote(overrides));
+    return make_rules(preset, py::reinterpret_borrow<py::kwargs>(overrides));
+  }, py::arg("preset"), py::arg("overrides"));
   // Every knob is a read-only property whose docstring is its meaning in the knob table (the
   // names and texts are string literals there, so their data() ends with a NUL).
   for (const KnobInfo& k : knob_table()) {
@@ -1802,7 +2145,12 @@ PYBIND11_MODULE(_core, m) {
                     const RulesPtr r = rules_from(rules);
                     if (py::isinstance<py::str>(cards) &&
                         cards.cast<std::string>().find("(=") != std::string::npos)
-                      return parse_layout(cards.cast<std::string>(), *r).ok();
+                    {
+                      const MeldResult layout_result = parse_layout(cards.cast<std::string>(), *r);
+                      if (layout_result.error == MeldError::BadNotation)
+                        meld_error(cards, layout_result.error, true);
+                      return layout_result.ok();
+                    }
                     return make_meld(cards_from(cards), *r).ok();
                   },
                   py::arg("cards"), py::arg("rules") = py::none(),
@@ -1873,7 +2221,15 @@ PYBIND11_MODULE(_core, m) {
       })
       .def("__hash__", [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); })
       .def("__copy__", [](const PyMeld& s) { return s; })
-      .def("__deepcopy__", [](const PyMeld& s, py::handle) { return s; });
+      .def("__deepcopy__", [](const PyMeld& s, py::handle) { return s; })
+      .def("__reduce__", [](const PyMeld& s) {
+        return py::make_tuple(core_attr("_restore_meld"),
+                              py::make_tuple(layout(s.meld), std::const_pointer_cast<Rules>(s.rules)));
+      });
+
+  m.def("_restore_meld", [](py::handle text, py::handle rules) {
+    return meld_from_layout(text, rules_from(rules));
+  }, py::arg("layout"), py::arg("rules"));
 
   // ---- Melds ----
   py::class_<PyMelds>(m, "Melds",
@@ -1982,8 +2338,17 @@ PYBIND11_MODULE(_core, m) {
         py::list layouts;
         for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
         return py::hash(py::tuple(layouts));
+      })
+      .def("__copy__", [](const PyMelds& s) { return s; })
+      .def("__deepcopy__", [](const PyMelds& s, py::handle) { return s; })
+      .def("__reduce__", [](const PyMelds& s) {
+        py::list layouts;
+        for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
+        return py::make_tuple(core_attr("Melds"),
+                              py::make_tuple(layouts, std::const_pointer_cast<Rules>(s.rules)));
       });
 
   bind_game(m);
   install_fast_paths(m);
+  guard_construction(m);
 }

@@ -61,7 +61,11 @@ std::optional<Card> parse_card(std::string_view text) {
 
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
-  auto separator = [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; };
+  // ASCII white space and commas only, whatever the C locale: any other white space (U+00A0,
+  // U+2003, ...) is part of a word, which then fails to read, quoting the text (docs/api.md).
+  auto separator = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == ',';
+  };
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && separator(text[i])) ++i;

@@ -5,7 +5,8 @@ Bookkeeping only; every rule of a hand lives in the C++ core behind :class:`burr
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+import threading
+from typing import Any, Dict, List, Optional, Tuple
 
 from ._core import Game, Result, Rules
 from ._errors import IllegalMoveError, InvalidNotationError
@@ -28,6 +29,10 @@ class Match:
     ``new_game()`` deals the next hand (hand h is dealt from the (h+1)-th SplitMix64 output of the
     match seed, and seat ``h mod players`` plays first); ``record(game)`` adds a finished hand.
     Scores are per side (two sides), or per seat in half points with three players (RULES E.6).
+
+    A match may be shared between threads: every public call holds the match's lock, so each one
+    acts as if atomic (docs/game.md "Threads"). It pickles and copies (the lock is not part of its
+    value: a copy or an unpickled match has a lock of its own).
     """
 
     def __init__(self, rules: Optional[Rules] = None, *, seed: Optional[int] = None) -> None:
@@ -48,51 +53,81 @@ class Match:
         self._hands = 0
         self._results: List[Result] = []
         self._stream = seed
+        self._lock = threading.RLock()
+
+    # --- pickling and copying: the value without the lock ---------------------------------------
+
+    def __getstate__(self) -> Dict[str, Any]:
+        with self._lock:
+            state = dict(self.__dict__)
+            state["_scores"] = list(self._scores)
+            state["_results"] = list(self._results)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
+    def __copy__(self) -> "Match":
+        clone = Match.__new__(Match)
+        clone.__setstate__(self.__getstate__())
+        return clone
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Match":
+        return self.__copy__()  # every part is an immutable value or a list copied here
 
     @property
     def scores(self) -> Tuple[int, ...]:
         """Cumulative scores: per side, or per seat in half points with three players."""
-        return tuple(self._scores)
+        with self._lock:
+            return tuple(self._scores)
 
     @property
     def hands_played(self) -> int:
-        return self._hands
+        with self._lock:
+            return self._hands
 
     @property
     def results(self) -> Tuple[Result, ...]:
         """The Result of every recorded hand, in order."""
-        return tuple(self._results)
+        with self._lock:
+            return tuple(self._results)
 
     def new_game(self) -> Game:
         """Deals the next hand, with the current scores (the brazilian opening reads them)."""
-        if self.is_over():
-            raise IllegalMoveError("the match is over")
-        self._stream, hand_seed = _splitmix64(self._stream)
-        return Game(
-            self.rules,
-            seed=hand_seed,
-            first_player=self._hands % self.rules.players,
-            scores=self.scores,
-        )
+        with self._lock:
+            if self.is_over():
+                raise IllegalMoveError("the match is over")
+            self._stream, hand_seed = _splitmix64(self._stream)
+            return Game(
+                self.rules,
+                seed=hand_seed,
+                first_player=self._hands % self.rules.players,
+                scores=self.scores,
+            )
 
     def record(self, game: Game) -> None:
         """Adds a finished hand's result to the scores."""
         if not isinstance(game, Game):
             raise InvalidNotationError(f"expected a Game, got {game!r}")
-        if game.rules != self.rules:
-            raise IllegalMoveError(f"the hand was played under {game.rules!r}, not {self.rules!r}")
-        if self.is_over():
-            raise IllegalMoveError("the match is over")
-        result = game.result()
-        if self._units == 3:
-            assert result.player_scores is not None  # given with three players
-            for seat, half_points in enumerate(result.player_scores):
-                self._scores[seat] += half_points
-        else:
-            for side in result.sides:
-                self._scores[side.side] += side.total
-        self._results.append(result)
-        self._hands += 1
+        game = game.copy()  # one snapshot: another thread may be moving the game
+        with self._lock:
+            if game.rules != self.rules:
+                raise IllegalMoveError(
+                    f"the hand was played under {game.rules!r}, not {self.rules!r}")
+            if self.is_over():
+                raise IllegalMoveError("the match is over")
+            result = game.result()
+            if self._units == 3:
+                assert result.player_scores is not None  # given with three players
+                for seat, half_points in enumerate(result.player_scores):
+                    self._scores[seat] += half_points
+            else:
+                for side in result.sides:
+                    self._scores[side.side] += side.total
+            self._results.append(result)
+            self._hands += 1
 
     def _passing(self) -> List[int]:
         target = self.rules.match_target * (2 if self._units == 3 else 1)
@@ -102,22 +137,26 @@ class Match:
 
     def is_over(self) -> bool:
         """RULES E.7: a side past the target with the highest score, or a tie under 'draw'."""
-        passing = self._passing()
-        if not passing:
-            return False
-        best = max(self._scores[i] for i in passing)
-        leaders = [i for i in passing if self._scores[i] == best]
-        return len(leaders) == 1 or self.rules.tie_policy == "draw"
+        with self._lock:
+            passing = self._passing()
+            if not passing:
+                return False
+            best = max(self._scores[i] for i in passing)
+            leaders = [i for i in passing if self._scores[i] == best]
+            return len(leaders) == 1 or self.rules.tie_policy == "draw"
 
     @property
     def winner(self) -> Optional[int]:
         """The winning side (seat with three players), or None while playing or after a draw."""
-        if not self.is_over():
-            return None
-        passing = self._passing()
-        best = max(self._scores[i] for i in passing)
-        leaders = [i for i in passing if self._scores[i] == best]
-        return leaders[0] if len(leaders) == 1 else None
+        with self._lock:
+            if not self.is_over():
+                return None
+            passing = self._passing()
+            best = max(self._scores[i] for i in passing)
+            leaders = [i for i in passing if self._scores[i] == best]
+            return leaders[0] if len(leaders) == 1 else None
 
     def __repr__(self) -> str:
-        return f"<Match {self.rules!r} seed={self.seed} hands={self._hands} scores={self.scores}>"
+        with self._lock:
+            return (f"<Match {self.rules!r} seed={self.seed} hands={self._hands} "
+                    f"scores={self.scores}>")

@@ -22,6 +22,7 @@ import io
 import json
 import os
 import re
+import reprlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar, Union, cast
@@ -322,9 +323,92 @@ def _is_int(value: object) -> bool:
 
 
 def _short(value: object, limit: int = 120) -> str:
-    """``repr(value)``, cut to ``limit`` characters for an error message."""
-    text = repr(value)
+    """``repr(value)``, cut to ``limit`` characters for an error message (a value nested too deep
+    for ``repr`` is shown to a few levels)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = reprlib.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --- strict JSON: nesting, a byte order mark, ints that are ints ------------------------------
+
+#: The deepest nesting of arrays and objects each format has (docs/records.md): a record's
+#: ``result.sides[i]`` is 4 levels down (the record itself is the first); a view's
+#: ``sides[i].melds[j].cards`` is 6.
+_RECORD_DEPTH = 4
+_VIEW_DEPTH = 6
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _json_text(text: str | bytes) -> str:
+    """The text of a JSON document given as str or bytes, a leading byte order mark dropped."""
+    if isinstance(text, bytes):
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in the JSON ``text`` (brackets inside strings ignored)."""
+    depth = deepest = 0
+    for bracket in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _too_deep(value: object, limit: int) -> bool:
+    """Whether lists and dicts nest deeper than ``limit`` levels in ``value`` (no recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, tuple, dict)):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _mismatch(given: object, expected: object, path: str) -> tuple[bool, str] | None:
+    """Where ``given`` differs from ``expected`` (JSON data), or None if they are equal with the
+    same JSON types: ``(True, path)`` where an int or a bool was needed and something else of
+    another number type was given (``1.0`` or ``true`` for ``1``, ``1`` for ``true``),
+    ``(False, path)`` for any other difference. Walks ``expected``'s depth only."""
+    if isinstance(expected, bool) or (isinstance(expected, int) and not isinstance(expected, bool)):
+        if isinstance(given, (bool, int, float)) and type(given) is not type(expected):
+            return True, path
+        return None if type(given) is type(expected) and given == expected else (False, path)
+    if isinstance(expected, list):
+        if not isinstance(given, list) or len(given) != len(expected):
+            return False, path
+        for index, (item, want) in enumerate(zip(given, expected)):
+            found = _mismatch(item, want, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(given, dict) or given.keys() != expected.keys():
+            return False, path
+        for key, want in expected.items():
+            found = _mismatch(given[key], want, f"{path}.{key}")
+            if found:
+                return found
+        return None
+    return None if type(given) is type(expected) and given == expected else (False, path)
+
+
+def _at(data: object, path: str) -> object:
+    """The value at a ``_mismatch`` path (``name.key[2].key``) of ``data``."""
+    for part in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path):
+        key, index = part
+        data = data[int(index)] if index else data[key]  # type: ignore[index]
+    return data
 
 
 # --- rules text (the ``rules`` field of a state string, docs/game.md) -------------------------
@@ -434,7 +518,9 @@ def _deck_of(start: _Game) -> str:
 
 
 def record(game: _Game, rules_class: _RulesClass, game_class: _GameClass[_Game]) -> Record:
-    """``game.record()``: the hand as a version-1 game record (docs/records.md)."""
+    """``game.record()``: the hand as a version-1 game record (docs/records.md), read from one
+    snapshot (``game.copy()``) so that another thread's moves cannot tear it."""
+    game = game.copy()
     state = _fields(game.state_string())
     start = _start_of(game)
     start_state = start.state_string()
@@ -474,7 +560,16 @@ def _load_record(record: object) -> Record:
     """The record as a dict, from a dict or one JSON line (InvalidNotationError otherwise)."""
     if isinstance(record, (str, bytes)):
         try:
-            record = json.loads(record)
+            text = _json_text(record)
+        except ValueError as error:  # undecodable bytes
+            raise InvalidNotationError(
+                f"{_short(record)} is not a JSON game record: {error}") from None
+        if _nesting(text) > _RECORD_DEPTH:
+            raise InvalidNotationError(
+                f"{_short(record)} is not a game record: arrays and objects nest deeper than "
+                f"the format's {_RECORD_DEPTH} levels")
+        try:
+            record = json.loads(text)
         except ValueError as error:
             raise InvalidNotationError(
                 f"{_short(record)} is not a JSON game record: {error}") from None
@@ -498,6 +593,10 @@ def _check_record(data: Record) -> None:
     unknown = [key for key in data if key not in _RECORD_KEYS]
     if unknown:
         raise InvalidNotationError(f"the game record has unknown field(s) {', '.join(unknown)}")
+    for key in _RECORD_KEYS:
+        if _too_deep(data[key], _RECORD_DEPTH - 1):
+            raise InvalidNotationError(
+                f"record field {key}={_short(data[key])}: nested deeper than a game record has")
 
     def wrong(name: str, expected: str) -> InvalidNotationError:
         return InvalidNotationError(f"record field {name}={_short(data[name])}: expected {expected}")
@@ -524,11 +623,47 @@ def _check_record(data: Record) -> None:
         raise wrong("moves", "a list of moves in notation, such as ['draw', 'discard Qs']")
     if data["result"] is not None and not isinstance(data["result"], dict):
         raise wrong("result", "null or a result object")
+    if data["result"] is not None:
+        _check_result_shape(data["result"])
+    for number, move in enumerate(cast(list[str], moves), 1):
+        words = [word for word in re.split(r"[ \t\n\r\f\v,]+", move) if word]
+        if len(words) > 3 and words[0].lower() == "add":
+            raise InvalidNotationError(
+                f"record move {number} of {len(moves)} ({move!r}) is several moves: a record "
+                f"lists each lay-off as a move of its own ('add {words[1]} {words[2]}', ...)")
+
+
+def _check_result_shape(result: Record) -> None:
+    """A recorded result's fields and their types (docs/records.md "result"); the values are
+    checked against the replay by ``from_record``."""
+    def wrong(path: str, value: object, expected: str) -> InvalidNotationError:
+        return InvalidNotationError(f"record field {path}={_short(value)}: expected {expected}")
+
+    keys = ("end_reason", "closing_side", "sides", "player_scores")
+    if set(result) != set(keys):
+        raise wrong("result", result, "an object with the fields " + ", ".join(keys))
+    if not isinstance(result["end_reason"], str):
+        raise wrong("result.end_reason", result["end_reason"], "a string")
+    if result["closing_side"] is not None and not _is_int(result["closing_side"]):
+        raise wrong("result.closing_side", result["closing_side"], "null or an int")
+    sides = result["sides"]
+    if not isinstance(sides, list):
+        raise wrong("result.sides", sides, "a list of side results")
+    for index, side in enumerate(sides):
+        if not isinstance(side, dict) or set(side) != set(_SIDE_RESULT_FIELDS):
+            raise wrong(f"result.sides[{index}]", side,
+                        "an object with the fields " + ", ".join(_SIDE_RESULT_FIELDS))
+        for name in _SIDE_RESULT_FIELDS:
+            if not _is_int(side[name]):
+                raise wrong(f"result.sides[{index}].{name}", side[name], "an int")
+    scores = result["player_scores"]
+    if scores is not None and not (isinstance(scores, list) and all(map(_is_int, scores))):
+        raise wrong("result.player_scores", scores, "null or a list of ints")
 
 
 def _check_deck_cards(deck: str, rules: _Rules) -> None:
     """InvalidStateError unless ``deck`` lists exactly the rules' full pack (RULES A.1)."""
-    words = [word for word in re.split(r"[\s,]+", deck.strip()) if word]
+    words = [word for word in re.split(r"[ \t\n\r\f\v,]+", deck) if word]
     full: Counter[str] = Counter()
     for index in range(52):
         full["A23456789TJQK"[index % 13] + "cdhs"[index // 13]] += rules.decks
@@ -621,7 +756,12 @@ def from_record(game_class: _GameClass[_G], rules_class: _RulesClass, record: ob
             raise InvalidNotationError(
                 f"record move {number} of {len(moves)} ({move!r}) is not a move: {error}") from None
     replayed = _result_json(game.result()) if game.is_over() else None
-    if data["result"] != replayed:
+    found = _mismatch(data["result"], replayed, "result")
+    if found and found[0]:
+        raise InvalidNotationError(
+            f"record field {found[1]}={_short(_at(data, '.' + found[1]))}: expected "
+            f"{_short(_at({'result': replayed}, '.' + found[1]))} (an int is written as an int)")
+    if found:
         raise InvalidStateError(
             f"record field result={_short(data['result'], 300)} disagrees with the replay, which "
             f"gives {_short(replayed, 300)}")
@@ -718,7 +858,10 @@ def _meld_json(meld: _Meld) -> Record:
 def view(game: _Game, player: int | None = None) -> Record:
     """The JSON view of ``game`` as a dict: what ``player`` may see (read only from
     ``game.observation(player)``, plus the legal moves when ``player`` is to act), or the whole
-    state when ``player`` is None (docs/records.md "JSON views")."""
+    state when ``player`` is None (docs/records.md "JSON views"). Every field is read from one
+    snapshot (``game.copy()``), so another thread moving the game meanwhile cannot tear the view
+    or show one seat the moves (the cards) of another."""
+    game = game.copy()
     observation: _Observation | None = None
     if player is None:
         text = game.state_string()
@@ -827,7 +970,15 @@ def from_json(game_class: _GameClass[_G], text: object) -> _G:
     if not isinstance(text, (str, bytes)):
         raise InvalidNotationError(f"{_short(text)} is not a JSON view: expected a str")
     try:
-        data = json.loads(text)
+        source = _json_text(text)
+    except ValueError as error:  # undecodable bytes
+        raise InvalidNotationError(f"{_short(text)} is not JSON: {error}") from None
+    if _nesting(source) > _VIEW_DEPTH:
+        raise InvalidNotationError(
+            f"{_short(text)} is not a JSON view: arrays and objects nest deeper than the "
+            f"format's {_VIEW_DEPTH} levels")
+    try:
+        data = json.loads(source)
     except ValueError as error:
         raise InvalidNotationError(f"{_short(text)} is not JSON: {error}") from None
     if not isinstance(data, dict):
@@ -838,6 +989,10 @@ def from_json(game_class: _GameClass[_G], text: object) -> _G:
     if data.get("version") != VIEW_VERSION or not _is_int(data.get("version")):
         raise InvalidNotationError(f"JSON view version {_short(data.get('version'))} is not "
                                    f"supported (this burraco reads version {VIEW_VERSION})")
+    if data.get("player") is not None and not _is_int(data.get("player")):
+        raise InvalidNotationError(
+            f"JSON view field player={_short(data.get('player'))}: expected null (the full view) "
+            f"or a seat number")
     if data.get("player") is not None:
         raise InvalidStateError(
             f"player={_short(data.get('player'))}: a player's view hides cards and cannot be "
@@ -854,7 +1009,13 @@ def from_json(game_class: _GameClass[_G], text: object) -> _G:
     game = game_class.from_state_string(state)
     expected = json.loads(to_json(game))
     for key in _VIEW_KEYS:
-        if data[key] != expected[key]:
+        found = _mismatch(data[key], expected[key], key)
+        if found and found[0]:
+            raise InvalidNotationError(
+                f"JSON view field {found[1]}={_short(_at(data, '.' + found[1]))}: expected "
+                f"{_short(_at(expected, '.' + found[1]))} (an int is written as an int, a "
+                f"boolean as true or false)")
+        if found:
             raise InvalidStateError(
                 f"JSON view field {key}={_short(data[key], 200)} contradicts its state string "
                 f"(which gives {_short(expected[key], 200)})")
