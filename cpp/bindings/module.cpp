@@ -1553,6 +1553,17 @@ void bind_game(py::module_& m) {
     }
   });
   m.attr("MAX_HAND_MOVES") = kMaxHandMoves;
+  m.def(
+      "_set_move_cap",
+      [](py::handle cap) {
+        long long v = -1;
+        if (!small_int(cap, v) || v < 1 || v > kMaxHandMoves)
+          notation_error("_set_move_cap: " + quote(cap) + ": expected an int from 1 to MAX_HAND_MOVES");
+        return g_move_cap.exchange(static_cast<int>(v));
+      },
+      py::arg("cap"),
+      "A test hook: the move cap of the policy loops from now on (MAX_HAND_MOVES restores it); "
+      "returns the previous one.");
   m.def("playouts",
         [](py::handle rules_obj, py::handle n, py::handle seed, py::handle policy, py::handle threads) {
           const RulesPtr rules = rules_from(rules_obj);

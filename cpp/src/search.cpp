@@ -160,9 +160,10 @@ void throw_no_legal_move(const GameState& s, const Rules& rules) {
                    "'");
 }
 
-void throw_move_cap(const GameState& s, const Rules& rules) {
-  throw StateError("the hand passed MAX_HAND_MOVES (" + std::to_string(kMaxHandMoves) +
-                   ") moves without ending: state '" + state_string(s, rules) + "'");
+void throw_move_cap(const GameState& s, const Rules& rules, int cap) {
+  throw StateError("the hand is not over after " + std::to_string(cap) + " moves (MAX_HAND_MOVES" +
+                   (cap == kMaxHandMoves ? std::string() : " lowered to " + std::to_string(cap) + " by a test") +
+                   "): state '" + state_string(s, rules) + "'");
 }
 
 const std::vector<Move>& TurnMemory::filter(const GameState& s, const Rules& rules,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,9 @@ enum class Policy : std::uint8_t { Random, Greedy };
 // played this many moves of a hand without reaching its end stops with a StateError. Real hands
 // take under 1,000 moves.
 inline constexpr int kMaxHandMoves = 100'000;
+// The cap the loops apply, read once per loop: kMaxHandMoves, or a lower one while a test sets it
+// (burraco._core._set_move_cap; not a user setting).
+inline std::atomic<int> g_move_cap{kMaxHandMoves};
 
 // A position a policy loop cannot go on from: a hand that is not over with no legal move, or a
 // hand past kMaxHandMoves moves. The message names the state string; the bindings raise it as
@@ -51,7 +55,7 @@ class StateError : public std::runtime_error {
 };
 
 [[noreturn]] void throw_no_legal_move(const GameState& s, const Rules& rules);
-[[noreturn]] void throw_move_cap(const GameState& s, const Rules& rules);
+[[noreturn]] void throw_move_cap(const GameState& s, const Rules& rules, int cap);
 
 // The positions of the current turn, for the rule that a built-in policy never returns to one
 // (docs/search.md "Candidates"). Only a meld or lay-off that empties the hand of a side that has
@@ -130,10 +134,11 @@ template <class OnMove>
 int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
             std::vector<Move>& buffer, TurnMemory& memory, OnMove&& on_move, int cut = -1) {
   Rng rng(seed);
+  const int cap = g_move_cap.load(std::memory_order_relaxed);
   int played = 0;
   while (!s.over() && played != cut) {
-    if (played == kMaxHandMoves) [[unlikely]]
-      throw_move_cap(s, rules);
+    if (played == cap) [[unlikely]]
+      throw_move_cap(s, rules, cap);
     legal_moves(s, rules, buffer);
     if (buffer.empty()) [[unlikely]]
       throw_no_legal_move(s, rules);
