@@ -67,7 +67,9 @@ def assert_no_position_repeats_in_a_turn(engine, rules, seed, moves, start=None)
 
 
 def test_max_hand_moves_is_exported():
-    assert _core.MAX_HAND_MOVES == 100_000
+    import burraco.reference.game as game_module
+
+    assert burraco.MAX_HAND_MOVES == _core.MAX_HAND_MOVES == game_module.MAX_HAND_MOVES == 100_000
     assert _core._set_move_cap(_core.MAX_HAND_MOVES) == _core.MAX_HAND_MOVES
     for bad in (0, -1, True, 1.5, "10", 10**6):
         with pytest.raises(burraco.InvalidNotationError):
