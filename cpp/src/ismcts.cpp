@@ -95,8 +95,8 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
   return nodes_[static_cast<std::size_t>(best)].move;
 }
 
+// The iterations of one choose() (the root already added).
 void Ismcts::search(const Observation& obs, const Rules& rules) {
-
   // One node per iteration at most; beyond a million the vector grows by itself.
   nodes_.reserve(static_cast<std::size_t>(std::min(params_.iterations, 1 << 20)) + 1);
   const double c = params_.exploration;
