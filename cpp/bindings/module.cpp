@@ -731,7 +731,7 @@ TurnMemory turn_memory(const PyGame& g) {
 
 // Puts a game back to `state` with its first `count` moves (a playout that raised changes
 // nothing). The batches appended since are dropped; a batch the game owned is cut back in place.
-void restore_game(PyGame& g, const GameState& state, std::size_t count) {
+void rewind_game(PyGame& g, const GameState& state, std::size_t count) {
   g.forget_legal();
   while (g.head && g.head->depth >= count) {
     std::shared_ptr<HistoryBatch> parent = g.head->parent;
@@ -1226,7 +1226,7 @@ void bind_game(py::module_& m) {
                               });
              } catch (const StateError& e) {
                const std::string why = e.what();
-               restore_game(g, start, count);
+               rewind_game(g, start, count);
                state_error("playout(" + quote(policy) + ", " + quote(seed) + "): " + why +
                            " (the game is left as it was)");
              }

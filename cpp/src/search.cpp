@@ -302,10 +302,8 @@ PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
   PlayoutRow row;
   row.seed = hand_seed;
   GameState s = deal_seeded(rules, hand_seed, 0, {});
-  TurnMemory memory;
-  memory.begin(s, rules);
   try {
-    row.moves = playout(s, rules, policy, hand_seed, buffer, memory, [](const GameState&, const Move&) {});
+    row.moves = playout(s, rules, policy, hand_seed, buffer, [](const GameState&, const Move&) {});
   } catch (const StateError& e) {
     throw StateError("hand seed " + std::to_string(hand_seed) + ": " + e.what());
   }

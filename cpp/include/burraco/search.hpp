@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "burraco/game.hpp"
@@ -154,6 +155,15 @@ int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
     ++played;
   }
   return played;
+}
+
+// The same, from `s` with no earlier position of its turn known.
+template <class OnMove>
+int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
+            std::vector<Move>& buffer, OnMove&& on_move) {
+  TurnMemory memory;
+  memory.begin(s, rules);
+  return playout(s, rules, policy, seed, buffer, memory, std::forward<OnMove>(on_move));
 }
 
 // One row of a batch of playouts (docs/search.md "Playouts").
