@@ -808,10 +808,117 @@ Policy policy_arg(py::handle policy) {
   notation_error("unknown playout policy " + quote(policy) + " (known: 'random', 'greedy')");
 }
 
+// The positions of the game's current turn for the policies' candidates (docs/search.md
+// "Candidates"), from its history: the snapshots are walked back, newest first, to the last change
+// of turn; the turn began at the position after it (or before the first move the game knows).
+TurnMemory turn_memory(const PyGame& g) {
+  const Rules& rules = *g.rules;
+  TurnMemory memory;
+  memory.begin(g.state, rules);
+  if (!memory.watching()) return memory;  // no move of this turn can repeat a position
+  struct Segment {
+    const HistoryBatch* batch;
+    std::size_t from, to;  // moves [from, to) of the batch, played from batch->before[from / 8]
+  };
+  std::vector<Segment> newer;  // the segments after the one holding the change, newest first
+  for (const HistoryBatch* b = g.head.get(); b; b = b->parent.get()) {
+    for (std::size_t k = b->before.size(); k-- > 0;) {
+      const std::size_t from = k * PyGame::kSnapshotEvery;
+      const std::size_t to = std::min(from + PyGame::kSnapshotEvery, b->moves.size());
+      GameState p = *b->before[k];
+      GameState start;
+      std::size_t start_at = to + 1;  // the first move of the turn in this segment, if found
+      for (std::size_t i = from; i < to; ++i) {
+        const int seat = p.turn;
+        apply_move(p, rules, b->moves[i]);
+        if (p.turn != seat) {
+          start = p;
+          start_at = i + 1;
+        }
+      }
+      if (start_at <= to) {
+        memory.remember(start);
+        for (std::size_t i = start_at; i < to; ++i) memory.follow(b->moves[i]);
+        for (auto it = newer.rbegin(); it != newer.rend(); ++it)
+          for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
+        return memory;
+      }
+      newer.push_back({b, from, to});
+    }
+  }
+  if (newer.empty()) return memory;  // no history: the turn is known from the current position
+  const Segment& first = newer.back();  // the oldest known position is in this turn
+  memory.remember(*first.batch->before[first.from / PyGame::kSnapshotEvery]);
+  for (auto it = newer.rbegin(); it != newer.rend(); ++it)
+    for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
+  return memory;
+}
+
+// Puts a game back to `state` with its first `count` moves (a playout that raised changes
+// nothing). The batches appended since are dropped; a batch the game owned is cut back in place.
+void rewind_game(PyGame& g, const GameState& state, std::size_t count) {
+  g.forget_legal();
+  while (g.head && g.head->depth >= count) {
+    std::shared_ptr<HistoryBatch> parent = g.head->parent;
+    g.head = std::move(parent);
+  }
+  if (g.head && g.move_count() > count) {
+    HistoryBatch& b = *g.head;
+    const std::size_t keep = count - b.depth;
+    b.moves.resize(keep);
+    b.before.resize((keep + PyGame::kSnapshotEvery - 1) / PyGame::kSnapshotEvery);
+  }
+  g.state = state;
+}
+
 struct PyIsmcts {
   Ismcts search;
-  std::shared_ptr<std::mutex> busy = std::make_shared<std::mutex>();  // one choose() at a time
+  // One call at a time: choose() holds it for the whole search (without the GIL), and the
+  // statistics readers take it too (releasing the GIL while they wait), so a reader sees the
+  // tree of a finished search, never one being built (docs/search.md "Threads").
+  std::shared_ptr<std::mutex> busy = std::make_shared<std::mutex>();
 };
+
+// Runs f() (which must not touch Python) under the search's lock, the GIL released meanwhile.
+template <class F>
+auto with_search(const PyIsmcts& self, F&& f) {
+  py::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(*self.busy);
+  return f();
+}
+
+// ISMCTS parameters: a wrong type is a TypeError naming what was expected and what was given; a
+// value out of range a BurracoError (a ValueError) quoting it.
+[[noreturn]] void ismcts_type_error(const char* name, py::handle value, const char* expected) {
+  throw py::type_error(std::string("ISMCTS: ") + name + " expected " + expected + ", got " +
+                       std::string(py::str(py::type::handle_of(value).attr("__name__"))) + " " +
+                       quote(value));
+}
+
+long long ismcts_int(py::handle value, const char* name, long long lo, long long hi) {
+  if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr()))
+    ismcts_type_error(name, value, "an int");
+  py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!as_int) {
+    PyErr_Clear();
+    ismcts_type_error(name, value, "an int");
+  }
+  long long v = 0;
+  if (!small_int(as_int, v) || v < lo || v > hi)
+    raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected an int from " +
+                              std::to_string(lo) + " to " + std::to_string(hi));
+  return v;
+}
+
+double ismcts_exploration(py::handle value) {
+  static PyObject* const real = py::object(py::module_::import("numbers").attr("Real")).release().ptr();
+  if (py::isinstance<py::bool_>(value) || !py::isinstance(value, py::handle(real)))
+    ismcts_type_error("exploration", value, "a real number");
+  const double c = PyFloat_AsDouble(value.ptr());
+  if (c == -1.0 && PyErr_Occurred()) PyErr_Clear();  // too large for a float: refused below
+  else if (c >= 0 && c <= std::numeric_limits<double>::max()) return c;
+  raise("BurracoError", "ISMCTS: exploration " + quote(value) + ": expected a finite number >= 0");
+}
 
 struct PyObservation {
   Observation obs;
@@ -1397,10 +1504,20 @@ void bind_game(py::module_& m) {
              const Policy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
              std::vector<Move> buffer;
-             return playout(g.state, *g.rules, p, seed_value, buffer,
-                            [&](const GameState& before, const Move& move) {
-                              g.record(before, move);
-                            });
+             TurnMemory memory = turn_memory(g);
+             const GameState start = g.state;
+             const std::size_t count = g.move_count();
+             try {
+               return playout(g.state, *g.rules, p, seed_value, buffer, memory,
+                              [&](const GameState& before, const Move& move) {
+                                g.record(before, move);
+                              });
+             } catch (const StateError& e) {
+               const std::string why = e.what();
+               rewind_game(g, start, count);
+               state_error("playout(" + quote(policy) + ", " + quote(seed) + "): " + why +
+                           " (the game is left as it was)");
+             }
            },
            py::arg("policy") = "random", py::arg("seed") = 0,
            "Plays the hand to its end and returns the number of moves played (docs/search.md): "
@@ -1413,10 +1530,16 @@ void bind_game(py::module_& m) {
              if (g.state.over()) illegal("policy_move: the hand is over, there is no move to choose");
              std::vector<Move> buffer;
              legal_moves(g.state, *g.rules, buffer);
+             if (buffer.empty())
+               state_error("policy_move: the hand is not over but has no legal move: state '" +
+                           state_string(g.state, *g.rules) + "'");
+             // The candidates of the first move of playout(policy, seed) from here.
+             TurnMemory memory = turn_memory(g);
+             const std::vector<Move>& moves = memory.candidates(g.state, *g.rules, buffer);
              Rng rng(seed_value);
-             const std::size_t i = p == Policy::Random ? static_cast<std::size_t>(rng.bounded(buffer.size()))
-                                                       : greedy_choice(g.state, *g.rules, buffer);
-             return PyMove{buffer[i]};
+             const std::size_t i = p == Policy::Random ? static_cast<std::size_t>(rng.bounded(moves.size()))
+                                                       : greedy_choice(g.state, *g.rules, moves);
+             return PyMove{moves[i]};
            },
            py::arg("policy") = "greedy", py::arg("seed") = 0,
            "The move the playout policy would play now: the first move of playout(policy, seed), "
@@ -1733,6 +1856,28 @@ void bind_game(py::module_& m) {
                                              static_cast<int>(o.obs.player), o.text));
       });
 
+  // A StateError of the engine (a policy loop that cannot go on) is an InvalidStateError.
+  py::register_exception_translator([](std::exception_ptr e) {
+    try {
+      if (e) std::rethrow_exception(e);
+    } catch (const StateError& error) {
+      static PyObject* const type =
+          py::object(py::module_::import("burraco._errors").attr("InvalidStateError")).release().ptr();
+      PyErr_SetString(type, error.what());
+    }
+  });
+  m.attr("MAX_HAND_MOVES") = kMaxHandMoves;
+  m.def(
+      "_set_move_cap",
+      [](py::handle cap) {
+        long long v = -1;
+        if (!small_int(cap, v) || v < 1 || v > kMaxHandMoves)
+          notation_error("_set_move_cap: " + quote(cap) + ": expected an int from 1 to MAX_HAND_MOVES");
+        return g_move_cap.exchange(static_cast<int>(v));
+      },
+      py::arg("cap"),
+      "A test hook: the move cap of the policy loops from now on (MAX_HAND_MOVES restores it); "
+      "returns the previous one.");
   m.def("playouts",
         [](py::handle rules_obj, py::handle n, py::handle seed, py::handle policy, py::handle threads) {
           const RulesPtr rules = rules_from(rules_obj);
@@ -1774,6 +1919,8 @@ void bind_game(py::module_& m) {
                   move_out[i] = row.moves;
                   reason_out[i] = row.end_reason;
                 }
+              } catch (const StateError& e) {  // the first hand of this worker that failed
+                errors[w] = std::make_exception_ptr(StateError(std::string("playouts: ") + e.what()));
               } catch (...) {
                 errors[w] = std::current_exception();
               }
@@ -1806,45 +1953,43 @@ void bind_game(py::module_& m) {
       .def(py::init([](py::handle iterations, py::handle seed, py::handle exploration,
                        py::handle policy, py::handle max_rollout_moves) {
              IsmctsParams params;
-             long long it = -1;
-             if (!small_int(iterations, it) || it < 1 || it > 100000000)
-               raise("BurracoError", "ISMCTS: iterations " + quote(iterations) +
-                                         ": expected an int from 1 to 10**8");
-             params.iterations = static_cast<int>(it);
+             params.iterations = static_cast<int>(ismcts_int(iterations, "iterations", 1, 100000000));
              params.seed = seed_arg(seed);
-             if (!(py::isinstance<py::float_>(exploration) || is_int(exploration)))
-               raise("BurracoError", "ISMCTS: exploration " + quote(exploration) + ": expected a number >= 0");
-             const double c = exploration.cast<double>();
-             if (!(c >= 0 && c <= 1e6))
-               raise("BurracoError", "ISMCTS: exploration " + quote(exploration) + ": expected a number from 0 to 10**6");
-             params.exploration = c;
+             params.exploration = ismcts_exploration(exploration);
              params.policy = policy_arg(policy);
-             if (!max_rollout_moves.is_none()) {
-               long long cut = -1;
-               if (!small_int(max_rollout_moves, cut) || cut < 0 || cut > 1000000000)
-                 raise("BurracoError", "ISMCTS: max_rollout_moves " + quote(max_rollout_moves) +
-                                           ": expected None or an int from 0 to 10**9");
-               params.max_rollout_moves = static_cast<int>(cut);
-             }
+             if (!max_rollout_moves.is_none())
+               params.max_rollout_moves =
+                   static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
              return PyIsmcts{Ismcts(params)};
            }),
            py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
            py::arg("exploration") = 0.7, py::arg("policy") = "random",
            py::arg("max_rollout_moves") = py::none())
       .def("choose",
-           [](PyIsmcts& self, const PyGame& g) {
+           [](PyIsmcts& self, PyGame& g) {
              if (g.state.over()) illegal("ISMCTS.choose: the hand is over, there is no move to choose");
+             if (g.legal_list()->empty())
+               state_error("ISMCTS.choose: the hand is not over but has no legal move: state '" +
+                           state_string(g.state, *g.rules) + "'");
              const GameState state = g.state;
              const RulesPtr rules = g.rules;
              Move chosen;
+             std::string failure;
              {
                py::gil_scoped_release release;
                std::lock_guard<std::mutex> lock(*self.busy);
-               chosen = self.search.choose(state, *rules);
+               try {
+                 chosen = self.search.choose(state, *rules);
+               } catch (const StateError& e) {
+                 failure = e.what();
+               }
              }
+             if (!failure.empty()) state_error("ISMCTS.choose: " + failure);
              return PyMove{chosen};
            },
-           py::arg("game"), "A legal move for the seat to act, by a fresh search (releases the GIL).")
+           py::arg("game"),
+           "A legal move for the seat to act, by a fresh search (releases the GIL). Calls on one "
+           "ISMCTS from several threads run one after the other.")
       .def_property_readonly("iterations", [](const PyIsmcts& self) { return self.search.params().iterations; })
       .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; })
       .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; })
@@ -1855,18 +2000,24 @@ void bind_game(py::module_& m) {
         const int cut = self.search.params().max_rollout_moves;
         return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
       })
-      .def_property_readonly("nodes", [](const PyIsmcts& self) { return self.search.nodes(); },
-                             "Tree nodes of the last search (the root included).")
-      .def_property_readonly("last_iterations", [](const PyIsmcts& self) { return self.search.iterations(); },
-                             "Iterations the last search ran (0 when the move was forced).")
+      .def_property_readonly(
+          "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); },
+          "Tree nodes of the last search (the root included); waits for a search in progress.")
+      .def_property_readonly(
+          "last_iterations",
+          [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.iterations(); }); },
+          "Iterations the last search ran (0 when the move was forced); waits for a search in progress.")
       .def("root_stats",
            [](const PyIsmcts& self) {
+             const std::vector<IsmctsChild> children =
+                 with_search(self, [&] { return self.search.root_children(); });
              py::list out;
-             for (const IsmctsChild& c : self.search.root_children())
+             for (const IsmctsChild& c : children)
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.availability, c.reward));
              return out;
            },
-           "The root's moves after the last search: (move, visits, availability, summed reward).")
+           "The root's moves after the last search: (move, visits, availability, summed reward). "
+           "Waits for a search in progress on another thread, then reads its finished tree.")
       .def("__repr__", [](const PyIsmcts& self) {
         const IsmctsParams& p = self.search.params();
         return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +

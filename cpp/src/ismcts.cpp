@@ -25,23 +25,10 @@ int Ismcts::add_child(int parent, const Move& move, int mover) {
 }
 
 void Ismcts::rollout(GameState& s, const Rules& rules) {
-  const std::uint64_t seed = rng_.next();
-  if (params_.max_rollout_moves < 0) {
-    rollout_moves_ += playout(s, rules, params_.policy, seed, legal_,
-                              [](const GameState&, const Move&) {});
-    return;
-  }
-  // The same choices as playout() with this seed, stopped after max_rollout_moves moves.
-  Rng rng(seed);
-  for (int played = 0; played < params_.max_rollout_moves && !s.over(); ++played) {
-    legal_moves(s, rules, legal_);
-    const std::size_t i = params_.policy == Policy::Random
-                              ? static_cast<std::size_t>(rng.bounded(legal_.size()))
-                              : greedy_choice(s, rules, legal_);
-    const Move move = legal_[i];
-    apply_move(s, rules, move);
-    ++rollout_moves_;
-  }
+  // A cut rollout makes the same choices as the whole one with this seed, stopped after
+  // max_rollout_moves moves; a whole one stops with StateError past kMaxHandMoves moves.
+  rollout_moves_ += playout(s, rules, params_.policy, rng_.next(), legal_, memory_,
+                            [](const GameState&, const Move&) {}, params_.max_rollout_moves);
 }
 
 // The reward of every seat's side at the end of the rollout. An unfinished hand (a cut rollout)
@@ -85,21 +72,44 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
 
   // The root's legal moves depend only on what the seat to act sees; any determinization does.
   legal_moves(determinize(obs, rules, 0), rules, legal_);
-  assert(!legal_.empty() && "choose() needs a hand that is not over");
-  if (legal_.empty()) return Move{};
+  if (legal_.empty())
+    throw StateError("the hand is not over but the seat to act has no legal move: observation '" +
+                     observation_string(obs, rules) + "'");
   if (legal_.size() == 1 || params_.iterations < 1) return legal_[0];
+  try {
+    search(obs, rules);
+  } catch (...) {
+    nodes_.clear();  // no statistics of a search that did not finish
+    iterations_run_ = 0;
+    max_depth_ = 0;
+    rollout_moves_ = 0;
+    throw;
+  }
+  // The most visited root move; siblings are in canonical order, so ties go to the first.
+  std::int32_t best = -1;
+  for (std::int32_t n = nodes_[0].first_child; n >= 0;
+       n = nodes_[static_cast<std::size_t>(n)].next_sibling)
+    if (best < 0 || nodes_[static_cast<std::size_t>(n)].visits >
+                        nodes_[static_cast<std::size_t>(best)].visits)
+      best = n;
+  return nodes_[static_cast<std::size_t>(best)].move;
+}
 
+// The iterations of one choose() (the root already added).
+void Ismcts::search(const Observation& obs, const Rules& rules) {
   // One node per iteration at most; beyond a million the vector grows by itself.
   nodes_.reserve(static_cast<std::size_t>(std::min(params_.iterations, 1 << 20)) + 1);
   const double c = params_.exploration;
   for (int it = 0; it < params_.iterations; ++it) {
     GameState d = determinize(obs, rules, rng_.next());
+    memory_.begin(d, rules);  // the rollout policy's positions of the turn, from the root on
     int node = 0;
     path_.clear();
     path_.push_back(0);
-    // Selection and expansion.
+    // Selection and expansion: one level of the tree per step, so at most nodes_.size() steps.
     while (!d.over()) {
       legal_moves(d, rules, legal_);
+      if (legal_.empty()) throw_no_legal_move(d, rules);  // a determinization the rules refuse
       // One merge pass: siblings and legal moves are both in canonical order.
       untried_.clear();
       int best = -1;
@@ -128,16 +138,20 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
       if (!untried_.empty()) {
         const Move move =
             legal_[static_cast<std::size_t>(untried_[rng_.bounded(untried_.size())])];
+        memory_.before(d, move);
         [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
         assert(r.ok());
+        memory_.played(d, rules, move, mover);
         node = add_child(node, move, mover);
         nodes_[static_cast<std::size_t>(node)].availability = 1;
         path_.push_back(node);
         break;
       }
-      [[maybe_unused]] const MoveResult r =
-          apply_move(d, rules, nodes_[static_cast<std::size_t>(best)].move);
+      const Move move = nodes_[static_cast<std::size_t>(best)].move;
+      memory_.before(d, move);
+      [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
       assert(r.ok());
+      memory_.played(d, rules, move, mover);
       node = best;
       path_.push_back(node);
     }
@@ -152,15 +166,6 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
     }
     ++iterations_run_;
   }
-
-  // The most visited root move; siblings are in canonical order, so ties go to the first.
-  std::int32_t best = -1;
-  for (std::int32_t n = nodes_[0].first_child; n >= 0;
-       n = nodes_[static_cast<std::size_t>(n)].next_sibling)
-    if (best < 0 || nodes_[static_cast<std::size_t>(n)].visits >
-                        nodes_[static_cast<std::size_t>(best)].visits)
-      best = n;
-  return nodes_[static_cast<std::size_t>(best)].move;
 }
 
 std::vector<IsmctsChild> Ismcts::root_children() const {

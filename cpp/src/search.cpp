@@ -153,6 +153,69 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
   return s;
 }
 
+// ---- policy loops: errors and the positions of a turn --------------------------------------------
+
+void throw_no_legal_move(const GameState& s, const Rules& rules) {
+  throw StateError("the hand is not over but has no legal move: state '" + state_string(s, rules) +
+                   "'");
+}
+
+void throw_move_cap(const GameState& s, const Rules& rules, int cap) {
+  throw StateError("the hand is not over after " + std::to_string(cap) + " moves (MAX_HAND_MOVES" +
+                   (cap == kMaxHandMoves ? std::string() : " lowered to " + std::to_string(cap) + " by a test") +
+                   "): state '" + state_string(s, rules) + "'");
+}
+
+const std::vector<Move>& TurnMemory::filter(const GameState& s, const Rules& rules,
+                                            const std::vector<Move>& legal) {
+  if (s.phase != Phase::Meld || s.opened[side_of(s, rules, s.turn)]) return legal;
+  // The moves that put down every card of the hand: with one card its lay-offs, with three or
+  // more a meld of the whole hand; with two, none (a meld has three cards or more).
+  const CardSet hand = s.hands[s.turn];
+  const int n = hand.size();
+  if (n == 0 || n == 2) return legal;
+  auto empties = [&](const Move& m) {
+    return n == 1 ? m.kind == MoveKind::Add : m.kind == MoveKind::Meld && m.cards == hand;
+  };
+  const auto first = std::find_if(legal.begin(), legal.end(), empties);
+  if (first == legal.end()) return legal;
+  candidates_.assign(legal.begin(), first);
+  for (auto it = first; it != legal.end(); ++it) {
+    if (empties(*it)) {
+      GameState t = s;
+      apply_move(t, rules, *it);
+      if (repeats(s, t, rules)) continue;
+    }
+    candidates_.push_back(*it);
+  }
+  return candidates_.empty() || candidates_.size() == legal.size() ? legal : candidates_;
+}
+
+// Is `after` one of the positions of this turn: start_ and the positions after moves_ when kept,
+// else `now` alone (no meld or lay-off yet: the other position of the turn is the draw phase's,
+// and `after` is in the meld phase or over)? Compared by their state strings, after a few fields
+// the state string writes in full.
+bool TurnMemory::repeats(const GameState& now, const GameState& after, const Rules& rules) {
+  if (!kept_) return after.phase == now.phase && state_string(after, rules) == state_string(now, rules);
+  if (positions_.empty()) positions_.push_back(start_);
+  while (positions_.size() <= moves_.size()) {
+    GameState next = positions_.back();
+    apply_move(next, rules, moves_[positions_.size() - 1]);
+    positions_.push_back(next);
+  }
+  std::string text;
+  for (std::size_t i = 0; i < positions_.size(); ++i) {
+    const GameState& p = positions_[i];
+    if (p.phase != after.phase || p.turn != after.turn || p.flags != after.flags ||
+        p.meld_count != after.meld_count || p.hands[p.turn] != after.hands[after.turn])
+      continue;  // a field the state string writes in full differs: not the same position
+    while (strings_.size() <= i) strings_.push_back(state_string(positions_[strings_.size()], rules));
+    if (text.empty()) text = state_string(after, rules);
+    if (strings_[i] == text) return true;
+  }
+  return false;
+}
+
 // ---- the greedy policy --------------------------------------------------------------------------
 
 namespace {
@@ -181,6 +244,7 @@ int usefulness(CardSet hand, Card c) {
 }  // namespace
 
 std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& legal) {
+  // `legal` is the policy's candidates (TurnMemory::candidates): the legal moves, or fewer.
   if (s.phase == Phase::Draw) {
     for (std::size_t i = 0; i < legal.size(); ++i)
       if (legal[i].kind == MoveKind::Keep) return i;
@@ -238,7 +302,11 @@ PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
   PlayoutRow row;
   row.seed = hand_seed;
   GameState s = deal_seeded(rules, hand_seed, 0, {});
-  row.moves = playout(s, rules, policy, hand_seed, buffer, [](const GameState&, const Move&) {});
+  try {
+    row.moves = playout(s, rules, policy, hand_seed, buffer, [](const GameState&, const Move&) {});
+  } catch (const StateError& e) {
+    throw StateError("hand seed " + std::to_string(hand_seed) + ": " + e.what());
+  }
   const HandResult r = score_hand(s, rules);
   row.end_reason = static_cast<std::uint8_t>(r.reason);
   if (s.players == 3) {

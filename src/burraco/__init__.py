@@ -11,6 +11,7 @@ Meld('Jk(=4d) 5d 6d')
 from ._core import (
     END_REASONS,
     ISMCTS,
+    MAX_HAND_MOVES,
     Card,
     Cards,
     Game,
@@ -37,6 +38,7 @@ from ._errors import (
 
 __all__ = [
     "END_REASONS",
+    "MAX_HAND_MOVES",
     "BurracoError",
     "ISMCTS",
     "Card",

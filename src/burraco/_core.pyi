@@ -625,6 +625,7 @@ class _PlayoutTable(TypedDict):
     end_reason: npt.NDArray[np.uint8]  # 1 + the index into END_REASONS
 
 END_REASONS: Final[tuple[_EndReason, _EndReason, _EndReason]]
+MAX_HAND_MOVES: Final[int]  # the move cap of the policy loops (docs/search.md "Move cap")
 
 def playouts(
     rules: Rules | None,

@@ -41,7 +41,14 @@
 // Storage: all nodes live in one std::vector reserved for the whole search, linked by integer
 // indices (first child, next sibling; siblings kept in canonical move order so that one merge
 // pass against the canonical legal move list finds every child). The tree is rebuilt by every
-// choose() call. Not thread-safe: use one Ismcts per thread.
+// choose() call. Not thread-safe: one Ismcts serves one thread at a time (the Python binding
+// serialises choose() and the statistics readers with a mutex, docs/search.md "Threads").
+//
+// Bounds: the descent follows one existing node per level, so it ends within nodes() steps; a
+// rollout stops after max_rollout_moves moves or, uncut, throws StateError past kMaxHandMoves
+// moves (search.hpp), as does a position with no legal move (the root or a determinization).
+// Rollouts choose among the policy's candidates (search.hpp TurnMemory), the positions of the
+// turn counted from the determinized root.
 //
 // Cost: one determinization, one legal_moves() per tree level, one rollout per iteration. On
 // 4-player italian positions (x86-64, one core) about 13,000 iterations per second with whole
@@ -79,7 +86,8 @@ class Ismcts {
  public:
   explicit Ismcts(IsmctsParams params);
 
-  // A legal move for the seat to act (precondition: !s.over()). Reads `s` only through
+  // A legal move for the seat to act (precondition: !s.over(); a position with no legal move
+  // throws StateError naming the observation). Reads `s` only through
   // observe(s, rules, s.turn). When the seat has exactly one legal move it is returned without a
   // search (the generator is not advanced); when no iteration runs (iterations < 1) the first
   // legal move in canonical order is returned.
@@ -106,6 +114,7 @@ class Ismcts {
     std::uint8_t mover = 0;   // the seat that made the move into this node
   };
 
+  void search(const Observation& obs, const Rules& rules);
   int add_child(int parent, const Move& move, int mover);
   void rollout(GameState& s, const Rules& rules);
   void reward_per_seat(GameState& s, const Rules& rules);
@@ -117,6 +126,7 @@ class Ismcts {
   std::vector<Move> legal_;
   std::vector<std::int32_t> path_;
   std::vector<std::int32_t> untried_;
+  TurnMemory memory_;  // the positions of the simulated turn (docs/search.md "Candidates")
   std::array<double, kMaxPlayers> seat_reward_{};
   int iterations_run_ = 0;
   int max_depth_ = 0;

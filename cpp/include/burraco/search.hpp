@@ -3,9 +3,12 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "burraco/game.hpp"
@@ -36,25 +39,131 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
 
 enum class Policy : std::uint8_t { Random, Greedy };
 
-// The greedy policy's choice among `legal` (the legal moves of `s` in canonical order, non-empty).
-std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& legal);
+// docs/search.md "Move cap": a policy loop (playout, playouts, ISMCTS rollouts, Match) that has
+// played this many moves of a hand without reaching its end stops with a StateError. Real hands
+// take under 1,000 moves.
+inline constexpr int kMaxHandMoves = 100'000;
+// The cap the loops apply, read once per loop: kMaxHandMoves, or a lower one while a test sets it
+// (burraco._core._set_move_cap; not a user setting).
+inline std::atomic<int> g_move_cap{kMaxHandMoves};
 
-// Plays the hand to its end with the policy; on_move(state_before, move) before each move.
+// A position a policy loop cannot go on from: a hand that is not over with no legal move, or a
+// hand past kMaxHandMoves moves. The message names the state string; the bindings raise it as
+// burraco.InvalidStateError.
+class StateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void throw_no_legal_move(const GameState& s, const Rules& rules);
+[[noreturn]] void throw_move_cap(const GameState& s, const Rules& rules, int cap);
+
+// The positions of the current turn, for the rule that a built-in policy never returns to one
+// (docs/search.md "Candidates"). Only a meld or lay-off that empties the hand of a side that has
+// not met its brazilian opening minimum can bring the game back to a position of the turn (the
+// short opening returns the cards, RULES C.3). So a turn is watched only under rules with an
+// opening minimum when the side to act has not opened, and even then nothing is copied until the
+// turn's first meld or lay-off: the positions before it (the draw phase and the first position
+// of the meld phase) are the position of the draw phase, which no meld-phase move can give back,
+// and the position the filter is asked about. Elsewhere it costs one test per move.
+class TurnMemory {
+ public:
+  // A turn starts at `s` (or `s` is the first position of it that is known).
+  void begin(const GameState& s, const Rules& rules) {
+    watching_ = rules.opening_steps > 0 && !s.over() && !s.opened[side_of(s, rules, s.turn)];
+    kept_ = false;
+  }
+  // Whether the turn is watched (a move of it could repeat a position).
+  bool watching() const { return watching_; }
+  // `p` is a position of this turn, known from a history: the memory holds it and the moves
+  // given to follow() after it (then the position now).
+  void remember(const GameState& p) {
+    if (!watching_) return;
+    start_ = p;
+    kept_ = true;
+    moves_.clear();
+    positions_.clear();
+    strings_.clear();
+  }
+  void follow(const Move& move) {
+    if (kept_) moves_.push_back(move);
+  }
+  // `move` is about to be played from `s`, a position of this turn.
+  void before(const GameState& s, const Move& move) {
+    if (watching_ && !kept_ && (move.kind == MoveKind::Meld || move.kind == MoveKind::Add)) remember(s);
+  }
+  // `move` was played by `seat` and gave `s`.
+  void played(const GameState& s, const Rules& rules, const Move& move, int seat) {
+    if (s.turn != seat || s.over()) {
+      begin(s, rules);
+    } else {
+      follow(move);
+    }
+  }
+  // The policy's candidates among `legal` (the legal moves of `s`, the position now, in canonical
+  // order): `legal` less every move after which the position equals one of this turn; `legal`
+  // itself when that removes nothing or everything.
+  const std::vector<Move>& candidates(const GameState& s, const Rules& rules,
+                                      const std::vector<Move>& legal) {
+    return watching_ ? filter(s, rules, legal) : legal;
+  }
+
+ private:
+  const std::vector<Move>& filter(const GameState& s, const Rules& rules,
+                                  const std::vector<Move>& legal);
+  bool repeats(const GameState& now, const GameState& after, const Rules& rules);
+
+  bool watching_ = false;
+  bool kept_ = false;                 // start_ and moves_ hold the turn from start_ on
+  GameState start_;
+  std::vector<Move> moves_;           // played from start_ this turn
+  std::vector<GameState> positions_;  // start_ and the positions after moves_, made on demand
+  std::vector<std::string> strings_;  // their state strings, made on demand
+  std::vector<Move> candidates_;
+};
+
+// The greedy policy's choice among `moves` (candidates of the position `s` in canonical order,
+// non-empty).
+std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves);
+
+// Plays the hand with the policy until it ends, or until `cut` moves were played (cut < 0: no
+// cut); on_move(state_before, move) before each move. `memory` holds the positions of the turn
+// before `s` (begin(s) if none are known) and follows the moves. Throws StateError on a position
+// with no legal move or when the hand passes kMaxHandMoves moves; `s` is then the position
+// reached. Returns the number of moves played.
 template <class OnMove>
 int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
-            std::vector<Move>& buffer, OnMove&& on_move) {
+            std::vector<Move>& buffer, TurnMemory& memory, OnMove&& on_move, int cut = -1) {
   Rng rng(seed);
+  const int cap = g_move_cap.load(std::memory_order_relaxed);
   int played = 0;
-  while (!s.over()) {
+  while (!s.over() && played != cut) {
+    if (played == cap) [[unlikely]]
+      throw_move_cap(s, rules, cap);
     legal_moves(s, rules, buffer);
-    const std::size_t i = policy == Policy::Random ? static_cast<std::size_t>(rng.bounded(buffer.size()))
-                                                   : greedy_choice(s, rules, buffer);
-    const Move move = buffer[i];
+    if (buffer.empty()) [[unlikely]]
+      throw_no_legal_move(s, rules);
+    const std::vector<Move>& moves = memory.candidates(s, rules, buffer);
+    const std::size_t i = policy == Policy::Random ? static_cast<std::size_t>(rng.bounded(moves.size()))
+                                                   : greedy_choice(s, rules, moves);
+    const Move move = moves[i];
     on_move(s, move);
+    memory.before(s, move);
+    const int seat = s.turn;
     apply_move(s, rules, move);
+    memory.played(s, rules, move, seat);
     ++played;
   }
   return played;
+}
+
+// The same, from `s` with no earlier position of its turn known.
+template <class OnMove>
+int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
+            std::vector<Move>& buffer, OnMove&& on_move) {
+  TurnMemory memory;
+  memory.begin(s, rules);
+  return playout(s, rules, policy, seed, buffer, memory, std::forward<OnMove>(on_move));
 }
 
 // One row of a batch of playouts (docs/search.md "Playouts").
