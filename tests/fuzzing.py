@@ -960,9 +960,12 @@ def rule_sets():
         for name in KNOB_DOMAINS:
             if draw(st.booleans()):
                 overrides[name] = draw(knob_values(name))
+        players = overrides.get("players", 4 if preset in ("italian", "brazilian")
+                                else 3 if preset == "italian-3p" else 2)
+        if players == 3 and draw(st.integers(0, 9)):  # three players: no opening minimum, no cut
+            overrides["opening_minimum"] = None
+            overrides["cut_exact_probability"] = 0.0
         if draw(st.integers(0, 9)):  # nine in ten: make the deal fit the pack
-            players = overrides.get("players", 4 if preset in ("italian", "brazilian")
-                                    else 3 if preset == "italian-3p" else 2)
             jokers = overrides.get("jokers", 2 if preset == "online-2p" else 4)
             room = 104 + jokers - 1 - 2  # the pack less a start card, and a stock of two
             hand = overrides.get("hand_size", 11)

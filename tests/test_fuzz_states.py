@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+import re
 from collections import Counter
 
 import fuzzing
@@ -146,9 +147,13 @@ def test_mutations_change_their_input():
 @pytest.mark.parametrize("entry", regression_lines(),
                          ids=lambda e: f"{e['line']}-{e['kind']}-{e['why'][:40]}")
 def test_regression(worker, entry):
-    """Each kept input that once broke something now passes the deep checks."""
+    """Each kept input that once broke something now passes the deep checks. The seed of the
+    lock step and the playouts is the one the input was found with (``[...; seed N]`` at the end
+    of ``why``), else the line number."""
+    found = re.search(r"; seed (\d+)\]$", entry["why"])
+    seed = int(found.group(1)) if found else entry["line"]
     answer = worker.call({"op": "check", "kind": entry["kind"], "input": entry["input"],
-                          "seed": entry["line"]})
+                          "seed": seed})
     assert not answer["problems"], f"{entry['why']}\n" + report(entry["kind"], entry["input"],
                                                                 answer)
 
