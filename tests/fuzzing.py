@@ -1059,10 +1059,27 @@ def _static_checks(engine, game, kind: str, value: Any) -> list[str]:
         problems.append("its own state string does not round trip")
     if kind == "record":
         record = value if isinstance(value, dict) else json.loads(value.lstrip("\ufeff"))
-        given_moves, error = _outcome(lambda: [str(engine.Move(m)) for m in record["moves"]])
-        if error is None and given_moves != _strings(game.moves):
-            problems.append(f"the record's moves {given_moves} are not the game's "
-                            f"{_strings(game.moves)}")
+        moves = record.get("moves")
+        if not isinstance(moves, list) or len(moves) != len(game.moves):
+            problems.append(f"the record lists {len(moves) if isinstance(moves, list) else moves!r}"
+                            f" moves, the game has {len(game.moves)}: each record move must be "
+                            f"exactly one move (decision 7)")
+        else:
+            given_moves, error = _outcome(lambda: [str(engine.Move(m)) for m in moves])
+            if error is not None:
+                problems.append(f"accepted a record move that is not one move: {_short(error)}")
+            elif given_moves != _strings(game.moves):
+                problems.append(f"the record's moves {given_moves} are not the game's "
+                                f"{_strings(game.moves)}")
+        written = _outcome(game.record)[0] or {}
+        for name in ("format", "version", "rules", "first", "scores", "result"):
+            if json.dumps(record.get(name), sort_keys=True) != json.dumps(written.get(name),
+                                                                           sort_keys=True):
+                problems.append(f"accepted the record field {name}={record.get(name)!r}, but "
+                                f"the game's record has {written.get(name)!r} (an int field "
+                                f"takes no bool or float: decision 7)")
+        if record.get("seed") is not None and json.dumps(record["seed"]) != json.dumps(game.seed):
+            problems.append(f"accepted seed={record['seed']!r}, the game's seed is {game.seed!r}")
         replayed, error = _outcome(lambda: engine.Game.from_record(game.record()))
         if error is not None:
             problems.append(f"its own record is refused: {_short(error)}")
@@ -1072,8 +1089,10 @@ def _static_checks(engine, game, kind: str, value: Any) -> list[str]:
         written, error = _outcome(lambda: json.loads(game.to_json()))
         if error is not None:
             problems.append(f"to_json() raised {_short(error)}")
-        elif written != json.loads(value.lstrip("\ufeff")):
-            problems.append("the accepted view is not what to_json() writes for its game")
+        elif json.dumps(written, sort_keys=True) != json.dumps(json.loads(value.lstrip("\ufeff")),
+                                                             sort_keys=True):
+            problems.append("the accepted view is not what to_json() writes for its game (an "
+                            "int field takes no bool or float: decision 7)")
     problems += _conservation(engine, game)
     moves = _strings(game.legal_moves())
     if game.is_over():
@@ -1093,7 +1112,10 @@ def compare_games(core_game, ref_game, accessors: bool = True) -> list[str]:
     problems = []
     a, b = core_game.state_string(), ref_game.state_string()
     if a != b:
-        problems.append(f"state strings differ:\n  core      {a}\n  reference {b}")
+        fields_a, fields_b = dict(split_state(a)), dict(split_state(b))  # type: ignore[arg-type]
+        differ = "; ".join(f"{name}: core {fields_a.get(name)!r}, reference {value!r}"
+                           for name, value in fields_b.items() if fields_a.get(name) != value)
+        problems.append(f"state strings differ in {differ}\n  core      {a}\n  reference {b}")
     a, b = _strings(core_game.legal_moves()), _strings(ref_game.legal_moves())
     if a != b:
         problems.append(f"legal moves differ: core {a}, reference {b}")

@@ -234,3 +234,14 @@ def test_regressions_hold_the_issue_examples():
     """The examples above are in the regressions file too (the deep checks replay them)."""
     kept = {entry["input"] for entry in regression_lines() if entry["kind"] == "state"}
     assert set(UNREACHABLE.values()) <= kept
+
+
+@pytest.mark.parametrize("kind", ["record", "json"])
+def test_a_leading_bom_is_ignored(worker, kind):
+    """Decision 7: a record or a view whose text starts with a UTF-8 BOM is read as without it
+    (the deep checks accept a refusal, so this is asserted here)."""
+    state, record, view = fuzzing.engine_made("italian-3p", 11, 70)
+    text = record if kind == "record" else view
+    for given in (text, "\ufeff" + text):
+        answer = worker.call({"op": "check", "kind": kind, "input": given, "seed": 1})
+        assert answer["verdict"] == "accepted" and not answer["problems"], (given[:80], answer)
