@@ -27,7 +27,10 @@ tools/fuzz_atheris.py: engine-made inputs, their mutations, the deep checks, and
   ``playout`` and ``playouts`` compared.
 * :class:`Worker`: the checks run in a child process, so that a crash (SIGSEGV) or a hang (a loop
   holding the GIL) of an engine is reported as a failure with its input, not a dead or stuck test
-  run. ``FUZZ_TIMEOUT`` (seconds, default 30) bounds one request.
+  run. ``FUZZ_TIMEOUT`` (seconds, default 60) bounds one request (the reference plays a hand
+  with 30-card hands at a few milliseconds a move: the bound is generous so that a busy machine
+  is no hang); ``FUZZ_MEMORY_LIMIT_MB`` (default 4096, 0 for none; not set under ASan) bounds
+  the child's address space, so an endless playout that grows the history fails fast.
 
 Nothing here reads an engine's internals: only the public API of docs/game.md, docs/records.md and
 docs/search.md.
@@ -1437,7 +1440,7 @@ class Worker:
     restarted), so an engine that segfaults or hangs fails a test instead of ending the run."""
 
     def __init__(self, timeout: float | None = None):
-        self.timeout = timeout or float(os.environ.get("FUZZ_TIMEOUT", "30"))
+        self.timeout = timeout or float(os.environ.get("FUZZ_TIMEOUT", "60"))
         self.process: subprocess.Popen | None = None
         self.stderr = None
         self.calls = 0

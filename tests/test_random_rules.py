@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import pathlib
 from collections import Counter
 
 import fuzzing
@@ -40,7 +42,7 @@ ENGINES = {"core": burraco, "reference": reference}
 
 @pytest.fixture(scope="module")
 def worker():
-    process = fuzzing.Worker(timeout=120)
+    process = fuzzing.Worker(timeout=float(os.environ.get("FUZZ_TIMEOUT", "180")))
     yield process
     process.close()
 
@@ -149,6 +151,36 @@ def test_random_rule_sets(worker, tally):
 def test_random_rule_sets_slow(worker, tally):
     verdicts = play_rule_sets(worker, tally, 1000, derandomize=False)
     assert verdicts["played"] >= 700, verdicts
+
+
+# ---- regressions: rule sets and hands that once broke the lock step ----------------------------
+
+REGRESSIONS = pathlib.Path(__file__).parent / "data" / "regressions" / "rules.jsonl"
+
+
+def rules_regressions() -> list[dict]:
+    """tests/data/regressions/rules.jsonl: one JSON object a line, ``{"rules": repr((preset,
+    overrides)), "seed": int, "policy": 'random' or 'greedy', "why": str}``."""
+    lines = []
+    for number, line in enumerate(REGRESSIONS.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            entry = json.loads(line)
+            assert set(entry) == {"rules", "seed", "policy", "why"}, f"line {number}"
+            fuzzing.rules_from_text(entry["rules"])  # a readable (preset, overrides)
+            entry["line"] = number
+            lines.append(entry)
+    return lines
+
+
+@pytest.mark.parametrize("entry", rules_regressions(),
+                         ids=lambda e: f"{e['line']}-{e['policy']}-{e['why'][:40]}")
+def test_rules_regression(worker, entry):
+    """Each kept hand now plays in lock step to its end (or its rules are refused by both
+    engines alike, if the Rules constructor comes to refuse a combination that could not end)."""
+    answer = worker.call({"op": "rules_hand", "rules": entry["rules"], "seed": entry["seed"],
+                          "policy": entry["policy"], "batch": True})
+    assert not answer["problems"], f"{entry['why']}\n" + "\n".join(answer["problems"])
+    assert answer["verdict"] in ("played", "refused"), answer
 
 
 # ---- the issue's examples ---------------------------------------------------------------------
