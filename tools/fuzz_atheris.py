@@ -17,7 +17,9 @@ and atheris (``pip install atheris``)::
 Own options: ``--kind state|record|json|all`` (default all), ``--seeds N`` (engine-made seed
 inputs written to a new corpus directory when none is given, default 200). Everything else goes to
 libFuzzer (``-max_total_time``, ``-timeout`` (seconds for one input: pass it, a hang is a
-defect), ``-jobs``, ``-dict``, a corpus directory, ...).
+defect), ``-runs``, ``-dict``, a corpus directory, ...). The harness runs in one process: the
+fork modes (``-fork``, ``-jobs``) do not work with it. It stops at the first input the checks
+flag; add that input to the regressions file, or fix the defect, and run again.
 
 The first byte of an input chooses what the rest is: the text of a state string, of a record (one
 JSON line) or of a view, read as UTF-8; or (one value in four) the choices of the structured
