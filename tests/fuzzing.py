@@ -58,8 +58,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from differential import CARD_KINDS  # noqa: E402
-from playouts import GAME_RULES, PICK, RULES_BY_ID, RULES_IDS, accessor_view, result_view  # noqa: E402
+from differential import CARD_KINDS
+from playouts import GAME_RULES, PICK, RULES_BY_ID, RULES_IDS, accessor_view, result_view
 
 #: The move cap of docs/game.md (the same constant in both engines): a playout, a policy loop, an
 #: ISMCTS rollout or a Match stops with InvalidStateError past this many moves in one hand.
@@ -93,10 +93,10 @@ EDGE_VALUES: tuple[Any, ...] = (0, -1, 1, 2, 3, 2**31 - 1, 2**31, -(2**31), 2**6
 
 TURN_FLAG_LETTERS = "pdlfb"
 
-# ---- engines -----------------------------------------------------------------------------------
+# ---- engines -------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def engines() -> tuple[Any, Any]:
     """(the core, the reference)."""
     import burraco
@@ -110,7 +110,7 @@ def make_rules(engine, rules_id: str):
     return engine.Rules(preset, **knobs)
 
 
-# ---- engine-made inputs ---------------------------------------------------------------------------
+# ---- engine-made inputs --------------------------------------------------------------------------
 
 SOURCES = ("seed", "deck", "start")
 POLICY_NAMES = ("meld", "draw", "uniform")
@@ -155,7 +155,7 @@ def engine_made(rules_id: str, seed: int, depth: int, policy: str = "meld",
     return game.state_string(), json.dumps(game.record()), game.to_json()
 
 
-# ---- state strings as fields ----------------------------------------------------------------------
+# ---- state strings as fields ---------------------------------------------------------------------
 
 
 def split_state(text: str) -> list[list[str]]:
@@ -175,7 +175,7 @@ def _field_index(fields: list[list[str]], name: str) -> int | None:
     return None
 
 
-_MELD_TOKEN = re.compile(r"\(=[^)]*\)|@\d+|[A2-9TJQK][cdhs]|Jk|.", re.S)
+_MELD_TOKEN = re.compile(r"\(=[^)]*\)|@\d+|[A2-9TJQK][cdhs]|Jk|.", re.DOTALL)
 
 
 def _cards(text: str) -> list[str]:
@@ -257,7 +257,7 @@ class _Places:
         return fields
 
 
-# ---- mutations --------------------------------------------------------------------------------
+# ---- mutations -----------------------------------------------------------------------------------
 # ``draw(strategy_or_choices)``: a Hypothesis ``data.draw``, wrapped by :func:`hypothesis_draw` so
 # that the mutations ask for ``choice(seq)``, ``integer(lo, hi)`` and ``boolean()`` only.
 
@@ -752,7 +752,7 @@ def reference_view(state: str) -> str | None:
         return None
 
 
-# ---- Hypothesis strategies --------------------------------------------------------------------
+# ---- Hypothesis strategies -----------------------------------------------------------------------
 
 
 def _strategies():
@@ -974,7 +974,8 @@ def rule_sets():
             hand = overrides.get("hand_size", 11)
             if hand * players > room - 2:
                 hand = overrides["hand_size"] = (room - 2) // players
-            sizes = overrides.get("pozzetto_sizes", (18, 11) if preset == "italian-3p" else (11, 11))
+            sizes = overrides.get("pozzetto_sizes",
+                                  (18, 11) if preset == "italian-3p" else (11, 11))
             left = room - hand * players
             if sum(sizes) > left:
                 first = max(1, min(sizes[0], left // 2))
@@ -990,7 +991,7 @@ def rules_from_text(text: str):
     return preset, overrides
 
 
-# ---- deep checks ------------------------------------------------------------------------------
+# ---- deep checks ---------------------------------------------------------------------------------
 
 
 def _short(error: BaseException) -> str:
@@ -1147,14 +1148,14 @@ def _lockstep_from(core_game, ref_game, seed: int, moves: int) -> list[str]:
             return []
         legal = _strings(core_game.legal_moves())
         if not legal:
-            return [f"not over, yet no legal move after {number} lockstep moves: "
-                    f"{core_game.state_string()}"]
+            return [(f"not over, yet no legal move after {number} lockstep moves: "
+                     f"{core_game.state_string()}")]
         move = legal[rng.randrange(len(legal))]
         for name, game in (("core", core_game), ("reference", ref_game)):
-            _, error = _outcome(lambda game=game: game.push(move))
+            _, error = _outcome(lambda game=game, move=move: game.push(move))
             if error is not None:
-                return [f"{name}: push({move!r}) after {number} lockstep moves raised "
-                        f"{_short(error)}"]
+                return [(f"{name}: push({move!r}) after {number} lockstep moves raised "
+                         f"{_short(error)}")]
         problems = compare_games(core_game, ref_game, accessors=number % 8 == 7)
         if problems:
             return [f"after lockstep move {number + 1} ({move}): " + p for p in problems]
@@ -1168,7 +1169,7 @@ def _playouts_from(core_game, ref_game, seed: int) -> list[str]:
         results = []
         for name, game in (("core", core_game), ("reference", ref_game)):
             copy_ = game.copy()
-            played, error = _outcome(lambda copy_=copy_: copy_.playout(policy, seed))
+            played, error = _outcome(lambda copy_=copy_, policy=policy: copy_.playout(policy, seed))
             if error is not None:
                 problems.append(f"{name}: playout({policy!r}, {seed}) raised {_short(error)}")
                 results.append(None)
@@ -1235,7 +1236,7 @@ def deep_check(kind: str, value: Any, seed: int = 0) -> dict[str, Any]:
     return {"verdict": verdict, "problems": problems}
 
 
-# ---- one hand under random rules, core against reference ---------------------------------------
+# ---- one hand under random rules, core against reference -----------------------------------------
 
 
 def _policy_seed(seed: int, step: int) -> int:
@@ -1305,7 +1306,8 @@ def rules_hand(rules_text: str, seed: int, policy: str, batch: bool = False) -> 
         policy_seed = _policy_seed(seed, step)
         chosen = {}
         for name, game in games.items():
-            move, error = _outcome(lambda game=game: str(game.policy_move(policy, policy_seed)))
+            move, error = _outcome(lambda game=game, policy_seed=policy_seed: str(
+                game.policy_move(policy, policy_seed)))
             if error is not None:
                 problems.append(f"move {step}: {name}: policy_move({policy!r}, {policy_seed}) "
                                 f"raised {_short(error)}")
@@ -1321,7 +1323,7 @@ def rules_hand(rules_text: str, seed: int, policy: str, batch: bool = False) -> 
             problems.append(f"move {step}: policy_move chose {move!r}, not legal in {state}")
             break
         for name, game in games.items():
-            _, error = _outcome(lambda game=game: game.push(move))
+            _, error = _outcome(lambda game=game, move=move: game.push(move))
             if error is not None:
                 problems.append(f"move {step}: {name}: push({move!r}) raised {_short(error)}")
         if problems:
@@ -1329,12 +1331,12 @@ def rules_hand(rules_text: str, seed: int, policy: str, batch: bool = False) -> 
         step += 1
         counts["moves"] += 1
         after = games["core"].state_string()
-        if games["core"].phase == "meld" and after in turn_positions:
-            if not _every_move_repeats(games["core"], turn_positions, legal):
-                problems.append(f"move {step}: {policy} chose {move!r}, which returns to a "
-                                f"position of this turn while another legal move does not "
-                                f"(decision 4): {state}")
-                break
+        if (games["core"].phase == "meld" and after in turn_positions
+                and not _every_move_repeats(games["core"], turn_positions, legal)):
+            problems.append(f"move {step}: {policy} chose {move!r}, which returns to a "
+                            f"position of this turn while another legal move does not "
+                            f"(decision 4): {state}")
+            break
     if not problems:
         problems += _whole_playouts(core, reference, rules, seed, policy, batch)
     return {"verdict": "played", "problems": problems, **counts}
@@ -1384,7 +1386,7 @@ def _whole_playouts(core, reference, rules, seed: int, policy: str, batch: bool)
     return problems
 
 
-# ---- the worker process -----------------------------------------------------------------------
+# ---- the worker process --------------------------------------------------------------------------
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
@@ -1399,7 +1401,7 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
             core, reference = engines()
             answers = {}
             for name, engine in (("core", core), ("reference", reference)):
-                game, error = _outcome(lambda engine=engine: build_game(
+                _, error = _outcome(lambda engine=engine: build_game(
                     engine, request["kind"], copy.deepcopy(request["input"])))
                 answers[name] = "accepted" if error is None else type(error).__name__
             return {"answers": answers, "problems": []}
@@ -1446,7 +1448,7 @@ class Worker:
         self.calls = 0
 
     def _start(self) -> None:
-        self.stderr = tempfile.TemporaryFile()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the child
         code = f"import sys; sys.path.insert(0, {HERE!r}); import fuzzing; fuzzing.serve()"
         self.process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.stderr, text=True,

@@ -224,7 +224,8 @@ def test_unreachable_positions_are_refused(worker, name):
     assert answer["answers"] == {"core": "InvalidStateError", "reference": "InvalidStateError"}
     fields = dict(pair.split("=", 1) for pair in state.split(";"))
     record = {"format": "burraco-record", "version": 1, "rules": fields["rules"],
-              "first": int(fields["first"]), "scores": [int(n) for n in fields["scores"].split(",")],
+              "first": int(fields["first"]),
+              "scores": [int(n) for n in fields["scores"].split(",")],
               "seed": None, "deck": None, "start": state, "moves": [], "result": None}
     answer = worker.call({"op": "parse", "kind": "record", "input": record})
     assert answer["answers"] == {"core": "InvalidStateError", "reference": "InvalidStateError"}
@@ -240,8 +241,8 @@ def test_regressions_hold_the_issue_examples():
 def test_a_leading_bom_is_ignored(worker, kind):
     """Decision 7: a record or a view whose text starts with a UTF-8 BOM is read as without it
     (the deep checks accept a refusal, so this is asserted here)."""
-    state, record, view = fuzzing.engine_made("italian-3p", 11, 70)
+    _, record, view = fuzzing.engine_made("italian-3p", 11, 70)
     text = record if kind == "record" else view
-    for given in (text, "\ufeff" + text):
-        answer = worker.call({"op": "check", "kind": kind, "input": given, "seed": 1})
-        assert answer["verdict"] == "accepted" and not answer["problems"], (given[:80], answer)
+    for value in (text, "\ufeff" + text):
+        answer = worker.call({"op": "check", "kind": kind, "input": value, "seed": 1})
+        assert answer["verdict"] == "accepted" and not answer["problems"], (value[:80], answer)

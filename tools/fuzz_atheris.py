@@ -44,12 +44,12 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-import atheris  # noqa: E402
+import atheris
+import fuzzing
 
-import burraco  # noqa: F401,E402
-import burraco._records  # noqa: F401,E402
-import burraco.reference  # noqa: F401,E402
-import fuzzing  # noqa: E402
+import burraco
+import burraco._records
+import burraco.reference  # noqa: F401
 
 atheris.instrument_all()  # coverage of the Python code: the reference, the records module
 
