@@ -9,10 +9,11 @@ tools/fuzz_atheris.py: engine-made inputs, their mutations, the deep checks, and
   spliced from another state, numbers replaced by edge values (``0``, ``-1``, ``2**31``,
   ``2**63``, ``2**64``, leading zeros, ``+1``, Unicode digits), cards moved from one place to
   another, a field erased or duplicated, turn-flag letters added or removed, the turn or the phase
+  changed, a hand sent to the stock, the stock cut near the threshold, a packet's status
   changed; for records and views also ints replaced by bools, floats and strings, moves dropped,
   repeated or joined into the multi-card lay-off sugar, deep nesting and a UTF-8 BOM. Each takes
-  a ``draw`` function (``hypothesis.strategies.data().draw``, or a byte reader in atheris), so
-  the same mutations serve Hypothesis and atheris.
+  a :class:`Draw` (a seeded ``random.Random``, or libFuzzer's bytes in atheris), so the same
+  mutations serve Hypothesis and atheris.
 * **Hypothesis strategies**: :func:`states`, :func:`records`, :func:`views` (engine-made) and
   :func:`mutated_states`, :func:`mutated_records`, :func:`mutated_views`, and
   :func:`rule_sets` (random *valid* knob values, every knob, every allowed value).
@@ -27,7 +28,7 @@ tools/fuzz_atheris.py: engine-made inputs, their mutations, the deep checks, and
   ``playout`` and ``playouts`` compared.
 * :class:`Worker`: the checks run in a child process, so that a crash (SIGSEGV) or a hang (a loop
   holding the GIL) of an engine is reported as a failure with its input, not a dead or stuck test
-  run. ``FUZZ_TIMEOUT`` (seconds, default 60) bounds one request (the reference plays a hand
+  run. ``FUZZ_TIMEOUT`` (seconds, default 90) bounds one request (the reference plays a hand
   with 30-card hands at a few milliseconds a move: the bound is generous so that a busy machine
   is no hang); ``FUZZ_MEMORY_LIMIT_MB`` (default 4096, 0 for none; not set under ASan) bounds
   the child's address space, so an endless playout that grows the history fails fast.
@@ -258,13 +259,14 @@ class _Places:
 
 
 # ---- mutations -----------------------------------------------------------------------------------
-# ``draw(strategy_or_choices)``: a Hypothesis ``data.draw``, wrapped by :func:`hypothesis_draw` so
-# that the mutations ask for ``choice(seq)``, ``integer(lo, hi)`` and ``boolean()`` only.
+# A mutation asks its ``Draw`` for ``choice(seq)``, ``integer(lo, hi)`` and ``boolean(p)`` only:
+# a RandomDraw over a ``random.Random`` (from Hypothesis's ``st.randoms()``: uniform choices), or
+# libFuzzer's bytes in tools/fuzz_atheris.py.
 
 
 class Draw:
-    """The random choices a mutation makes; :class:`HypothesisDraw` and :class:`RandomDraw`
-    (atheris, tools) implement them."""
+    """The random choices a mutation makes (:class:`RandomDraw`; tools/fuzz_atheris.py reads them
+    from libFuzzer's bytes)."""
 
     def choice(self, items):  # pragma: no cover - interface
         raise NotImplementedError
@@ -274,20 +276,6 @@ class Draw:
 
     def boolean(self, p: float = 0.5) -> bool:
         return self.integer(0, 999) < int(p * 1000)
-
-
-class HypothesisDraw(Draw):
-    def __init__(self, data):
-        from hypothesis import strategies as st
-
-        self.data, self.st = data, st
-
-    def choice(self, items):
-        items = list(items)
-        return items[self.data.draw(self.st.integers(0, len(items) - 1))]
-
-    def integer(self, low: int, high: int) -> int:
-        return self.data.draw(self.st.integers(low, high))
 
 
 class RandomDraw(Draw):
@@ -539,11 +527,12 @@ def _packet_status(draw: Draw, fields: list[list[str]], other: list[list[str]]) 
     fields[:] = places.write()
 
 
+#: The state mutations, each once; those that keep the syntax and change the play (cards moved,
+#: flags, turn and phase, a hand sent to the stock, the stock cut, a packet's status) three times,
+#: since they reach the validator's invariants where the others mostly meet the parser.
 STATE_MUTATIONS: tuple[Callable[[Draw, list, list], None], ...] = (
-    _edge_number, _splice, _move_card, _move_card, _replace_card, _erase, _duplicate,
-    _swap_fields, _flags, _flags, _turn_phase, _turn_phase, _case_or_space, _hand_to_stock,
-    _hand_to_stock, _stock_to_pile, _packet_status, _packet_status,
-)
+    _edge_number, _splice, _replace_card, _erase, _duplicate, _swap_fields, _case_or_space,
+) + 3 * (_move_card, _flags, _turn_phase, _hand_to_stock, _stock_to_pile, _packet_status)
 
 
 def mutate_state(draw: Draw, text: str, other: str, count: int | None = None) -> str:
@@ -761,12 +750,18 @@ def _strategies():
     return st
 
 
+def random_hand(rng: random.Random) -> tuple[str, int, int, str, str]:
+    """(rules id, seed, depth, policy, source) of an engine-made hand, uniform: the depth half of
+    the time up to 40 moves (the deal, the first turns), else up to 600 (any point of a hand)."""
+    return (rng.choice(RULES_IDS), rng.randrange(2**20),
+            rng.randrange(41) if rng.random() < 0.5 else rng.randrange(601),
+            rng.choice(POLICY_NAMES), rng.choice(SOURCES))
+
+
 def hands():
-    """(rules id, seed, depth, policy, source) of an engine-made hand."""
+    """Engine-made hands (:func:`random_hand` from a Hypothesis-drawn generator)."""
     st = _strategies()
-    return st.tuples(st.sampled_from(RULES_IDS), st.integers(0, 2**20),
-                     st.one_of(st.integers(0, 40), st.integers(0, 600)),
-                     st.sampled_from(POLICY_NAMES), st.sampled_from(SOURCES))
+    return st.randoms(use_true_random=True).map(random_hand)
 
 
 def states():
@@ -781,60 +776,35 @@ def views():
     return hands().map(lambda hand: engine_made(*hand)[2])
 
 
+def _mutated(kind: str, rng: random.Random) -> Any:
+    """One engine-made input of ``kind``, one in eight unchanged, the others mutated; every
+    choice from ``rng``."""
+    made, other = engine_made(*random_hand(rng)), engine_made(*random_hand(rng))
+    draw = RandomDraw(rng)
+    unchanged = rng.random() < 1 / 8
+    if kind == "state":
+        return made[0] if unchanged else mutate_state(draw, made[0], other[0])
+    if kind == "record":
+        return json.loads(made[1]) if unchanged else mutate_record(draw, made[1], other[1],
+                                                                   other[0])
+    return made[2] if unchanged else mutate_view(draw, made[2], other[2], other[0],
+                                                 reference_view)
+
+
 def mutated_states():
-    """Engine-made state strings, one in eight unchanged, the others mutated."""
-    st = _strategies()
-
-    @st.composite
-    def build(draw):
-        base, other = draw(hands()), draw(hands())
-        text = engine_made(*base)[0]
-        if draw(st.integers(0, 7)) == 0:
-            return text
-        return mutate_state(HypothesisDraw(draw_data(draw)), text, engine_made(*other)[0])
-
-    return build()
+    """Engine-made state strings, one in eight unchanged, the others mutated (the choices come
+    from a ``random.Random`` that Hypothesis seeds and replays, so they are uniform)."""
+    return _strategies().randoms(use_true_random=True).map(lambda rng: _mutated("state", rng))
 
 
 def mutated_records():
-    st = _strategies()
-
-    @st.composite
-    def build(draw):
-        base, other = draw(hands()), draw(hands())
-        made, made_other = engine_made(*base), engine_made(*other)
-        if draw(st.integers(0, 7)) == 0:
-            return json.loads(made[1])
-        return mutate_record(HypothesisDraw(draw_data(draw)), made[1], made_other[1],
-                             made_other[0])
-
-    return build()
+    """Engine-made records (dicts, or JSON text), one in eight unchanged, the others mutated."""
+    return _strategies().randoms(use_true_random=True).map(lambda rng: _mutated("record", rng))
 
 
 def mutated_views():
-    st = _strategies()
-
-    @st.composite
-    def build(draw):
-        base, other = draw(hands()), draw(hands())
-        made, made_other = engine_made(*base), engine_made(*other)
-        if draw(st.integers(0, 7)) == 0:
-            return made[2]
-        return mutate_view(HypothesisDraw(draw_data(draw)), made[2], made_other[2],
-                           made_other[0], reference_view)
-
-    return build()
-
-
-class _DataOfDraw:
-    """``st.composite``'s ``draw`` seen as ``data.draw`` (for :class:`HypothesisDraw`)."""
-
-    def __init__(self, draw):
-        self.draw = draw
-
-
-def draw_data(draw) -> _DataOfDraw:
-    return _DataOfDraw(draw)
+    """Engine-made whole-state views (JSON text), one in eight unchanged, the others mutated."""
+    return _strategies().randoms(use_true_random=True).map(lambda rng: _mutated("json", rng))
 
 
 # -- random valid rule sets
@@ -1442,7 +1412,7 @@ class Worker:
     restarted), so an engine that segfaults or hangs fails a test instead of ending the run."""
 
     def __init__(self, timeout: float | None = None):
-        self.timeout = timeout or float(os.environ.get("FUZZ_TIMEOUT", "60"))
+        self.timeout = timeout or float(os.environ.get("FUZZ_TIMEOUT", "90"))
         self.process: subprocess.Popen | None = None
         self.stderr = None
         self.calls = 0
