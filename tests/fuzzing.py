@@ -880,79 +880,78 @@ KNOB_DOMAINS: dict[str, tuple] = {
 PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
 
 
-def _int_values(low: int, high: int):
-    """Ints from low to high, the bounds and small values often."""
-    st = _strategies()
-    edges = sorted({low, high, min(low + 1, high), max(high - 1, low)})
-    return st.one_of(st.sampled_from(edges), st.integers(low, min(high, low + 40)),
-                     st.integers(low, high))
+def _random_int(rng: random.Random, low: int, high: int) -> int:
+    """An int from low to high: a bound (or next to one) a third of the time, a small value a
+    third, any value a third."""
+    pick = rng.randrange(3)
+    if pick == 0:
+        return rng.choice(sorted({low, high, min(low + 1, high), max(high - 1, low)}))
+    if pick == 1:
+        return rng.randint(low, min(high, low + 40))
+    return rng.randint(low, high)
 
 
-def knob_values(name: str):
-    """A strategy of the valid values of one knob."""
-    st = _strategies()
+def random_knob_value(rng: random.Random, name: str) -> Any:
+    """A valid value of one knob (``KNOB_DOMAINS``)."""
     domain = KNOB_DOMAINS[name]
     kind = domain[0]
     if kind == "choice":
-        return st.sampled_from(domain[1])
+        return rng.choice(domain[1])
     if kind == "int":
-        return _int_values(domain[1], domain[2])
+        return _random_int(rng, domain[1], domain[2])
     if kind == "pair":
-        return st.tuples(_int_values(domain[1], domain[2]), _int_values(domain[1], domain[2]))
+        return (_random_int(rng, domain[1], domain[2]), _random_int(rng, domain[1], domain[2]))
     if kind == "float":
-        return st.one_of(st.sampled_from((0.0, 1.0, 0.5)),
-                         st.floats(domain[1], domain[2], allow_nan=False))
+        return rng.choice((0.0, 1.0, 0.5)) if rng.random() < 0.4 else rng.uniform(0.0, 1.0)
     if kind == "set_ranks":
-        return st.lists(st.sampled_from(_SET_RANK_LETTERS), min_size=1, unique=True).map(
-            "".join)
+        letters = rng.sample(_SET_RANK_LETTERS, rng.randint(1, len(_SET_RANK_LETTERS)))
+        return "".join(letters)  # any order: the engines store the canonical one
     if kind == "optional_points":
-        return st.one_of(st.none(), _int_values(0, _POINTS))
+        return None if rng.random() < 0.25 else _random_int(rng, 0, _POINTS)
     if kind == "opening_minimum":
-        @st.composite
-        def steps(draw):
-            count = draw(st.integers(1, 4))
-            scores = [0] + sorted(draw(st.sets(st.integers(1, _POINTS), min_size=count - 1,
-                                               max_size=count - 1)))
-            minima = [draw(st.one_of(st.sampled_from((0, 1, 50, 75, 200)),
-                                     st.integers(0, _POINTS))) for _ in scores]
-            return tuple(zip(scores, minima))
-        return st.one_of(st.none(), steps())
+        if rng.random() < 0.3:
+            return None
+        count = rng.randint(1, 4)
+        scores = [0] + sorted(rng.sample(range(1, _POINTS + 1), count - 1))
+        return tuple((score, rng.choice((0, 1, 50, 75, 200)) if rng.random() < 0.6
+                      else _random_int(rng, 0, _POINTS)) for score in scores)
     raise AssertionError(name)
 
 
-def rule_sets():
+def random_rules(rng: random.Random) -> tuple[str, dict[str, Any]]:
     """(preset, overrides): a preset and about half of the knobs drawn from their valid values.
-    Most rule sets can be dealt (hands and pozzetti fit the pack); a few cannot, and both
-    engines must then refuse them alike."""
-    st = _strategies()
+    Most rule sets can be dealt (hands and pozzetti fit the pack; three players without an
+    opening minimum or a cut, which the engines refuse); a few cannot, and both engines must
+    then refuse them alike."""
+    preset = rng.choice(PRESETS)
+    overrides: dict[str, Any] = {}
+    for name in KNOB_DOMAINS:
+        if rng.random() < 0.5:
+            overrides[name] = random_knob_value(rng, name)
+    players = overrides.get("players", 4 if preset in ("italian", "brazilian")
+                            else 3 if preset == "italian-3p" else 2)
+    if players == 3 and rng.random() < 0.9:
+        overrides["opening_minimum"] = None
+        overrides["cut_exact_probability"] = 0.0
+    if rng.random() < 0.9:  # make the deal fit the pack
+        jokers = overrides.get("jokers", 2 if preset == "online-2p" else 4)
+        room = 104 + jokers - 1 - 2  # the pack less a start card, and a stock of two
+        hand = overrides.get("hand_size", 11)
+        if hand * players > room - 2:
+            hand = overrides["hand_size"] = (room - 2) // players
+        sizes = overrides.get("pozzetto_sizes",
+                              (18, 11) if preset == "italian-3p" else (11, 11))
+        left = room - hand * players
+        if sum(sizes) > left:
+            first = max(1, min(sizes[0], left // 2))
+            overrides["pozzetto_sizes"] = (first, max(1, min(sizes[1], left - first)))
+    return preset, overrides
 
-    @st.composite
-    def build(draw):
-        preset = draw(st.sampled_from(PRESETS))
-        overrides: dict[str, Any] = {}
-        for name in KNOB_DOMAINS:
-            if draw(st.booleans()):
-                overrides[name] = draw(knob_values(name))
-        players = overrides.get("players", 4 if preset in ("italian", "brazilian")
-                                else 3 if preset == "italian-3p" else 2)
-        if players == 3 and draw(st.integers(0, 9)):  # three players: no opening minimum, no cut
-            overrides["opening_minimum"] = None
-            overrides["cut_exact_probability"] = 0.0
-        if draw(st.integers(0, 9)):  # nine in ten: make the deal fit the pack
-            jokers = overrides.get("jokers", 2 if preset == "online-2p" else 4)
-            room = 104 + jokers - 1 - 2  # the pack less a start card, and a stock of two
-            hand = overrides.get("hand_size", 11)
-            if hand * players > room - 2:
-                hand = overrides["hand_size"] = (room - 2) // players
-            sizes = overrides.get("pozzetto_sizes",
-                                  (18, 11) if preset == "italian-3p" else (11, 11))
-            left = room - hand * players
-            if sum(sizes) > left:
-                first = max(1, min(sizes[0], left // 2))
-                overrides["pozzetto_sizes"] = (first, max(1, min(sizes[1], left - first)))
-        return preset, overrides
 
-    return build()
+def rule_sets():
+    """Hypothesis strategy of :func:`random_rules` (from a ``random.Random`` that Hypothesis
+    seeds and replays)."""
+    return _strategies().randoms(use_true_random=True).map(random_rules)
 
 
 def rules_from_text(text: str):
