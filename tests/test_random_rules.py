@@ -17,7 +17,9 @@ in four, else ``greedy``.
 
 Default run: 60 rule sets, derandomized; ``-m slow``: 1,000, random. The counts (hands played,
 moves compared, rule sets refused by both) are printed (``-s``) and written to
-``random_rules_counts.json`` in pytest's base temporary directory.
+``random_rules_counts.json`` in pytest's base temporary directory. Every hand that once broke
+the lock step is kept in tests/data/regressions/rules.jsonl and replayed by
+:func:`test_rules_regression`.
 """
 
 from __future__ import annotations
