@@ -1036,7 +1036,7 @@ def _static_checks(engine, game, kind: str, value: Any) -> list[str]:
         if not isinstance(moves, list) or len(moves) != len(game.moves):
             problems.append(f"the record lists {len(moves) if isinstance(moves, list) else moves!r}"
                             f" moves, the game has {len(game.moves)}: each record move must be "
-                            f"exactly one move (decision 7)")
+                            f"exactly one move (strict parsing, docs/records.md)")
         else:
             given_moves, error = _outcome(lambda: [str(engine.Move(m)) for m in moves])
             if error is not None:
@@ -1050,7 +1050,7 @@ def _static_checks(engine, game, kind: str, value: Any) -> list[str]:
                                                                            sort_keys=True):
                 problems.append(f"accepted the record field {name}={record.get(name)!r}, but "
                                 f"the game's record has {written.get(name)!r} (an int field "
-                                f"takes no bool or float: decision 7)")
+                                f"takes no bool or float: strict parsing, docs/records.md)")
         if record.get("seed") is not None and json.dumps(record["seed"]) != json.dumps(game.seed):
             problems.append(f"accepted seed={record['seed']!r}, the game's seed is {game.seed!r}")
         replayed, error = _outcome(lambda: engine.Game.from_record(game.record()))
@@ -1065,7 +1065,7 @@ def _static_checks(engine, game, kind: str, value: Any) -> list[str]:
         elif json.dumps(written, sort_keys=True) != json.dumps(json.loads(value.lstrip("\ufeff")),
                                                              sort_keys=True):
             problems.append("the accepted view is not what to_json() writes for its game (an "
-                            "int field takes no bool or float: decision 7)")
+                            "int field takes no bool or float: strict parsing, docs/records.md)")
     problems += _conservation(engine, game)
     moves = _strings(game.legal_moves())
     if game.is_over():
@@ -1220,7 +1220,7 @@ def rules_hand(rules_text: str, seed: int, policy: str, batch: bool = False) -> 
     * every move: the state strings and the legal moves are equal, both engines'
       ``policy_move(policy, s)`` give the same move (``s`` a fresh seed per move for
       ``'random'``), it is legal, and it does not return to a position of this turn unless every
-      legal move does (decision 4); the hand ends within MAX_HAND_MOVES;
+      legal move does (docs/search.md "Candidates"); the hand ends within MAX_HAND_MOVES;
     * at the end the results are equal; then ``playout(policy, seed)`` from the deal, and with
       ``batch`` ``playouts(rules, 3, seed=seed, policy=policy)``, are equal in both engines.
     """
@@ -1304,7 +1304,7 @@ def rules_hand(rules_text: str, seed: int, policy: str, batch: bool = False) -> 
                 and not _every_move_repeats(games["core"], turn_positions, legal)):
             problems.append(f"move {step}: {policy} chose {move!r}, which returns to a "
                             f"position of this turn while another legal move does not "
-                            f"(decision 4): {state}")
+                            f"(docs/search.md 'Candidates'): {state}")
             break
     if not problems:
         problems += _whole_playouts(core, reference, rules, seed, policy, batch)

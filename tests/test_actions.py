@@ -352,11 +352,12 @@ def build_state(rules_text: str, jokers: int, *, hands, known, melds, packets, p
     ])
 
 
-# italian, 4 players: seat 1 to act in the meld phase, seat 3 (its partner) holds packet 0 face down.
+# italian, 4 players: seat 1 to act in the meld phase; seat 3 (its partner) went out by
+# discarding, so its hand is empty and packet 0 waits face down for its next turn.
 FOUR_PLAYERS = build_state(
     "italian", 4,
-    hands=["5s 5s 9c", "Ac 2d 7s 7s Jk Kd", "4c", "3d 3h 8s Qc Qd Th"],
-    known=["", "7s", "4c", "Qc Qd"],
+    hands=["5s 5s 9c", "Ac 2d 7s 7s Jk Kd", "4c", ""],
+    known=["", "7s", "4c", ""],
     melds=["8d9dTd+JcJdJh", "4h5h6h"], pile="6c 6c Kh", top="Kh",
     packets=["f3:11", "u:11"], scores="120,340", turn=1, phase="meld", flags="d",
     opened="0,0", need="0,0",
@@ -365,14 +366,14 @@ FOUR_PLAYERS = build_state(
 BRAZILIAN = build_state(
     "brazilian:players=2", 4,
     hands=["3c 4c 5c Kh", "9s 9s"], known=["Kh", ""], melds=["-", "QcQdQs"],
-    packets=["s0:11", "u:11"], scores="1500,200", turn=0, phase="meld", hold="Kh", flags="pl",
+    packets=["u:11", "u:11"], scores="1400,200", turn=0, phase="meld", hold="Kh", flags="p",
     opened="0,1", need="65,50",
 )
 # italian-3p, over: seat 1 is the soloist (packet 0 in its hand), seats 0 and 2 the pair (slot 3),
-# seat 0 holds packet 1 face down; scores in half points.
+# seat 0 went out by discarding and holds packet 1 face down; scores in half points.
 THREE_PLAYERS = build_state(
     "italian-3p", 4,
-    hands=["5s 9h", "", "Jc"], known=["", "", ""], melds=["-", "KcKdKh@0", "-", "5d6d7d@1"],
+    hands=["", "", "Jc"], known=["", "", ""], melds=["-", "KcKdKh@0", "-", "5d6d7d@1"],
     pile="8c 8c", top="8c", packets=["h1:-", "f0:11"], scores="300,40,60", turn=2,
     phase="over", end="stock_exhausted", opened="0,0,0,0", need="0,0,0,0", split="1",
 )
@@ -383,10 +384,6 @@ def counts(tensor: np.ndarray, first: int, cards: str) -> None:
         tensor[first + card_index(name)] += 1
 
 
-def packet_cards(state: str, number: int) -> str:
-    return " ".join(card_names(state_fields(state)["pozzetti"].split("/")[number].split(":")[1]))
-
-
 def hand_picked(state: str, player: int) -> np.ndarray:
     """The tensor of each hand-picked (state, player), written out entry by entry."""
     t = np.zeros(TENSOR_SIZE, np.float32)
@@ -394,11 +391,11 @@ def hand_picked(state: str, player: int) -> np.ndarray:
         counts(t, 0, "Ac 2d 7s 7s Jk Kd")  # own hand
         counts(t, 53, "6c 6c Kh")  # pile
         counts(t, 106, "4c")  # known: relative seat 1 = seat 2
-        counts(t, 159, "Qc Qd")  # relative seat 2 = seat 3; relative seat 3 = seat 0: none
+        # relative seats 2 and 3 (seats 3 and 0): nothing known
         counts(t, 265, "4h 5h 6h")  # side 1's melds
         counts(t, 318, "8d 9d Td Jc Jd Jh")  # side 0's
-        t[371:375] = [6, 1, 6, 3]  # hand sizes of seats 1, 2, 3, 0
-        t[375:377] = [108 - 16 - 9 - 3 - 22, 3]  # stock, pile
+        t[371:375] = [6, 1, 0, 3]  # hand sizes of seats 1, 2, 3, 0
+        t[375:377] = [108 - 10 - 9 - 3 - 22, 3]  # stock, pile
         t[377 + 1] = t[382 + 0] = 1  # packet 0 face down, packet 1 untaken
         t[387] = 1  # seat 3 (side 1) took packet 0
         t[390] = 1  # meld phase
@@ -410,11 +407,10 @@ def hand_picked(state: str, player: int) -> np.ndarray:
         counts(t, 53, "6c 6c Kh")
         counts(t, 106, "7s")  # seat 1
         counts(t, 159, "4c")  # seat 2
-        counts(t, 212, "Qc Qd")  # seat 3
         counts(t, 265, "8d 9d Td Jc Jd Jh")
         counts(t, 318, "4h 5h 6h")
-        t[371:375] = [3, 6, 1, 6]
-        t[375:377] = [58, 3]
+        t[371:375] = [3, 6, 1, 0]
+        t[375:377] = [64, 3]
         t[378] = t[382] = 1
         t[388] = 1  # another side took a packet
         t[390] = 1
@@ -426,36 +422,32 @@ def hand_picked(state: str, player: int) -> np.ndarray:
         counts(t, 318, "Qc Qd Qs")
         t[371:375] = [4, 2, 0, 0]
         t[375:377] = [108 - 6 - 3 - 22, 0]
-        t[377 + 2] = t[382] = 1  # packet 0 seen, packet 1 untaken
-        t[387] = 1
+        t[377] = t[382] = 1  # both packets untaken
         t[390] = 1
         t[392] = 1
-        t[396:398] = [0, 0.65]  # not open, requirement 65
-        t[398:400] = [1.5, 0.2]
+        t[396:398] = [0, 0.65]  # not open, requirement 65 (50 and one short opening)
+        t[398:400] = [1.4, 0.2]
         t[400 + card_index("Kh")] = 1  # the held card
-        t[453] = t[455] = 1  # flags p, l
-        counts(t, 458, packet_cards(BRAZILIAN, 0))  # the packet seat 0 has seen
+        t[453] = 1  # flag p
     elif (state, player) == (BRAZILIAN, 1):
         counts(t, 0, "9s 9s")
         counts(t, 106, "Kh")  # seat 0's known card
         counts(t, 265, "Qc Qd Qs")
         t[371:375] = [2, 4, 0, 0]
         t[375:377] = [77, 0]
-        t[379] = t[382] = 1
-        t[388] = 1
+        t[377] = t[382] = 1
         t[390] = 1
         t[393] = 1
         t[396:398] = [1, 0.5]
-        t[398:400] = [0.2, 1.5]
+        t[398:400] = [0.2, 1.4]
         t[400 + card_index("Kh")] = 1
-        t[453] = t[455] = 1
+        t[453] = 1
     elif (state, player) == (THREE_PLAYERS, 0):
-        counts(t, 0, "5s 9h")
-        counts(t, 53, "8c 8c")
+        counts(t, 53, "8c 8c")  # seat 0 went out by discarding: no hand, packet 1 waits
         counts(t, 265, "5d 6d 7d")  # the pair's melds (slot 3)
         counts(t, 318, "Kc Kd Kh")  # the soloist's
-        t[371:375] = [2, 0, 1, 0]  # seats 0, 1, 2; no relative seat 3
-        t[375:377] = [108 - 3 - 6 - 2 - 11, 2]
+        t[371:375] = [0, 0, 1, 0]  # seats 0, 1, 2; no relative seat 3
+        t[375:377] = [108 - 1 - 6 - 2 - 11, 2]
         t[377 + 3] = t[382 + 1] = 1  # packet 0 in a hand, packet 1 face down
         t[387] = t[388] = 1  # seat 0 took packet 1, the soloist packet 0
         t[391] = 1  # over
@@ -465,8 +457,8 @@ def hand_picked(state: str, player: int) -> np.ndarray:
         counts(t, 53, "8c 8c")
         counts(t, 265, "Kc Kd Kh")
         counts(t, 318, "5d 6d 7d")
-        t[371:375] = [0, 1, 2, 0]
-        t[375:377] = [86, 2]
+        t[371:375] = [0, 1, 0, 0]
+        t[375:377] = [88, 2]
         t[380] = t[383] = 1
         t[387] = t[388] = 1
         t[391] = 1
@@ -479,7 +471,7 @@ def hand_picked(state: str, player: int) -> np.ndarray:
 
 @pytest.mark.parametrize(("state", "player"), [
     pytest.param(FOUR_PLAYERS, 1, id="4p-to-act"), pytest.param(FOUR_PLAYERS, 0, id="4p-other"),
-    pytest.param(BRAZILIAN, 0, id="brazilian-seen-packet-hold"),
+    pytest.param(BRAZILIAN, 0, id="brazilian-hold"),
     pytest.param(BRAZILIAN, 1, id="brazilian-opened"),
     pytest.param(THREE_PLAYERS, 0, id="3p-pair-over"),
     pytest.param(THREE_PLAYERS, 1, id="3p-soloist-over"),

@@ -217,7 +217,7 @@ UNREACHABLE = {
 
 @pytest.mark.parametrize("name", list(UNREACHABLE))
 def test_unreachable_positions_are_refused(worker, name):
-    """The validator (decision 2) refuses each: InvalidStateError from both engines, also
+    """The validator (docs/game.md "Invariants") refuses each: InvalidStateError from both engines, also
     through a record's ``start`` and a view's ``state``."""
     state = UNREACHABLE[name]
     answer = worker.call({"op": "parse", "kind": "state", "input": state})
@@ -239,7 +239,7 @@ def test_regressions_hold_the_issue_examples():
 
 @pytest.mark.parametrize("kind", ["record", "json"])
 def test_a_leading_bom_is_ignored(worker, kind):
-    """Decision 7: a record or a view whose text starts with a UTF-8 BOM is read as without it
+    """strict parsing, docs/records.md: a record or a view whose text starts with a UTF-8 BOM is read as without it
     (the deep checks accept a refusal, so this is asserted here)."""
     _, record, view = fuzzing.engine_made("italian-3p", 11, 70)
     text = record if kind == "record" else view

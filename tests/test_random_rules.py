@@ -9,7 +9,7 @@ combination under which a hand could never end); one engine accepting what the o
 failure. Each accepted rule set plays one hand in lock step (:func:`fuzzing.rules_hand`, in a
 worker process so that a crash or a hang is a failure, not a dead run): at every move the state
 strings, the legal moves and both engines' ``policy_move`` choice are equal, the chosen move never
-returns to a position of the same turn while another legal move does not (decision 4), and the
+returns to a position of the same turn while another legal move does not (docs/search.md "Candidates"), and the
 hand ends within the 100,000-move cap; at the end the results are equal, and so are
 ``playout(policy, seed)`` from the deal and, for one rule set in four, ``playouts(rules, 3,
 seed=seed, policy=policy)``. The policy is ``random`` (a fresh seed per move) for three rule sets
@@ -190,14 +190,14 @@ def test_rules_regression(worker, entry):
 
 @pytest.mark.parametrize(("rules", "seed", "policy"), [
     # keep/reject leave the stock below the threshold: they set the last-turn flag as draw does
-    # (decision 5), so the hand ends; the core used to play on forever.
+    # (keep/reject are stock draws, docs/game.md), so the hand ends; the core used to play on forever.
     (("brazilian", {"pozzetto_sizes": (30, 30), "stock_end_threshold": 10}), 0, "greedy"),
     (("brazilian", {"pozzetto_sizes": (30, 30), "stock_end_threshold": 10}), 0, "random"),
     # a short brazilian opening that cannot raise the requirement returns the same position:
-    # greedy must not choose it again (decision 4)
+    # greedy must not choose it again (docs/search.md "Candidates")
     (("brazilian", {"hand_size": 3, "opening_fail_increment": 0}), 0, "greedy"),
     (("brazilian", {"hand_size": 3, "opening_fail_increment": 0}), 0, "random"),
-    # a one-card pile take puts no hold with the knob off (decision 6)
+    # a one-card pile take puts no hold with the knob off (no hold with forbid_discard_of_single_pile_card=False)
     (("italian", {"forbid_discard_of_single_pile_card": False}), 1, "random"),
     (("italian", {"forbid_discard_of_single_pile_card": False}), 1, "greedy"),
 ], ids=str)
@@ -232,7 +232,7 @@ def test_single_pile_card_may_be_discarded_at_once(name):
 
 @pytest.mark.parametrize("name", list(ENGINES))
 def test_numpy_knob_values(name):
-    """Decision 7: an int knob takes NumPy ints, a bool knob ``numpy.bool_``, a float knob NumPy
+    """strict parsing, docs/records.md: an int knob takes NumPy ints, a bool knob ``numpy.bool_``, a float knob NumPy
     floats, with the same Rules as the plain values; ``True`` is no int."""
     engine = ENGINES[name]
     plain = engine.Rules("brazilian", hand_size=9, pozzetto_sizes=(7, 8), initial_upcard=True,

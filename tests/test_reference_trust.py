@@ -362,7 +362,7 @@ def test_random_short_opening_that_cannot_rise_ends(seed):
 
 def test_keep_at_the_threshold_ends_the_hand():
     """Rules('brazilian', pozzetto_sizes=(30, 30), stock_end_threshold=10), seed 0: keep sets the
-    last turn (decision 5); greedy ends the hand at the first discard (4 moves, as before)."""
+    last turn (keep/reject are stock draws, docs/game.md); greedy ends the hand at the first discard (4 moves, as before)."""
     game = R.Game(R.Rules("brazilian", pozzetto_sizes=(30, 30), stock_end_threshold=10), seed=0)
     assert game.playout("greedy") == 4
     assert game.end_reason == "stock_exhausted"
@@ -412,7 +412,7 @@ def test_playout_stops_at_the_move_cap(monkeypatch):
         R.playouts(R.Rules("italian"), 1, seed=0, policy="greedy")
 
 
-# --- 4. decision 6: no hold without forbid_discard_of_single_pile_card ------------------------------
+# --- 4. no hold with forbid_discard_of_single_pile_card=False: no hold without forbid_discard_of_single_pile_card ------------------------------
 
 
 @pytest.mark.parametrize(("forbid", "hold", "legal"), [(True, "2c", False), (False, None, True)])
@@ -426,7 +426,7 @@ def test_one_card_pile_take_and_the_hold(forbid, hold, legal):
 
 # --- 5. strict parsers -----------------------------------------------------------------------------
 
-FOREIGN_BLANKS = ["\u00a0", "\u2003", "\u3000", "\n", "\r", "\x0b", "\x1c"]
+FOREIGN_BLANKS = ["\u00a0", "\u2003", "\u3000", "\u2028", "\x1c", "\x85"]
 
 
 @pytest.mark.parametrize("blank", FOREIGN_BLANKS, ids=lambda b: f"U+{ord(b):04X}")
@@ -436,10 +436,17 @@ FOREIGN_BLANKS = ["\u00a0", "\u2003", "\u3000", "\n", "\r", "\x0b", "\x1c"]
     pytest.param(lambda b: R.Meld(f"5h 6h{b}7h"), id="Meld"),
     pytest.param(lambda b: R.Meld.from_layout(f"Jk(=4d){b}5d 6d"), id="layout"),
 ])
-def test_only_ascii_spaces_and_tabs_separate_cards(make, blank):
+def test_only_ascii_blanks_and_commas_separate_cards(make, blank):
     with pytest.raises(R.InvalidNotationError) as excinfo:
         make(blank)
     assert repr(blank)[1:-1] in str(excinfo.value) or blank in str(excinfo.value)
+
+
+@pytest.mark.parametrize("text", ["5h\n6h\t7h", "5h\r\n6h,7h", "5h\x0b6h\x0c7h", " 5h 6h 7h\n"])
+def test_ascii_blanks_and_commas_separate_cards_as_in_the_core(text):
+    import burraco
+
+    assert str(R.Cards(text)) == str(burraco.Cards(text)) == "5h 6h 7h"
 
 
 @pytest.mark.parametrize("blank", ["\u00a0", "\u2003", "\u3000", "\x1c", "\x85"],

@@ -23,6 +23,7 @@
 #include "burraco/rng.hpp"
 #include "burraco/ismcts.hpp"
 #include "burraco/search.hpp"
+#include "burraco/validate.hpp"
 
 namespace py = pybind11;
 using namespace burraco;
@@ -1615,8 +1616,19 @@ void bind_game(py::module_& m) {
              const int seat = seat_arg(g, player);
              const std::uint64_t seed_value = seed_arg(seed);
              // Built in place on the heap and handed to Python as is: no further copies.
-             return std::make_unique<PyGame>(
+             auto out = std::make_unique<PyGame>(
                  determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value), g.rules);
+             // Only hidden cards differ from a real position, and the acting seat's moves depend
+             // on its own hand and public facts: seen from the acting seat the deal is always a
+             // position of play. Seen from another seat, the hand dealt to the acting seat may
+             // have no legal move (RULES C.7), and such a position is refused as a parser would.
+             if (seat != g.state.turn) {
+               if (const std::string why = validate_state(out->state, *g.rules); !why.empty())
+                 state_error("determinize(" + std::to_string(seat) + ", " + std::to_string(seed_value) +
+                             "): the cards dealt from seat " + std::to_string(seat) +
+                             "'s view give a position that could not arise in play (" + why + ")");
+             }
+             return out;
            },
            py::arg("player"), py::arg("seed"),
            "A game consistent with that player's observation, the unseen cards dealt from `seed` "

@@ -9,20 +9,24 @@ std::string_view preset_name(Preset preset) { return kPresetNames[static_cast<in
 
 std::string check_rules(const Rules& rules) {
   const int stock = rules.initial_stock(), threshold = rules.stock_end_threshold;
-  if (stock < 0) return "";  // the pack cannot be dealt at all: check_playable says so
-  const bool first_draw = rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard;
-  // A draw from the stock needs more than stock_end_threshold cards (RULES D.2), or an empty stock
-  // that a pozzetto can replace (D.3); the brazilian first draw (keep, reject) needs one card.
-  if (stock == 0 && (first_draw || !rules.pozzetto_becomes_stock))
-    return "the stock is empty after the deal (initial_stock 0) and " +
-           std::string(first_draw ? "the first draw (keep or reject) needs a stock card"
-                                  : "pozzetto_becomes_stock is False, so no card can ever be "
-                                    "drawn and the hand could only end by deadlock");
-  if (stock > 0 && stock <= threshold && !first_draw)
-    return "the initial stock of " + std::to_string(stock) + " cards is not above "
-           "stock_end_threshold=" + std::to_string(threshold) +
-           ", so no card can ever be drawn and the hand could only end by deadlock";
-  return "";
+  if (stock < 0)
+    return "the pack of " + std::to_string(rules.total_cards()) +
+           " cards is too small for the hands, the pozzetti and the start card";
+  const std::string held = "after the deal the stock holds " + std::to_string(stock) +
+                           " cards, not more than stock_end_threshold=" + std::to_string(threshold);
+  // The first stock draw of the hand must be possible (RULES D.2, D.3, F.2); every later one then
+  // is, or the draw that reached the threshold made its turn the last.
+  if (rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard) {
+    // keep needs one stock card; a start card can be taken instead, and then the next turns draw.
+    if (stock == 0) return "the stock is empty after the deal, so the first draw (keep) is impossible";
+    if (rules.initial_upcard && stock <= threshold)
+      return held + ": once the start card is taken no card could ever be drawn";
+    return "";
+  }
+  // A draw needs more than stock_end_threshold cards, or (threshold 0) an empty stock that a
+  // pozzetto replaces.
+  if (stock > threshold || (stock == 0 && threshold == 0 && rules.pozzetto_becomes_stock)) return "";
+  return held + ", so no card could ever be drawn from it";
 }
 
 std::optional<Rules> preset_rules(std::string_view name) {

@@ -47,9 +47,9 @@ _SUIT_NUMBER_FROM_TEXT = {letter: number for number, letter in enumerate(SUITS)}
 # Sorting key: the canonical order of RULES 0.2 is the order of card indices.
 _BY_INDEX_KEY = attrgetter("index")
 
-# A card list is cards separated by ASCII spaces, tabs and/or commas (docs/api.md "Notation");
-# any other white space (U+00A0, U+2003, a line break) is not a separator (decision 7 of issue 10).
-_CARD_LIST_SEPARATOR = re.compile(r"[ \t,]+")
+# A card list is cards separated by ASCII white space and/or commas (docs/api.md "Notation");
+# any other white space (U+00A0, U+2003, U+2028, ...) is not a separator.
+_CARD_LIST_SEPARATOR = re.compile(r"[ \t\n\r\x0b\x0c,]+")
 #: The white space a card, a card list, a move or a layout may carry around it: ASCII only.
 BLANKS = " \t\n\r\x0b\x0c"
 

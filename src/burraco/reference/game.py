@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import os
 import re
 import threading
@@ -49,8 +50,10 @@ __all__ = ["MAX_HAND_MOVES", "Game"]
 JOKER = Card("Jk")
 #: The brazilian opening requirement never rises above this (docs/game.md "need").
 MAX_OPENING_NEED = 10_000_000
+#: Match scores a hand may start from lie in [-MAX_SCORE, MAX_SCORE] (docs/game.md "Deal").
+MAX_SCORE = 10_000_000
 #: The most moves a policy-driven loop (``playout``, ``playouts``) plays in one hand before it
-#: stops with InvalidStateError (decision 3 of issue 10; real hands take under 1,000).
+#: stops with InvalidStateError (docs/search.md "Move cap"; real hands take under 1,000).
 MAX_HAND_MOVES = 100_000
 #: The cards that are wild in hand: the joker and the four twos (RULES A.4).
 WILD_KINDS = (Card("2c"), Card("2d"), Card("2h"), Card("2s"), JOKER)
@@ -300,7 +303,7 @@ class Game:
             self._cut = self._side_of_seat((first_player - 2) % players, None)
         self._state = self._deal(order)
         self._history: list[tuple[Move, _State]] = []
-        # Every public call is atomic (decision 9 of issue 10): the moves that change the
+        # Every public call is atomic (docs/game.md "Threads"): the moves that change the
         # position hold this lock; readers take one immutable state (self._state) at a time.
         self._lock = threading.RLock()
 
@@ -478,6 +481,7 @@ class Game:
         s.hands[s.turn].update(s.pile)
         s.known[s.turn].update(s.pile)
         s.pile, s.top = Counter(), None
+        s.first_draw = False  # a pile take is this turn's draw: keep/reject no longer apply
         s.phase = MELD
 
     def _apply_keep(self, s: _State, move: Move) -> None:
@@ -816,7 +820,7 @@ class Game:
         otherwise, and then nothing changes. ``'add 2 8h 9h'`` lays off several cards, in the first
         legal order (canonical card order first)."""
         if isinstance(move, str):
-            words = [word for word in re.split(r"[ \t,]+", move.strip(BLANKS)) if word]
+            words = [word for word in re.split(r"[ \t\n\r\x0b\x0c,]+", move.strip(BLANKS)) if word]
             if len(words) > 3 and words[0].lower() == "add":
                 self._push_several(move, words)
                 return
@@ -920,7 +924,7 @@ class Game:
             return played
 
     def _choose(self, policy: str, generator: Xoshiro256StarStar) -> Move:
-        """The move ``policy`` picks here, the hand not over (decision 4 of issue 10)."""
+        """The move ``policy`` picks here, the hand not over (docs/search.md "Candidates")."""
         moves = candidates(self, self._legal_moves())
         if policy == "random":
             return moves[generator.bounded(len(moves))]
@@ -1143,7 +1147,7 @@ class Game:
         """What ``player`` may know of this hand (RULES C.9): an :class:`.search.Observation`."""
         from .search import observe
 
-        return observe(self._snapshot(), player)  # one consistent position (decision 9)
+        return observe(self._snapshot(), player)  # one consistent position (docs/game.md "Threads")
 
     def determinize(self, player: int, seed: int) -> Game:
         """A new game (no history, no seed) consistent with ``observation(player)``: the cards
@@ -1361,7 +1365,7 @@ def _check_supported(rules: Rules) -> None:
 
 
 def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
-    """Decision 7 of issue 10: a tuple or list of ``count`` ints; any other type (a dict, a set,
+    """strict parsing, docs/records.md: a tuple or list of ``count`` ints; any other type (a dict, a set,
     a string, a generator, a float or bool score) is a TypeError, a wrong length a ValueError."""
     count = 3 if rules.players == 3 else 2
     if scores is None:
@@ -1370,11 +1374,16 @@ def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
         raise TypeError(f"scores must be a tuple or list of {count} ints, not "
                         f"{type(scores).__name__} {scores!r}")
     for value in scores:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not hasattr(type(value), "__index__") or (
+                type(value).__name__ == "bool_"):
             raise TypeError(f"scores must be a tuple or list of {count} ints: {value!r} in "
                             f"{scores!r} is a {type(value).__name__}")
     if len(scores) != count:
         raise InvalidNotationError(f"{scores!r} is not a scores tuple: expected {count} ints")
+    scores = [operator.index(value) for value in scores]
+    if any(not -MAX_SCORE <= value <= MAX_SCORE for value in scores):
+        raise InvalidNotationError(f"{scores!r} is not a scores tuple: expected {count} ints "
+                                   f"from {-MAX_SCORE} to {MAX_SCORE}")
     return tuple(int(value) for value in scores)
 
 
@@ -1395,7 +1404,7 @@ def _unshuffled_deck(rules: Rules) -> list[Card]:
 
 def _check_deck(rules: Rules, deck: object) -> list[Card]:
     if isinstance(deck, str):
-        words = [word for word in re.split(r"[ \t,]+", deck.strip(BLANKS)) if word]
+        words = [word for word in re.split(r"[ \t\n\r\x0b\x0c,]+", deck.strip(BLANKS)) if word]
     elif isinstance(deck, Iterable):
         words = list(deck)
     else:
@@ -1636,7 +1645,7 @@ def _parse_state(cls: type[Game], text: str) -> Game:
     score_texts = fields["scores"].split(",")
     if len(score_texts) != (3 if players == 3 else 2):
         raise bad("scores", "wrong number of scores")
-    scores = tuple(integer("scores", value) for value in score_texts)
+    scores = tuple(integer("scores", value, -MAX_SCORE, MAX_SCORE) for value in score_texts)
     game._setup(rules, first, scores)
     game._seed = seed
     game._history = []

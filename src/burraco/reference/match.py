@@ -23,7 +23,7 @@ class Match:
     A Match deals hands and adds up their results; it plays no move itself (the move cap of
     docs/game.md is the playing loop's: ``Game.playout``). It may be shared between threads:
     :meth:`record`, the only call that changes it, holds a lock, and every reader takes one
-    consistent snapshot (decision 9 of issue 10). It pickles and copies with its results;
+    consistent snapshot (docs/game.md "Threads"). It pickles and copies with its results;
     two matches are equal when their rules, seed and recorded results are (it is unhashable,
     since it changes).
     """
@@ -136,7 +136,7 @@ class Match:
         """The winning side (3 players: seat), or None (not over, or a draw)."""
         return self._outcome(self._scores)[1]
 
-    # --- value semantics (decision 8 of issue 10) ----------------------------------------------
+    # --- value semantics (pickling, docs/api.md) ----------------------------------------------
 
     def _key(self) -> tuple[Rules, int, tuple[Result, ...]]:
         with self._lock:

@@ -35,7 +35,7 @@ _Shape = Union[RunLayout, SetLayout]
 _LAYOUT_WORD = re.compile(
     r"^(?P<card>[^()\[\]]+)(?:\(=(?P<stands>[^()\[\]]*)\))?(?:\[(?P<tag>[^\[\]]*)\])?$"
 )
-_LAYOUT_SEPARATOR = re.compile(r"[ \t,]+")  # ASCII spaces and tabs only (decision 7)
+_LAYOUT_SEPARATOR = re.compile(r"[ \t\n\r\x0b\x0c,]+")  # ASCII white space and commas only
 _TAGS = ("free-low", "free-high", "bound", "orphan", "set")
 _RANK_ALIASES = {letter: letter for letter in RANKS} | {"10": "T"}
 

@@ -21,7 +21,7 @@ __all__ = ["KINDS", "Move", "MoveList"]
 KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
 _KIND_ORDER = {kind: number for number, kind in enumerate(KINDS)}
 _BARE_KINDS = ("draw", "pile", "keep", "reject")
-_SEPARATOR = re.compile(r"[ \t,]+")  # ASCII spaces and tabs only (decision 7 of issue 10)
+_SEPARATOR = re.compile(r"[ \t\n\r\x0b\x0c,]+")  # ASCII white space and commas only
 #: The largest meld index the notation accepts; an index naming no meld is refused by ``push``.
 MAX_MOVE_INDEX = 999_999_999
 

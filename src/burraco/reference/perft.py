@@ -13,7 +13,14 @@ __all__ = ["divide", "perft"]
 
 
 def perft(game: Game, depth: int) -> int:
-    """Leaf nodes of the tree of legal move sequences of ``depth`` moves from ``game``'s state."""
+    """Leaf nodes of the tree of legal move sequences of ``depth`` moves from ``game``'s state.
+
+    The walk runs on a copy: ``game`` is never changed, and another thread may use it meanwhile
+    (the count is that of the position when the call began)."""
+    return _perft(game.copy(), depth)
+
+
+def _perft(game: Game, depth: int) -> int:
     if depth <= 0 or game.is_over():
         return 1
     moves = game.legal_moves()
@@ -22,16 +29,17 @@ def perft(game: Game, depth: int) -> int:
     total = 0
     for move in moves:
         game.push(move)
-        total += perft(game, depth - 1)
+        total += _perft(game, depth - 1)
         game.pop()
     return total
 
 
 def divide(game: Game, depth: int) -> dict[Move, int]:
-    """perft(depth - 1) below each legal move, in the canonical move order."""
+    """perft(depth - 1) below each legal move, in the canonical move order (on a copy)."""
+    game = game.copy()
     counts = {}
     for move in game.legal_moves():
         game.push(move)
-        counts[move] = perft(game, depth - 1)
+        counts[move] = _perft(game, depth - 1)
         game.pop()
     return counts

@@ -72,7 +72,7 @@ def falls_short(game: Game, move: Move, hand: Cards) -> bool:
 
 
 def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
-    """The moves a built-in policy chooses among (decision 4 of issue 10): ``moves``, the legal
+    """The moves a built-in policy chooses among (docs/search.md "Candidates"): ``moves``, the legal
     moves of ``game`` in canonical order, less every move after which the position (its state
     string) is one the game was in earlier in this turn, since its draw phase began (the current
     position included); all of ``moves`` if every one would repeat.

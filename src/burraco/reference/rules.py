@@ -42,7 +42,7 @@ def _is_bool(value: Any) -> bool:
 
 
 def _integer(value: Any) -> int:
-    """Decision 7 of issue 10: any object with ``__index__`` (NumPy integers too) but a bool."""
+    """strict parsing, docs/records.md: any object with ``__index__`` (NumPy integers too) but a bool."""
     if _is_bool(value):
         raise _Rejected("expected an int")
     try:
@@ -554,7 +554,7 @@ def _unplayable(values: dict[str, Any]) -> str | None:
     Nothing else can stop a hand: a stock above its threshold always has a card to draw and the
     draw that reaches the threshold makes the turn the last (RULES D.2, D.3), C.7 keeps a legal
     finish for every meld phase, a short brazilian opening only returns its cards (C.3; playing
-    it again is a choice the policies and the move cap of docs/game.md deal with), and D.4 ends
+    it again is a choice the policies and docs/search.md "Move cap" deal with), and D.4 ends
     or forces a draw after N exchange turns.
     """
     stock = (52 * values["decks"] + values["jokers"]

@@ -200,7 +200,7 @@ class Observation:
     def __hash__(self) -> int:
         return hash(self._text)
 
-    # --- pickle and copy (decision 8 of issue 10): immutable, so a copy is the value itself ----
+    # --- pickle and copy (pickling, docs/api.md): immutable, so a copy is the value itself ----
 
     def __reduce__(self) -> tuple[object, tuple[dict[str, object]]]:
         return (_observation_from_slots, ({name: getattr(self, name) for name in self.__slots__},))

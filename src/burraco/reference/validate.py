@@ -45,7 +45,7 @@ Turn flags and the hold (docs/game.md "turnflags", RULES C.2, C.5, D.4)
   V9  ``f`` (force_draw): only under ``deadlock_rule = force_draw``, with the deadlock count 0, a
       pile of exactly one card (the last exchange turn's discard, never taken), no ``p``, no ``b``.
   V10 ``b``: only under ``first_draw_rule = may_reject_first_card``, the first player acting.
-  V11 A hold: only with ``p`` and ``forbid_discard_of_single_pile_card`` (decision 6: no hold
+  V11 A hold: only with ``p`` and ``forbid_discard_of_single_pile_card`` (no hold with forbid_discard_of_single_pile_card=False: no hold
       otherwise); the held kind is known to be in the acting hand, or (a side not yet open) lies
       on the side's table of this turn.
 
@@ -156,7 +156,7 @@ class _Validator:
         self.beginning()
         self.cut()
         if not self.over and not self.game._legal_moves():
-            self.fail("V23", "the hand is not over, yet no move is legal")
+            self.fail("V23", "the hand is not over, yet it has no legal move")
 
     # --- V7-V11 -----------------------------------------------------------------------------------
 
@@ -249,7 +249,7 @@ class _Validator:
         for number, (status, owner, _cards) in enumerate(s.pozzetti):
             if status not in _PENDING:
                 continue
-            if s.hands[owner] and not self.over:
+            if s.hands[owner]:
                 self.fail("V16", f"seat {owner} took packet {number} by discarding its last card, "
                                  f"so its hand is empty")
             if not self.over and s.turn == owner:
