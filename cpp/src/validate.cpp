@@ -173,6 +173,13 @@ std::string check(const GameState& s, const Rules& rules) {
     if (side_took[side])
       return "pozzetti: side " + num(side) + " took two pozzetti (one per side, RULES C.4)";
     side_took[side] = true;
+    // Its taker emptied the hand by putting cards down (a hand of two or more after the draw
+    // needs a meld or a lay-off to reach one card), and under an opening minimum such a hand is
+    // only empty once the side is open (RULES C.3, C.4).
+    if (!over && !side_has_melds(s, side))
+      return "pozzetti: side " + num(side) + " took a pozzetto, so it has melds";
+    if (!over && rules.opening_steps > 0 && !s.opened[side])
+      return "pozzetti: side " + num(side) + " took a pozzetto, so it has opened";
     if (!waiting(p)) continue;
     // A packet taken by discarding waits for its owner, whose hand is then empty, and joins the
     // hand at the start of the owner's next turn (H-36).
@@ -354,6 +361,8 @@ std::string check(const GameState& s, const Rules& rules) {
     return "end: a closing side without a closed end";
   }
   if (s.cut_side >= 0) {
+    if (!(rules.cut_exact_probability > 0))
+      return "cut=" + num(s.cut_side) + ": no cut is exact when cut_exact_probability is 0 (RULES F.5)";
     const int cutter = ((s.first - 2) % n + n) % n;
     const int expected = n == 4 ? cutter % 2 : cutter;
     if (s.cut_side != expected)

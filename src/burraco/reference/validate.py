@@ -27,7 +27,8 @@ Deal (RULES F.2, F.3, DESIGN §4)
       nothing known, no deadlock count.
 
 Stock and its end (RULES D.2, D.3)
-  V4  A packet becomes the stock only under threshold 0 with ``pozzetto_becomes_stock``. (The
+  V4  A packet becomes the stock only under threshold 0 with ``pozzetto_becomes_stock``, and
+      only once the stock is empty: a stock made from a packet holds at most that packet. (The
       stock's size is not bounded by the dealt stock, as hand sizes are not checked: a position
       written by hand may hold its spare cards in the stock.)
   V5  Threshold t > 0: S < t only around the brazilian first draw (the first player acting: S = S0
@@ -246,6 +247,12 @@ class _Validator:
                                       and rules.pozzetto_becomes_stock):
             self.fail("V4", "a packet becomes the stock only under threshold 0 with "
                             "pozzetto_becomes_stock")
+        if STOCK in statuses:
+            # The stock turned into a packet only once it was empty: it holds at most that packet.
+            last = max(number for number, status in enumerate(statuses) if status == STOCK)
+            if len(s.stock) > rules.pozzetto_sizes[last]:
+                self.fail("V4", f"the stock holds {len(s.stock)} cards, more than packet {last} "
+                                f"it was made from ({rules.pozzetto_sizes[last]})")
         for number, (status, owner, _cards) in enumerate(s.pozzetti):
             if status not in _PENDING:
                 continue
