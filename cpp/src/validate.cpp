@@ -173,13 +173,6 @@ std::string check(const GameState& s, const Rules& rules) {
     if (side_took[side])
       return "pozzetti: side " + num(side) + " took two pozzetti (one per side, RULES C.4)";
     side_took[side] = true;
-    // Its taker emptied the hand by putting cards down (a hand of two or more after the draw
-    // needs a meld or a lay-off to reach one card), and under an opening minimum such a hand is
-    // only empty once the side is open (RULES C.3, C.4).
-    if (!over && !side_has_melds(s, side))
-      return "pozzetti: side " + num(side) + " took a pozzetto, so it has melds";
-    if (!over && rules.opening_steps > 0 && !s.opened[side])
-      return "pozzetti: side " + num(side) + " took a pozzetto, so it has opened";
     if (!waiting(p)) continue;
     // A packet taken by discarding waits for its owner, whose hand is then empty, and joins the
     // hand at the start of the owner's next turn (H-36).
@@ -216,6 +209,16 @@ std::string check(const GameState& s, const Rules& rules) {
     if (s.split >= 0 && s.packets[first_taken].owner != s.split)
       return "split=" + num(s.split) + ": the first pozzetto taken went to seat " +
              num(s.packets[first_taken].owner);
+  }
+  // A pozzetto's taker emptied the hand by putting cards down (a hand of two or more after the
+  // draw needs a meld or a lay-off to reach one card), and under an opening minimum such a hand
+  // is only empty once the side is open (RULES C.3, C.4).
+  for (int side = 0; side < kSideSlots && !over; ++side) {
+    if (!side_took[side]) continue;
+    if (!side_has_melds(s, side))
+      return "pozzetti: side " + num(side) + " took a pozzetto, so it has melds";
+    if (rules.opening_steps > 0 && !s.opened[side])
+      return "pozzetti: side " + num(side) + " took a pozzetto, so it has opened";
   }
 
   // ---- hands ----------------------------------------------------------------------------------
