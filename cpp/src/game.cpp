@@ -35,6 +35,14 @@ std::string check_playable(const Rules& rules) {
   return check_rules(rules);
 }
 
+bool has_required_burraco(const GameState& s, const Rules& rules, int side) {
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side && s.melds[i].size() >= 7 &&
+        (rules.closing_requires_burraco == ClosingBurraco::Any || s.melds[i].is_clean()))
+      return true;
+  return false;
+}
+
 namespace {
 
 void end_if_no_draw(GameState& s, const Rules& rules);
@@ -187,14 +195,6 @@ int top_untaken(const GameState& s) {
 
 bool packet_available(const GameState& s, const Rules& rules, int side) {
   return top_untaken(s) >= 0 && !side_took_packet(s, rules, side);
-}
-
-bool has_required_burraco(const GameState& s, const Rules& rules, int side) {
-  for (int i = 0; i < s.meld_count; ++i)
-    if (s.meld_side[i] == side && s.melds[i].size() >= 7 &&
-        (rules.closing_requires_burraco == ClosingBurraco::Any || s.melds[i].is_clean()))
-      return true;
-  return false;
 }
 
 int table_points(const GameState& s, const Rules& rules, int side) {

@@ -53,14 +53,6 @@ bool side_has_melds(const GameState& s, int side) {
   return false;
 }
 
-bool has_required_burraco(const GameState& s, const Rules& rules, int side) {
-  for (int i = 0; i < s.meld_count; ++i)
-    if (s.meld_side[i] == side && s.melds[i].size() >= 7 &&
-        (rules.closing_requires_burraco == ClosingBurraco::Any || s.melds[i].is_clean()))
-      return true;
-  return false;
-}
-
 // No move has been made in the hand yet, as far as the position tells without counting cards
 // (hand and stock sizes are not checked: docs/game.md): the first player to act, nothing on the
 // table, every packet untaken, nothing known, no exchange turn, no split.

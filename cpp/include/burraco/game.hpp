@@ -136,6 +136,8 @@ int active_sides(const GameState& s, const Rules& rules, std::array<int, kSideSl
 // A side's melds in creation order, as a SideMelds (for the Python view).
 SideMelds side_melds(const GameState& s, int side);
 bool side_took_packet(const GameState& s, const Rules& rules, int side);
+// The side has the burraco closing needs (RULES C.6: any, or clean with closing_requires_burraco).
+bool has_required_burraco(const GameState& s, const Rules& rules, int side);
 
 // ---- moves ------------------------------------------------------------------------------------
 
