@@ -188,6 +188,11 @@ def test_rules_regression(worker, entry):
 # ---- the issue's examples ---------------------------------------------------------------------
 
 
+# online-2p with an opening minimum of 105,712 points that a short opening raises to its cap at once
+RETRACE_RULES = ("online-2p", {"opening_minimum": ((0, 105712), (1713, 0), (449395, 15), (515691, 1)),
+                               "opening_fail_increment": 1000000})
+
+
 @pytest.mark.parametrize(("rules", "seed", "policy"), [
     # keep/reject leave the stock below the threshold: they set the last-turn flag as draw does
     # (keep/reject are stock draws, docs/game.md), so the hand ends; the core used to play on forever.
@@ -197,6 +202,9 @@ def test_rules_regression(worker, entry):
     # greedy must not choose it again (docs/search.md "Candidates")
     (("brazilian", {"hand_size": 3, "opening_fail_increment": 0}), 0, "greedy"),
     (("brazilian", {"hand_size": 3, "opening_fail_increment": 0}), 0, "random"),
+    # after a short opening brought the cards back (requirement at its cap), a meld that does not
+    # empty the hand retraces a step of the turn: greedy must not play it again
+    (RETRACE_RULES, 21411, "greedy"),
     # a one-card pile take puts no hold with the knob off (no hold with forbid_discard_of_single_pile_card=False)
     (("italian", {"forbid_discard_of_single_pile_card": False}), 1, "random"),
     (("italian", {"forbid_discard_of_single_pile_card": False}), 1, "greedy"),
@@ -247,3 +255,29 @@ def test_numpy_knob_values(name):
         engine.Rules("italian", hand_size=True)
     with pytest.raises((TypeError, ValueError)):
         engine.Rules("italian", initial_upcard=1)
+
+
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_no_retrace_after_cards_came_back(name):
+    """RETRACE_RULES, seed 21411, greedy: seat 1 melds nine spades, melds its last three cards, and
+    the short opening brings every card back (the requirement is at its cap, so nothing changes
+    but the turn's ``d`` flag). Putting the nine spades down again would give the position after
+    the first meld: greedy's candidates leave it out, and the hand goes on to its end."""
+    engine = ENGINES[name]
+    game = engine.Game(engine.Rules(RETRACE_RULES[0], **RETRACE_RULES[1]), seed=21411)
+    for _ in range(104):
+        game.push(game.policy_move("greedy", 0))
+    nine = "meld As 2s 6s 7s 8s 9s Ts Qs Ks"
+    assert [str(move) for move in game.moves[-2:]] == ["draw", nine]
+    after_nine = game.state_string()
+    game.push("meld 3h 4h 5h")  # the whole hand: short, the cards come back
+    assert game.phase == "meld" and len(game.hand(1)) == 12
+    retrace = game.copy()
+    retrace.push(nine)
+    assert retrace.state_string() == after_nine  # the repeat the candidates must avoid
+    chosen = str(game.policy_move("greedy", 0))
+    assert chosen != nine
+    game.push(chosen)
+    assert game.state_string() != after_nine
+    game.playout("greedy", 0)
+    assert game.is_over()

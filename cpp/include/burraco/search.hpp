@@ -60,12 +60,14 @@ class StateError : public std::runtime_error {
 
 // The positions of the current turn, for the rule that a built-in policy never returns to one
 // (docs/search.md "Candidates"). Only a meld or lay-off that empties the hand of a side that has
-// not met its brazilian opening minimum can bring the game back to a position of the turn (the
-// short opening returns the cards, RULES C.3). So a turn is watched only under rules with an
-// opening minimum when the side to act has not opened, and even then nothing is copied until the
-// turn's first meld or lay-off: the positions before it (the draw phase and the first position
-// of the meld phase) are the position of the draw phase, which no meld-phase move can give back,
-// and the position the filter is asked about. Elsewhere it costs one test per move.
+// not met its brazilian opening minimum can first bring the game back to a position of the turn
+// (the short opening returns the cards, RULES C.3); after such a return every meld or lay-off may
+// retrace a step already taken, so from then on all of them are tried. A turn is watched only
+// under rules with an opening minimum when the side to act has not opened, and even then nothing
+// is copied until the turn's first meld or lay-off: the positions before it (the draw phase and
+// the first position of the meld phase) are the position of the draw phase, which no meld-phase
+// move can give back, and the position the filter is asked about. Elsewhere it costs one test per
+// move.
 class TurnMemory {
  public:
   // A turn starts at `s` (or `s` is the first position of it that is known).
@@ -112,6 +114,8 @@ class TurnMemory {
   const std::vector<Move>& filter(const GameState& s, const Rules& rules,
                                   const std::vector<Move>& legal);
   bool repeats(const GameState& now, const GameState& after, const Rules& rules);
+  bool came_back(const GameState& s, const Rules& rules);
+  void materialize(const Rules& rules);
 
   bool watching_ = false;
   bool kept_ = false;                 // start_ and moves_ hold the turn from start_ on

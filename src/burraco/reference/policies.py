@@ -78,9 +78,11 @@ def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
     position included); all of ``moves`` if every one would repeat.
 
     Only a brazilian short opening, whose cards come back to the hand (RULES C.3), can bring a
-    position back, so only the moves that can trigger it are tried: in the meld phase, a side not
-    yet open under an opening minimum, a meld or lay-off of every card of the hand. In every other
-    case ``moves`` itself is returned, at no cost.
+    position back. Until one has happened in this turn, only the moves that can trigger it are
+    tried: in the meld phase, a side not yet open under an opening minimum, a meld or lay-off of
+    every card of the hand. Once the cards have come back, the hand and the table are as they were
+    earlier in the turn, so any meld or lay-off may lead to a position the turn already had: then
+    every meld and lay-off is tried. In every other case ``moves`` itself is returned, at no cost.
     """
     state = game._state
     if state.phase != "meld" or game.rules.opening_minimum is None:
@@ -89,7 +91,13 @@ def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
     if state.opened[side]:
         return moves
     size = sum(state.hands[state.turn].values())
-    risky = [move for move in moves if move.kind in ("meld", "add") and len(move.cards) == size]
+    turn = game._turn_states() if state.put_down else [state]
+    # In a meld phase the hand only shrinks, unless cards came back (or a pozzetto was picked up
+    # on the fly, which makes no repeat possible but costs nothing to try).
+    sizes = [sum(s.hands[state.turn].values()) for s in turn if s.phase == "meld"]
+    came_back = any(later > earlier for earlier, later in zip(sizes, sizes[1:]))
+    risky = [move for move in moves if move.kind in ("meld", "add")
+             and (came_back or len(move.cards) == size)]
     if not risky:
         return moves
     earlier: set[str] | None = None
