@@ -67,6 +67,31 @@ bool untouched_deal(const GameState& s) {
   return true;
 }
 
+// A position before any discard is the deal itself: with untouched_deal(s), every hand holds
+// hand_size cards, the stock its dealt size and the pile the start card alone (if the rules deal
+// one), the brazilian first draw is pending exactly where the rules have it, and every side's
+// opening requirement is its start. Empty if so, else what differs.
+std::string deal_problem(const GameState& s, const Rules& rules) {
+  if (!untouched_deal(s)) return "the first player acts, with no meld, packet or known card yet";
+  for (int p = 0; p < s.players; ++p)
+    if (s.hands[p].size() != rules.hand_size)
+      return "every hand holds " + num(rules.hand_size) + " cards (seat " + num(p) + " holds " +
+             num(s.hands[p].size()) + ")";
+  if (s.stock_size() != rules.initial_stock())
+    return "the stock holds " + num(rules.initial_stock()) + " cards, not " + num(s.stock_size());
+  if (s.pile_size != (rules.initial_upcard ? 1 : 0))
+    return "the pile is the start card alone (if the rules deal one)";
+  if (((s.flags & kFirstDraw) != 0) != (rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard))
+    return "the brazilian first draw is pending exactly where the rules have it";
+  if (rules.opening_steps > 0)
+    for (int side = 0; side < side_slots(s.players); ++side)
+      if (s.opened[side] ||
+          s.need[side] != initial_requirement(
+                              rules, s.scores[side] + (s.cut_side == side ? rules.cut_bonus : 0)))
+        return "side " + num(side) + " has not opened and needs its starting requirement";
+  return {};
+}
+
 std::string check(const GameState& s, const Rules& rules) {
   const int n = s.players, slots = side_slots(n);
   const int threshold = rules.stock_end_threshold;
@@ -291,6 +316,10 @@ std::string check(const GameState& s, const Rules& rules) {
       (rules.initial_upcard || !untouched_deal(s)))
     return "pile=-: the pile is empty at a draw after the hand has moved (every turn ends with a "
            "discard)";
+  if (!over && s.phase == Phase::Draw && (s.pile_size == 0 || (f & kFirstDraw))) {
+    const std::string problem = deal_problem(s, rules);
+    if (!problem.empty()) return "nothing has been discarded yet, so this is the deal: " + problem;
+  }
   if (s.hold.valid()) {
     const int side = side_of(s, rules, s.turn);
     const bool provisional = rules.opening_steps > 0 && !s.opened[side];
