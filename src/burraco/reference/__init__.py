@@ -11,12 +11,12 @@ from .._errors import (
     InvalidNotationError,
     InvalidStateError,
 )
+from .._records import read_records, write_records
 from .cards import Card, Cards
 from .game import MAX_HAND_MOVES, Game
 from .match import Match
 from .melds import Meld, Melds
 from .moves import Move, MoveList
-from .._records import read_records, write_records
 from .perft import perft
 from .rules import Rules
 from .scoring import Result, SideResult

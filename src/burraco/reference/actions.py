@@ -21,10 +21,9 @@ only (its accessors and its observation string), never the game.
 
 from __future__ import annotations
 
-import operator
-
 import functools
 import itertools
+import operator
 from collections import Counter
 from typing import TYPE_CHECKING
 

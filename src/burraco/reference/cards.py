@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numbers
 import re
-from operator import attrgetter
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 
 from .._errors import InvalidNotationError
+from ._blank import Initialized
 
 __all__ = [
     "RANKS",
@@ -268,7 +269,7 @@ def _check_copy_limit(counter: Counter[Card], source: object) -> None:
             )
 
 
-class Cards:
+class Cards(Initialized):
     """An immutable multiset of cards: a hand, a pile, the cards of a meld or of a move.
 
     ``Cards('5h 6h 7h Jk')``, ``Cards(['5h', Card('6h')])``, ``Cards(other)``, ``Cards()``. The
@@ -378,18 +379,23 @@ class Cards:
 
     # --- arithmetic ----------------------------------------------------------------------------
 
+    # Each reads self before converting ``other``: an uninitialized Cards raises TypeError first.
     def __add__(self, other: object) -> Cards:
+        counter = self._counter
         other_cards = _operand(other)
-        return Cards._from_counter(self._counter + other_cards._counter, f"{self} + {other_cards}")
+        return Cards._from_counter(counter + other_cards._counter, f"{self} + {other_cards}")
 
     def __radd__(self, other: object) -> Cards:
+        counter = self._counter
         other_cards = _operand(other)
-        return Cards._from_counter(other_cards._counter + self._counter, f"{other_cards} + {self}")
+        return Cards._from_counter(other_cards._counter + counter, f"{other_cards} + {self}")
 
     def __sub__(self, other: object) -> Cards:
+        self._counter  # noqa: B018 -- TypeError first if this Cards was never initialized
         return _difference(self, _operand(other))
 
     def __rsub__(self, other: object) -> Cards:
+        self._counter  # noqa: B018 -- TypeError first if this Cards was never initialized
         return _difference(_operand(other), self)
 
     def __or__(self, other: object) -> Cards:

@@ -31,6 +31,7 @@ from .._errors import (
     InvalidStateError,
 )
 from . import actions
+from ._blank import Initialized
 from .cards import BLANKS, JOKER_INDEX, SUITS, Card, Cards
 from .melds import Meld, Melds
 from .moves import Move, MoveList
@@ -260,7 +261,8 @@ def _meld_problem(key: tuple[int, ...], rules: Rules) -> str:
 # --- the game -------------------------------------------------------------------------------
 
 
-class Game:
+class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players", "_rules",
+                                  "_scores", "_seed", "_slots", "_state")):
     """One hand of Burraco / Buraco (docs/game.md).
 
     ``Game(rules, seed=s)`` deals from a seed (DESIGN §4); ``Game(rules, deck=[...])`` from an
@@ -819,13 +821,14 @@ class Game:
         """Play a legal move (a Move or its notation); IllegalMoveError / InvalidNotationError
         otherwise, and then nothing changes. ``'add 2 8h 9h'`` lays off several cards, in the first
         legal order (canonical card order first)."""
+        lock = self._lock  # self first: TypeError if this Game was never initialized
         if isinstance(move, str):
             words = [word for word in re.split(r"[ \t\n\r\x0b\x0c,]+", move.strip(BLANKS)) if word]
             if len(words) > 3 and words[0].lower() == "add":
                 self._push_several(move, words)
                 return
         move = Move(move)
-        with self._lock:
+        with lock:
             self._push_checked(move)
 
     def _push_checked(self, move: Move) -> None:

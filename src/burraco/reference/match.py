@@ -6,6 +6,7 @@ import os
 import threading
 
 from .._errors import IllegalMoveError, InvalidNotationError
+from ._blank import Initialized
 from .game import Game
 from .rng import SplitMix64, check_seed
 from .rules import Rules
@@ -14,7 +15,7 @@ from .scoring import Result
 __all__ = ["Match"]
 
 
-class Match:
+class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_seed")):
     """Hands of one match under ``rules``, dealt from ``seed`` (os.urandom when None).
 
     Hand h is dealt from the (h+1)-th SplitMix64 output of the match seed, with seat h mod N first.

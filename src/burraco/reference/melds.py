@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Union, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
+from ._blank import Initialized
 from .cards import BLANKS, RANKS, Card, Cards
 from .rules import DEFAULT_RULES, Rules
 from .runs import (
@@ -240,7 +241,7 @@ def _parse_run_layout(text: str, readings: list[tuple[Card, Any, str | None]],
 # --- Meld -------------------------------------------------------------------------------------
 
 
-class Meld:
+class Meld(Initialized):
     """One meld on the table: a set or a run, with its exact layout (immutable).
 
     ``Meld(cards, rules=None)`` builds a **new meld** from a multiset of cards (a card-list string,
@@ -437,11 +438,12 @@ class Meld:
         ``card`` is a Card or a card string (InvalidNotationError if it is neither). A refused
         lay-off raises IllegalMoveError with the reason. The meld itself never changes.
         """
+        old = self._shape  # self first: TypeError if this Meld was never initialized
         card = Card(card)
-        if isinstance(self._shape, RunLayout):
-            shape: _Shape = lay_off_on_run(self._shape, card, self._rules)
+        if isinstance(old, RunLayout):
+            shape: _Shape = lay_off_on_run(old, card, self._rules)
         else:
-            shape = lay_off_on_set(self._shape, card, self._rules)
+            shape = lay_off_on_set(old, card, self._rules)
         return Meld._from_shape(shape, self._rules)
 
     def can_add(self, card: Card | str) -> bool:
@@ -502,7 +504,7 @@ def _meld_from_layout(layout: str, rules: Rules) -> Meld:
 # --- Melds ------------------------------------------------------------------------------------
 
 
-class Melds:
+class Melds(Initialized):
     """One side's melds, in creation order (immutable).
 
     ``Melds()`` is empty; ``Melds([meld, ...], rules=None)`` takes Meld objects or layout strings.
@@ -572,6 +574,7 @@ class Melds:
         the side already has a set of that rank (RULES B.2), InvalidMeldError if the cards are not a
         meld.
         """
+        self._melds  # noqa: B018 -- TypeError first if this Melds was never initialized
         multiset = cards if isinstance(cards, Cards) else Cards(cards)
         new = Meld._from_shape(_new_meld_shape(multiset, self._rules), self._rules)
         if new.kind == "set":

@@ -11,6 +11,7 @@ card, discards by card.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from .._errors import InvalidNotationError
 from .cards import BLANKS, Card, Cards
@@ -195,6 +196,17 @@ class MoveList(list[Move]):
     """
 
     __slots__ = ()
+
+    def __new__(cls, *moves: Iterable[Move]) -> MoveList:
+        # MoveList(moves) only: an empty one made by MoveList.__new__(MoveList) would pass for the
+        # moves of a position that has none (the core refuses such an object, docs/api.md).
+        if len(moves) != 1:
+            raise TypeError(f"MoveList.__new__ takes the moves of a position: MoveList(moves), "
+                            f"got {len(moves)} arguments")
+        return super().__new__(cls)  # list.__init__ fills it
+
+    def __reduce__(self) -> tuple[object, tuple[list[Move]]]:
+        return (MoveList, (list(self),))
 
     def strings(self) -> list[str]:
         """The moves' canonical notations, in order."""

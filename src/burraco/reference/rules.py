@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._errors import InvalidNotationError
+from ._blank import Initialized
 from .cards import Card
 
 __all__ = ["Rules"]
@@ -347,7 +348,7 @@ _CARD_POINTS = {
 }
 
 
-class Rules:
+class Rules(Initialized):
     """The rules a game is played under: a preset plus every knob of RULES section G.
 
     ``Rules()`` is ``Rules('italian')``; ``Rules('brazilian', players=2)`` overrides knobs. Every
@@ -497,8 +498,8 @@ class Rules:
 
         The value depends only on the card, never on the role it plays in a meld.
         """
+        joker_points, two_points = _CARD_POINTS[self.card_values]  # self first: TypeError if blank
         card = Card(card)
-        joker_points, two_points = _CARD_POINTS[self.card_values]
         if card.is_joker:
             return joker_points
         if card.is_two:

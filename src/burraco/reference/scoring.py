@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, fields
+
+from ._blank import Initialized
 
 __all__ = ["Result", "SideResult"]
 
 
 @dataclass(frozen=True)
-class SideResult:
+class SideResult(Initialized):
     """One side's score for one hand, broken down as RULES E.1 does. Every field is an int.
 
     ``melds``: card points on the table; ``bonuses``: burraco bonuses (E.2); ``closing``: the
@@ -26,9 +28,13 @@ class SideResult:
     cut: int
     total: int
 
+    def __reduce__(self) -> tuple[object, tuple[int, ...]]:
+        # Reads every field: an uninitialized SideResult raises TypeError (reference/_blank.py).
+        return (SideResult, astuple(self))
+
 
 @dataclass(frozen=True)
-class Result:
+class Result(Initialized):
     """The result of a finished hand (RULES D.5, E).
 
     ``end_reason``: ``'closed'``, ``'stock_exhausted'`` or ``'deadlock'``; ``closing_side``: the
@@ -40,7 +46,11 @@ class Result:
     end_reason: str
     closing_side: int | None
     sides: tuple[SideResult, ...]
-    player_scores: tuple[int, ...] | None = None
+    player_scores: tuple[int, ...] | None
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Reads every field: an uninitialized Result raises TypeError (reference/_blank.py).
+        return (Result, tuple(getattr(self, field.name) for field in fields(self)))
 
     def side(self, side: int) -> SideResult:
         """The SideResult of side index ``side`` (KeyError if that side is not in play)."""

@@ -17,6 +17,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .._errors import InvalidNotationError, InvalidStateError
+from ._blank import Initialized
 from .cards import Card, Cards
 from .game import Game, _unshuffled_deck
 from .melds import Melds
@@ -50,7 +51,7 @@ def _hidden(count: int) -> str:
 # --- observations -------------------------------------------------------------------------------
 
 
-class Observation:
+class Observation(Initialized):
     """What one player may know of a hand (RULES C.9), made by ``game.observation(player)``.
 
     Public: the melds, the discard pile, every hand's size and the cards known to be in it (taken
@@ -206,10 +207,11 @@ class Observation:
         return (_observation_from_slots, ({name: getattr(self, name) for name in self.__slots__},))
 
     def __copy__(self) -> Observation:
+        self.player  # noqa: B018 -- an uninitialized Observation raises TypeError, not copied
         return self
 
     def __deepcopy__(self, memo: dict[int, object]) -> Observation:
-        return self
+        return self.__copy__()
 
 
 def _observation_from_slots(values: dict[str, object]) -> Observation:
