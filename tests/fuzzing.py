@@ -470,11 +470,14 @@ def _hand_to_stock(draw: Draw, fields: list[list[str]], other: list[list[str]]) 
     seats = [key for key in places.places if key[0] == "hands" and places.places[key]]
     if not seats:
         return
+    has_stock, has_pile = ("stock",) in places.places, ("pile",) in places.places
+    if not (has_stock or has_pile):  # an earlier mutation took both fields away
+        return
     seat = draw.choice(seats)
     hand = places.places[seat]
     count = draw.choice((len(hand), len(hand) - 1, 1, draw.integer(1, len(hand))))
     moved = [hand.pop(draw.integer(0, len(hand) - 1)) for _ in range(max(count, 0))]
-    if draw.boolean(0.8) or ("pile",) not in places.places:
+    if has_stock and (draw.boolean(0.8) or not has_pile):
         stock = places.places[("stock",)]
         places.places[("stock",)] = stock + moved if draw.boolean() else moved + stock
     else:
