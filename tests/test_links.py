@@ -178,8 +178,9 @@ def test_every_relative_link_lands_inside_the_repository():
 # ---- clause citations -----------------------------------------------------------------------
 
 # One clause id: a decision (H-36), a vector (Q01), a point of B.3 (V5), a section or clause with
-# an optional point of B.6 (E, C.3, B.1.4, B.6 L2).
-CLAUSE_ID = r"(?:H-\d+|[SRLCPQD]\d\d|V\d|[0A-I](?:\.\d+)*(?: L\d)?)(?![\w])"
+# an optional point of B.6 (E, C.3, B.1.4, B.6 L2). Any capital letter or digit is read as a
+# section, so that a citation of a section the page does not have (a section J, say) fails too.
+CLAUSE_ID = r"(?:H-\d+|[SRLCPQD]\d\d|V\d|[0-9A-Z](?:\.\d+)*(?: L\d)?)(?![\w])"
 CITATION = re.compile(
     rf"\bRULES(?:\.md)?(?: sections?)? (?P<ids>{CLAUSE_ID}(?:\s*(?:,|/|-|–|and)\s*{CLAUSE_ID})*)"
 )
@@ -222,9 +223,11 @@ def test_the_rules_page_anchors_every_kind_of_clause():
     # and the citation pattern reads the forms the repository uses
     assert [c for _, c in cited_ids("RULES C, D, E.6, F; RULES B.2-B.4 and RULES B.6 L2.")] == [
         "C", "D", "E.6", "F", "B.2", "B.4", "B.6 L2"]
-    assert [c for _, c in cited_ids("(RULES H-36) RULES.md section G, RULES F.2/F.3")] == [
+    assert [c for _, c in cited_ids("(RULES H-36) RULES" + ".md section G, RULES F.2/F.3")] == [
         "H-36", "G", "F.2", "F.3"]
     assert cited_ids("PLAYOUT_RULES = 1; RULES_IDS; the RULES table") == []
+    missing = "RULES" + " J.2, RULES" + " B.9"
+    assert [normal_id(c) in ids for _, c in cited_ids(missing)] == [False, False]
 
 
 def test_every_clause_citation_names_an_anchor_of_the_rules_page():
@@ -280,7 +283,7 @@ def test_the_link_checks_catch_what_they_are_for(tmp_path):
     assert broken_link(page, "architecture.md#4-the-deal-contract") is None
     assert broken_link(page, "#no-such-heading") is not None
     assert broken_link(page, "no-such-page.md") is not None
-    assert broken_link(page, "../../elsewhere/RULES.md") is not None
+    assert broken_link(page, "../../elsewhere/rules.md") is not None
     assert github_slug("B.3 Runs: which runs are legal") == "b3-runs-which-runs-are-legal"
     assert github_slug("D.3 `online-2p` (threshold 0)") == "d3-online-2p-threshold-0"
     assert github_slug("Actions and tensors for learning") == "actions-and-tensors-for-learning"
