@@ -1,5 +1,5 @@
 """Seeded random playouts of whole hands, shared by the game-level differential and invariant tests
-and by ``tools/perft.py --build`` (docs/game.md; DESIGN section 7; the "game" issue).
+and by ``tools/perft.py --build`` (docs/game.md; docs/architecture.md §7).
 
 * :data:`GAME_RULES`: the rule sets every game-level test plays: each preset of ``Rules.PRESETS``
   and ``Rules('brazilian', players=2)``, with a readable id.

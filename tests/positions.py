@@ -7,7 +7,7 @@ Two ways to set up a game, both defined by docs/game.md and nothing else:
   that is left into the stock (or, with ``rest='pile'``, under the top of the discard pile, where
   cards score nothing), so that every card of the deck is accounted for exactly once.
 * :func:`deck_order` writes an explicit deck order for ``Game(rules, deck=...)`` that deals the
-  given hands, packets, start card and stock top (docs/game.md "Deal", DESIGN section 4);
+  given hands, packets, start card and stock top (docs/game.md "Deal", docs/architecture.md §4);
   :func:`deal` is its inverse: what a deck order deals.
 
 Both raise ``ValueError`` when the pieces use more copies of a card than the deck holds, so a
@@ -91,7 +91,7 @@ def full_deck(jokers: int, decks: int = DECKS) -> Counter:
 
 
 def unshuffled_deck(jokers: int, decks: int = DECKS) -> list[str]:
-    """DESIGN section 4: for each copy, suits c d h s, ranks A..K; then the jokers."""
+    """docs/architecture.md §4: for each copy, suits c d h s, ranks A..K; then the jokers."""
     return [rank + suit for _ in range(decks) for suit in SUITS for rank in RANKS] + [JOKER] * jokers
 
 

@@ -1,8 +1,8 @@
-"""The deal contract (DESIGN section 4, docs/game.md "Deal", RULES F.2/F.3/F.5), on both engines.
+"""The deal contract (docs/architecture.md §4, docs/game.md "Deal", RULES F.2/F.3/F.5), on both engines.
 
 The test carries its own small implementation of the contract (SplitMix64 seeding xoshiro256**,
 Lemire's bounded integers with rejection, Fisher-Yates from the end), checked first against
-DESIGN's known answers and then used as the independent oracle for every engine deal: hands
+the contract's known answers and then used as the independent oracle for every engine deal: hands
 (one card at a time clockwise from the first player), packets (alternately, a full packet
 skipped: italian-3p 18 + 11), the start card, the stock (top first), the brazilian cut draw.
 """
@@ -66,7 +66,7 @@ class Xoshiro256StarStar:
         return result
 
     def bounded(self, n: int) -> int:
-        """Lemire's multiply-shift with rejection, as DESIGN section 4 writes it."""
+        """Lemire's multiply-shift with rejection, as docs/architecture.md §4 writes it."""
         m = self.next() * n
         low = m & MASK
         if low < n:
@@ -102,7 +102,7 @@ def expected_state(preset, knobs, deck, *, seed=None, first=0, cut=None) -> str:
     )
 
 
-# ---- the oracle against DESIGN's known answers (no engine) --------------------------------------
+# ---- the oracle against the contract's known answers (no engine) -------------------------------
 
 
 def test_splitmix_seeds_xoshiro_known_answer():

@@ -1,5 +1,5 @@
 """Differential playouts: the C++ core (``burraco``) held to the pure-Python reference
-(``burraco.reference``) over whole hands (docs/game.md; DESIGN section 7; the "game" issue).
+(``burraco.reference``) over whole hands (docs/game.md; docs/architecture.md §7).
 
 For every rule set of ``playouts.GAME_RULES`` (each preset of ``Rules.PRESETS`` and
 ``Rules('brazilian', players=2)``) seeded hands are dealt by both engines and played in lockstep

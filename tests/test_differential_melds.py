@@ -1,5 +1,5 @@
 """Differential tests for melds and lay-offs: the C++ core (``burraco``) held to the pure-Python
-reference (``burraco.reference``); RULES sections B and G, DESIGN section 7.
+reference (``burraco.reference``); RULES sections B and G, docs/architecture.md §7.
 
 Every comparison runs the same call on both engines and compares the outcomes as plain tuples
 (``differential.Answer``): the exception class, or for a meld its layout, kind, suit, rank, wild,

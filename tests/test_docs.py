@@ -1,5 +1,6 @@
 """docs/: the examples of the pages run as doctests on both engines, the rules table is the one
-tools/rules_table.py prints from the Rules of each engine, and the pages link to what exists."""
+tools/rules_table.py prints from the Rules of each engine and links to clauses of docs/rules.md,
+and the pages link to what exists (tests/test_links.py checks every link of the repository)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 INDEX = DOCS / "index.md"
 RULES_PAGE = DOCS / "rules.md"
-# The normative rules live in the shared folder beside the checkout (docs link to them there).
-RULES_SPEC = ROOT.parent / "shared" / "RULES.md"
 
 # Pages whose examples are engine-level: each runs on both engines, with the minimum number of
 # examples it must keep (so a page cannot lose its examples unnoticed).
-DOCTESTED_PAGES = {"notation.md": 40, "rules.md": 8}
+DOCTESTED_PAGES = {"notation.md": 40, "rules.md": 8, "architecture.md": 4}
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -93,16 +92,37 @@ def test_every_knob_docstring_has_a_meaning_and_a_rules_section(engine):
         assert sections and all(section in rules_table.SECTIONS for section in sections), name
 
 
-def test_rules_links_name_real_headings():
-    if not RULES_SPEC.exists():
-        pytest.skip(f"RULES.md is not beside the checkout ({RULES_SPEC})")
-    headings = {
+def _rules_page_anchors() -> set[str]:
+    return {
         rules_table.anchor(line.lstrip("#").strip())
-        for line in RULES_SPEC.read_text(encoding="utf-8").splitlines()
-        if line.startswith("#")
+        for line in RULES_PAGE.read_text(encoding="utf-8").splitlines()
+        if line.startswith(("## ", "### "))
     }
-    for section, title in rules_table.SECTIONS.items():
-        assert rules_table.anchor(title) in headings, f"RULES {section}: no heading {title!r}"
+
+
+def test_every_knob_row_links_to_headings_of_the_rules_page():
+    rows = [line for line in _table_in_page().splitlines()[2:] if line.startswith("| `")]
+    assert len(rows) == len(load_engine("core").Rules().knobs())
+    anchors = _rules_page_anchors()
+    for row in rows:
+        knob, _, clauses = (cell.strip() for cell in row.strip("|").split("|")[:3])
+        links = re.findall(r"\[([^\]]+)\]\(([^)]*)\)", clauses)
+        assert links, f"{knob}: no clause linked"
+        for clause, target in links:
+            assert target.startswith("#"), f"{knob}: {target!r} leaves the page"
+            assert target[1:] in anchors, f"{knob}: {target!r} is no heading of docs/rules.md"
+            heading = rules_table.SECTIONS[clause]
+            assert heading.split(" ")[0].rstrip(".") == clause, (knob, clause, heading)
+            assert target[1:] == rules_table.anchor(heading), (knob, clause, target)
+
+
+def test_the_table_script_reads_every_clause_heading_of_the_rules_page():
+    sections = rules_table.SECTIONS
+    for clause in ["0.2", "A.1", "B.6", "C.3", "D.4", "E.7", "F.7", "G", "G.1", "H", "I.7"]:
+        assert clause in sections, clause
+    assert sections["C.3"] == "C.3 The meld phase"
+    assert sections["G"] == "G. Variants and knobs"
+    assert set(map(rules_table.anchor, sections.values())) <= _rules_page_anchors()
 
 
 # ---- links and the map of the pages ----------------------------------------------------------
@@ -116,15 +136,15 @@ def test_index_lists_every_page():
     assert not missing, f"docs/index.md does not list {missing}"
 
 
-@pytest.mark.parametrize("page", ["index.md", "notation.md", "rules.md", "performance.md"])
+@pytest.mark.parametrize(
+    "page", ["index.md", "notation.md", "rules.md", "architecture.md", "contributing.md", "performance.md"]
+)
 def test_local_links_resolve(page):
     text = (DOCS / page).read_text(encoding="utf-8")
     for target in LINK.findall(text):
         if "://" in target or target.startswith("#"):
             continue
         path = target.split("#")[0]
-        if "shared/" in path and not RULES_SPEC.exists():
-            continue
         assert (DOCS / path).exists(), f"docs/{page} links to {target!r}, which does not exist"
 
 

@@ -1,5 +1,5 @@
 """Invariants over seeded random playouts, on both engines (the ``engine`` fixture; docs/game.md;
-DESIGN section 7 "Invariants"; OpenSpiel's random simulation test).
+docs/architecture.md §7 "Invariants"; OpenSpiel's random simulation test).
 
 Every rule set of ``playouts.GAME_RULES``, both move policies of ``playouts``, seeded hands
 (seeds 0, 1, ...) until ``STEPS[engine]`` states have been checked. At every state:

@@ -1,4 +1,4 @@
-"""Perft: move counts from fixed positions, frozen in ``tests/data/perft/`` (DESIGN section 7).
+"""Perft: move counts from fixed positions, frozen in ``tests/data/perft/`` (docs/architecture.md §7).
 
 Each rule set of ``playouts.GAME_RULES`` has a file ``<rules id>.perft`` (format and runner:
 ``tools/perft.py``) with the positions the "game" issue asks for, as state strings found by

@@ -7,7 +7,7 @@ the RULES ids (``P01``, ``Q04``, ``D03``); a suffix (``P07-b``, ``P17-force_draw
 
 Positions are written as version-1 state strings (docs/game.md) by ``tests/positions.py`` from
 readable pieces, or as explicit deck orders for first-turn vectors, so that no vector depends on
-either engine's internals. Every expectation was derived by hand from RULES.md.
+either engine's internals. Every expectation was derived by hand from docs/rules.md.
 """
 
 from __future__ import annotations

@@ -6,11 +6,13 @@
     python tools/rules_table.py --write               # replace the table in docs/rules.md
 
 The knobs, their order and their value in every preset come from ``Rules(preset).knobs()`` of the
-engine, and the one-line meaning and RULES.md sections of each knob from the docstring of its
-property, ``Rules.<knob>.__doc__`` ("Cards dealt to each player (RULES F.2)."; the knob tables of
-cpp/src/rules.cpp and src/burraco/reference/rules.py hold the text). The script refuses to print a
-table when a knob's docstring is missing, is not of that form or names a section it does not link
-to, so a knob added to the engines must be described before the page can be regenerated.
+engine, and the one-line meaning and the rules clauses of each knob from the docstring of its property,
+``Rules.<knob>.__doc__`` ("Cards dealt to each player (RULES F.2)."; the knob tables of
+cpp/src/rules.cpp and src/burraco/reference/rules.py hold the text). "RULES F.2" is clause F.2 of
+docs/rules.md, and each clause becomes a link to its heading there, in the same page. The script
+refuses to print a table when a knob's docstring is missing, is not of that form or names a clause
+that has no heading in docs/rules.md, so a knob added to the engines must be described before the
+page can be regenerated.
 tests/test_docs.py checks that docs/rules.md holds exactly what this prints, on both engines.
 """
 
@@ -30,48 +32,33 @@ END_MARK = "<!-- end of the knob table -->"
 
 PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
 
-# The RULES.md sections the table links to: id -> its heading in RULES.md.
-SECTIONS: dict[str, str] = {
-    "A.1": "A.1 Deck composition",
-    "A.3": "A.3 Point values",
-    "A.4": "A.4 Which cards are wild",
-    "B.1": "B.1 Rules common to all melds",
-    "B.2": "B.2 Sets",
-    "B.3": "B.3 Runs — what a legal run looks like (static rules)",
-    "B.4": "B.4 Canonical form of a new run",
-    "B.6": "B.6 Adding cards to an existing run (lay-offs and replacements)",
-    "B.7": "B.7 Classification",
-    "C.2": "C.2 Draw",
-    "C.3": "C.3 Meld phase",
-    "C.4": "C.4 Taking the pozzetto",
-    "C.5": "C.5 Discard",
-    "C.6": "C.6 Closing (going out)",
-    "D.2": "D.2 Stock running out — italian family (threshold 2)",
-    "D.3": "D.3 Stock running out — online-2p and brazilian (threshold 0, pozzetto as reserve)",
-    "D.4": "D.4 Deadlock (stallo)",
-    "E.2": "E.2 Burraco bonuses",
-    "E.3": "E.3 Closing bonus",
-    "E.4": "E.4 Pozzetto penalties",
-    "E.5": "E.5 Brazilian extras",
-    "E.6": "E.6 Three players (italian-3p)",
-    "E.7": "E.7 Match end and ties",
-    "F.1": "F.1 Seating, dealer, first player",
-    "F.2": "F.2 Layout per preset and player count",
-    "F.5": "F.5 Brazilian cut bonus in a simulation",
-    "G": "G. Variant parameter table",
-}
+# Every clause of docs/rules.md that has a heading of its own, read from the page: its id ("C.3", "G",
+# "0.2") -> the heading's text ("C.3 The meld phase"). A knob's docstring may name any of them; the
+# table links each to the heading's anchor on the same page, so a heading renamed in the page moves
+# the links with it and a clause that loses its heading stops the script.
+CLAUSE_HEADING = re.compile(r"^#{2,4} (?P<id>[0-9A-I](?:\.[0-9]+)*)\.? (?P<title>.+)$")
 
-# Where RULES.md is, seen from docs/: the project's shared folder beside the checkout.
-RULES_LINK = "../../shared/RULES.md"
 
-# The docstring of a knob's property: its meaning in one line, then the RULES.md sections that
-# define it, as in "Cards dealt to each player (RULES F.2)." (a table cell: no `|`, no newline).
+def clause_headings(page: Path = PAGE) -> dict[str, str]:
+    """The clause ids of ``page`` that head a section, each with its heading text."""
+    found: dict[str, str] = {}
+    for line in page.read_text(encoding="utf-8").splitlines():
+        match = CLAUSE_HEADING.match(line)
+        if match:
+            found[match["id"]] = line.lstrip("#").strip()
+    return found
+
+
+SECTIONS: dict[str, str] = clause_headings()
+
+# The docstring of a knob's property: its meaning in one line, then the clauses of docs/rules.md
+# that define it, as in "Cards dealt to each player (RULES F.2)." (a table cell: no `|`, no newline).
 KNOB_DOC = re.compile(r"(?P<meaning>[^|\n]+) \(RULES (?P<sections>[^()|\n]+)\)\.")
 
 
 def knob_meaning(rules_type: type, name: str) -> tuple[str, tuple[str, ...]]:
-    """The meaning of the knob ``name`` and its RULES.md sections, read from the docstring of the
-    knob's property on ``rules_type`` (``engine.Rules``)."""
+    """The meaning of the knob ``name`` and its clauses of docs/rules.md, read from the docstring
+    of the knob's property on ``rules_type`` (``engine.Rules``)."""
     doc = getattr(rules_type, name).__doc__ or ""
     match = KNOB_DOC.fullmatch(doc)
     if match is None:
@@ -82,13 +69,14 @@ def knob_meaning(rules_type: type, name: str) -> tuple[str, tuple[str, ...]]:
     sections = tuple(match["sections"].split(", "))
     unknown = [section for section in sections if section not in SECTIONS]
     if unknown:
-        raise SystemExit(f"Rules.{name} names RULES sections this script does not know: {unknown}")
+        raise SystemExit(f"Rules.{name} names clauses with no heading in docs/rules.md: {unknown}")
     return match["meaning"], sections
 
 
 def anchor(heading: str) -> str:
-    """The anchor a Markdown renderer gives a heading: lower case, punctuation dropped, each space
-    a hyphen (so 'B.3 Runs — what ...' gives 'b3-runs--what-...')."""
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, each space a hyphen
+    (so 'B.3 Runs: which runs are legal' gives 'b3-runs-which-runs-are-legal'). Inline code marks
+    are punctuation too."""
     kept = re.sub(r"[^\w\- ]", "", heading.strip().lower())
     return kept.replace(" ", "-")
 
@@ -106,12 +94,12 @@ def render(engine) -> str:
         )
     values = {preset: engine.Rules(preset).knobs() for preset in PRESETS}
     knobs = list(values["italian"])
-    head = ["knob", "meaning", "RULES", *PRESETS]
+    head = ["knob", "meaning", "clauses", *PRESETS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name in knobs:
         meaning, sections = knob_meaning(engine.Rules, name)
         links = ", ".join(
-            f"[{section}]({RULES_LINK}#{anchor(SECTIONS[section])})" for section in sections
+            f"[{section}](#{anchor(SECTIONS[section])})" for section in sections
         )
         cells = []
         for preset in PRESETS:
