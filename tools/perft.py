@@ -5,7 +5,7 @@
                           [--max-nodes N] [--id ID]
     python tools/perft.py --build DIR [--rules RULES_ID ...]
 
-A perft file (STYLE.md "Tests"; DESIGN section 7) holds positions, each a record of lines::
+A perft file (docs/contributing.md "Tests"; docs/architecture.md §7) holds positions, each a record of lines::
 
     id italian-dealt
     state v=1;rules=italian;seed=1;...        (a version-1 state string, docs/game.md)
