@@ -175,7 +175,8 @@ def records_file(tmp_path_factory):
 
 @pytest.mark.parametrize("engine_name", ENGINES)
 def test_replay_of_a_selfplay_file(records_file, engine_name, capsys):
-    assert cli.main(["replay", str(records_file), "--game", "1", "--engine", engine_name]) == 0
+    assert cli.main(["replay", str(records_file), "--game", "1", "--engine", engine_name,
+                     "--all"]) == 0
     out = capsys.readouterr().out
     record = list(burraco.read_records(records_file))[1]
     for number, move in enumerate(record["moves"], 1):
@@ -295,7 +296,8 @@ PROMPT = r"\[(draw|meld)\] your move> "
 def _spawn_play(seed: int) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable,
-        ["-m", "burraco", "play", "--preset", "italian-2p", "--seed", str(seed), "--hands", "1"],
+        ["-m", "burraco", "play", "--preset", "italian-2p", "--seed", str(seed), "--hands", "1",
+         "--no-color"],
         cwd=str(ROOT),
         encoding="utf-8",
         timeout=60,
