@@ -819,9 +819,9 @@ q: quit (also Ctrl-D)   help: this text"""
 class Replay:
     """A recorded hand shown move by move: the table at the start and after every move."""
 
-    def __init__(self, screen: Screen, final: Any, where: str) -> None:
+    def __init__(self, screen: Screen, final: Any, number: int) -> None:
         self.screen = screen
-        self.where = where
+        self.number = number
         self.moves = list(final.moves)
         self.game = final.copy()
         while self.game.moves:
@@ -851,7 +851,7 @@ class Replay:
     def show(self) -> None:
         if self.at == 0:
             game = self.game
-            title = f"{self.where}: {game.rules!r}, seed {game.seed}, start"
+            title = f"record {self.number}: the start"
         else:
             before = self.game.copy()
             move = before.pop()
@@ -884,11 +884,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"--game {args.game}: {args.file} holds {len(records)} records "
                        f"(0 to {len(records) - 1})" if records else f"{args.file} holds no records")
     where = f"{args.file}: record {args.game}"
-    replay = Replay(screen, _game_from_record(engine, records[args.game], where), where)
+    replay = Replay(screen, _game_from_record(engine, records[args.game], where), args.game)
     total = len(replay.moves)
     if not 0 <= args.move <= total:
         raise CliError(f"--move {args.move}: record {args.game} has {_plural(total, 'move')} "
                        f"(0 to {total})", 2)
+    game = replay.game
+    screen.wrapped(f"burraco replay: {where}, {game.rules!r}, seed {game.seed}, "
+                   f"{_plural(total, 'move')}.")
     replay.go_to(args.move)
     # Step unless asked for everything, or when the output goes to a file or a program while a
     # person sits at the keyboard (nobody would see the prompt).
