@@ -658,3 +658,50 @@ def test_version():
     done = run("--version")
     assert done.returncode == 0
     assert done.stdout == f"burraco {importlib.metadata.version('burraco')}\n"
+
+
+# ---- docs/cli.md ------------------------------------------------------------------------------------
+
+
+def _same_lines(expected: list[str], got: list[str]) -> None:
+    """``got`` has the ``expected`` lines in order; ``...`` skips lines, and the rate of a
+    ``hands per second`` row (the machine's) is not compared."""
+    position = 0
+    skipping = False
+    for want in expected:
+        if want == "...":
+            skipping = True
+            continue
+        while True:
+            assert position < len(got), f"missing {want!r}"
+            line = got[position].rstrip()
+            position += 1
+            if want.startswith("hands per second"):
+                same = line.startswith("hands per second")
+            else:
+                same = line == want.rstrip()
+            if same:
+                break
+            assert skipping, f"expected {want!r}, got {line!r}"
+        skipping = False
+
+
+def test_the_examples_of_docs_cli_md_are_the_real_output(tmp_path):
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    blocks = [body for info, body in
+              re.findall(r"^```(\w*)\n(.*?)^```$", text, re.MULTILINE | re.DOTALL) if not info]
+    board = next(block for block in blocks if block.startswith("Stock: "))
+    assert board.splitlines() == _board.draw(
+        burraco.Game(burraco.Rules("italian-2p"), seed=7)).splitlines()
+    sessions = [block for block in blocks if block.startswith("$ ")]
+    assert len(sessions) == 3
+    made = run("selfplay", "--preset", "italian-2p", "--games", "3", "--seed", "9", "--policies",
+               "greedy,random", "--out", str(tmp_path / "games.jsonl"))  # the replay's example
+    assert made.returncode == 0
+    for block in sessions:
+        command, *expected = block.splitlines()
+        shell = command[2:].replace("burraco ", f"{sys.executable} -m burraco ")
+        done = subprocess.run(shell, shell=True, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        _same_lines(expected, done.stdout.splitlines())

@@ -1,16 +1,21 @@
 """The ``burraco`` command: play against bots, self-play, replay records, perft and benchmarks.
 
     burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|random] [--hands N]
+                 [--out FILE]
     burraco selfplay --preset P --games N [--policy greedy | --policies greedy,random]
                      [--seed S] [--out games.jsonl] [--matches] [--engine core|reference]
-    burraco replay FILE [--game K | --list] [--engine core|reference]
+    burraco replay FILE [--game K | --list] [--move N] [--all] [--engine core|reference]
     burraco perft [--preset P --seed S | --state STATE] --depth D [--divide]
     burraco perft FILE [FILE ...] [--id ID] [--max-nodes N] [--divide]
     burraco bench [--smoke] [--json FILE]
+    burraco --version
 
-Also ``python -m burraco``. Every subcommand has ``--help``; docs/cli.md describes them. User
-errors (a bad preset, a missing file, an illegal move typed at the prompt) print one line and never
-a traceback: exit status 2 for a bad command line, 1 for a failure, 130 after Ctrl-C.
+Also ``python -m burraco``. Every subcommand has ``--help``; docs/cli.md describes them. The
+terminal output goes through ``rich``: coloured on a terminal, plain text when piped, under
+``NO_COLOR`` or with ``--no-color``; the board itself is drawn by :mod:`burraco._board` (also
+``str(game)``). User errors (a bad preset, a missing file, an illegal move typed at the prompt)
+print one line and never a traceback: exit status 2 for a bad command line, 1 for a failure, 130
+after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -878,7 +883,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     screen = Screen(color=not args.no_color)
     if args.list:
         for index, record in enumerate(records):
-            screen.say(f"{index:>5}  {record_line(record)}")
+            screen.say(f"{index:>3}  {record_line(record)}")
         return 0
     if not 0 <= args.game < len(records):
         raise CliError(f"--game {args.game}: {args.file} holds {len(records)} records "
