@@ -674,13 +674,13 @@ def render_summary(
     percent: Callable[[int, int], str] = (
         lambda n, total: f"{n} ({100 * n / total:.1f}%)" if total else f"{n}"
     )
-    label = 21
+    label = 20  # the values start at column 22
     run = plain_table("", "", min_label=label)
     run.add_row("games", f"{tally.games} {game_word}"
                 + (f" ({tally.hands} hands)" if matches else ""))
     units = plain_table("", *tally.units, min_label=label)
     for column in units.columns[1:]:
-        column.min_width = 13
+        column.min_width = 12
     if rules.players == 3:
         units.add_row("policy", *policies)
     else:
@@ -718,8 +718,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         out = _open_out(args.out, stack)
         tally, seconds = _selfplay_loop(engine, rules, policies, seed, args, out)
     screen = Screen(color=not args.no_color)
-    screen.wrapped(f"burraco selfplay: {rules!r}, engine {args.engine}, seed {seed}, policies "
-                   + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
+    # One line, however long: a script that reads the summary finds the run on its first line.
+    screen.say(f"burraco selfplay: {rules!r}, engine {args.engine}, seed {seed}, policies "
+               + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
     for table in render_summary(tally, rules, policies, seconds, args.matches,
                                 engine.END_REASONS):
         screen.table(table)
