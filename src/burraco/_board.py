@@ -231,7 +231,7 @@ def draw(
 
     >>> import burraco
     >>> print(draw(burraco.Game(burraco.Rules('italian-2p'), seed=7)))  # doctest: +ELLIPSIS
-    Stock: 63 cards   Discard pile (1, bottom to top): 3c (top)
+    Stock: 63 cards   Discard pile (1, bottom to top): Th (top)
     Pozzetto 0: untaken, 11 cards: ...
     ...
     Turn: seat 0, draw phase
