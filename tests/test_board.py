@@ -178,7 +178,7 @@ def test_str_is_the_board_and_repr_the_constructor_call(engine_name):
     engine = load_engine(engine_name)
     game = engine.Game(engine.Rules("online-2p"), seed=6)
     game.push(game.legal_moves()[0])
-    assert str(game) == _board.draw(game)
+    assert str(game) == _board.draw(game) == _board.game_str(game)
     assert "\x1b" not in str(game)
     assert repr(game) == f"Game.from_state_string({game.state_string()!r})"
     assert engine.Game.from_state_string(game.state_string()).state_string() == game.state_string()

@@ -238,3 +238,8 @@ def draw(
     """
     return "\n".join(board_lines(game, seating, title=title, match_scores=match_scores,
                                  new_cards=new_cards, width=width))
+
+
+def game_str(game: Any) -> str:
+    """``str(game)`` of both engines' ``Game``: :func:`draw`, the full view, no title."""
+    return draw(game)
