@@ -15,6 +15,10 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import io
+import os
 import re
 import subprocess
 import sys
@@ -25,7 +29,7 @@ import pytest
 from conftest import ENGINES, load_engine
 
 import burraco
-from burraco import cli
+from burraco import _board, cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBCOMMANDS = ("play", "selfplay", "replay", "perft", "bench")
@@ -175,7 +179,8 @@ def records_file(tmp_path_factory):
 
 @pytest.mark.parametrize("engine_name", ENGINES)
 def test_replay_of_a_selfplay_file(records_file, engine_name, capsys):
-    assert cli.main(["replay", str(records_file), "--game", "1", "--engine", engine_name]) == 0
+    assert cli.main(["replay", str(records_file), "--game", "1", "--engine", engine_name,
+                     "--all"]) == 0
     out = capsys.readouterr().out
     record = list(burraco.read_records(records_file))[1]
     for number, move in enumerate(record["moves"], 1):
@@ -292,15 +297,31 @@ def test_other_errors(args, quoted):
 PROMPT = r"\[(draw|meld)\] your move> "
 
 
-def _spawn_play(seed: int) -> pexpect.spawn:
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "burraco", "play", "--preset", "italian-2p", "--seed", str(seed), "--hands", "1"],
-        cwd=str(ROOT),
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(40, 140),
-    )
+def _terminal_env(**extra: str) -> dict[str, str]:
+    """The environment of a person's terminal: an xterm, colour not turned off."""
+    env = {name: value for name, value in os.environ.items() if name != "NO_COLOR"}
+    env.update(TERM="xterm", **extra)
+    return env
+
+
+def _spawn(*args: str, dimensions: tuple[int, int] = (40, 140),
+           env: dict[str, str] | None = None) -> pexpect.spawn:
+    """``python -m burraco ARGS`` at a pseudo-terminal of ``dimensions`` (rows, columns)."""
+    child = pexpect.spawn(sys.executable, ["-m", "burraco", *args], cwd=str(ROOT),
+                          encoding="utf-8", timeout=60, dimensions=dimensions,
+                          env=env if env is not None else _terminal_env())
+    child.logfile_read = io.StringIO()  # the whole transcript, for checks at the end
+    return child
+
+
+def _spawn_play(seed: int, *extra: str, dimensions: tuple[int, int] = (40, 140)) -> pexpect.spawn:
+    return _spawn("play", "--preset", "italian-2p", "--seed", str(seed), "--hands", "1",
+                  "--no-color", *extra, dimensions=dimensions)
+
+
+def _transcript(child: pexpect.spawn) -> str:
+    """Everything the child printed, lines ended by newlines only."""
+    return child.logfile_read.getvalue().replace("\r\n", "\n")
 
 
 def _legal_moves(child: pexpect.spawn) -> list[str]:
@@ -315,8 +336,9 @@ def _legal_moves(child: pexpect.spawn) -> list[str]:
     return [move for _, move in listed]
 
 
-def test_a_terminal_session_plays_a_whole_hand():
-    child = _spawn_play(seed=11)
+def test_a_terminal_session_plays_a_whole_hand(tmp_path):
+    out = tmp_path / "played.jsonl"
+    child = _spawn_play(11, "--out", str(out))
     child.expect(r"match seed 11")
     child.expect(PROMPT)
     assert child.match.group(1) == "draw"
@@ -354,10 +376,31 @@ def test_a_terminal_session_plays_a_whole_hand():
     assert played > 5
     child.expect(r"side 0 \(seat 0; you\)\s+(-?\d+\s+){6}(-?\d+)")
     child.expect(r"Match scores after 1 hand: side 0 (-?\d+), side 1 (-?\d+)")
+    totals = [int(child.match.group(1)), int(child.match.group(2))]
     child.expect(r"Stopped after 1 hand\.")
+    child.expect(rf"wrote 1 record to {re.escape(str(out))}")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+    # One line says that the hand is over; the board's pile is in pile order.
+    text = _transcript(child)
+    assert len(re.findall(r"hand over|hand is over", text, re.IGNORECASE)) == 1
+    # The record of the hand replays, on both engines, to the result the session showed.
+    (record,) = burraco.read_records(out)
+    assert record["seed"] == burraco.Match(burraco.Rules("italian-2p"), seed=11).new_game().seed
+    for engine_name in ENGINES:
+        game = load_engine(engine_name).Game.from_record(record)
+        assert game.is_over()
+        assert [side.total for side in game.result().sides] == totals
+    order = " ".join(str(card) for card in _board.pile_order(game)[0])
+    final = text[text.rindex("(final) =="):]
+    assert re.sub(r"\n    ", " ", final).count(f"bottom to top): {order} (top)") == 1
+    done = run("replay", str(out), "--all")
+    assert done.returncode == 0
+    for side, total in enumerate(totals):
+        assert re.search(rf"^side {side} \(seat {side}\)(\s+-?\d+){{6}}\s+{total}$", done.stdout,
+                         re.MULTILINE)
 
 
 def test_ctrl_c_and_end_of_input_leave_cleanly():
@@ -395,3 +438,270 @@ def test_quit_from_a_piped_session():
     assert done.returncode == 0
     assert "legal moves:" in done.stdout and "Leaving the match (quit)" in done.stdout
     assert done.stderr == ""
+
+
+def test_up_arrow_recalls_the_last_command_and_tab_completes():
+    child = _spawn_play(7)
+    child.expect(PROMPT)
+    child.sendline("moves")
+    child.expect(r"2 legal moves:")
+    child.expect(PROMPT)
+    child.send("\x1b[A")  # Up: the last command again, not the escape sequence
+    child.send("\r")
+    child.expect([r"2 legal moves:", r"Not played"])
+    assert child.match.group(0) == "2 legal moves:"
+    child.expect(PROMPT)
+    child.send("dr\t\r")  # Tab completes a legal move
+    child.expect(r"You played: (\S+?);")
+    assert child.match.group(1) == "draw"
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Not played" not in _transcript(child)
+
+
+def test_the_header_and_the_board_fit_in_80_columns():
+    child = _spawn_play(7, dimensions=(24, 80))
+    child.expect(PROMPT)
+    child.sendline("moves")
+    child.expect(PROMPT)
+    child.sendline("draw")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    lines = _transcript(child).splitlines()
+    assert lines[0].startswith("burraco play: Rules('italian-2p'), match seed 7")
+    assert any(line.startswith("== italian-2p, hand 1 ==") for line in lines)
+    assert max(len(line) for line in lines) <= 80
+    assert "Discard pile (1, bottom to top): " in "\n".join(lines)
+
+
+def test_a_piped_session_shows_the_pozzetto_as_new_cards(tmp_path):
+    """A person who always plays move 1 empties their hand and takes a pozzetto face down: at their
+    next turn it joins the hand, announced, and the board lists its cards as new."""
+    out = tmp_path / "hand.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "burraco", "play", "--preset", "italian-2p", "--seed", "11",
+         "--hands", "1", "--out", str(out)],
+        input="1\n" * 3000, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout  # piped: plain text
+    lines = done.stdout.splitlines()
+    joined = [i for i, line in enumerate(lines) if line.startswith("Your pozzetto joined")]
+    assert len(joined) == 1, done.stdout[-3000:]
+    announced = re.fullmatch(r"Your pozzetto joined your hand: (\d+) cards\.", lines[joined[0]])
+    assert announced
+    board = lines[joined[0] + 1:lines.index("Turn: seat 0 (you), draw phase", joined[0])]
+    (new,) = [line for line in board if line.startswith("  new in your hand: ")]
+    (record,) = burraco.read_records(out)
+    game = burraco.Game.from_record(record)
+    (packet,) = [index for index, (status, owner, _) in enumerate(game.pozzetti) if owner == 0]
+    dealt = burraco.Game(game.rules, seed=record["seed"]).pozzetti[packet][2]
+    assert new == f"  new in your hand: {dealt}" and int(announced.group(1)) == len(dealt)
+    assert len(re.findall(r"hand over|hand is over", done.stdout, re.IGNORECASE)) == 1
+
+
+def test_play_out_to_an_unwritable_path():
+    _one_line_error(run("play", "--out", "/nonexistent-dir/x.jsonl"), "/nonexistent-dir/x.jsonl")
+
+
+# ---- replay, step by step ---------------------------------------------------------------------------
+
+REPLAY_PROMPT = r"replay \[(\d+)/(\d+)\]> "
+
+
+def test_replay_steps_at_a_terminal(records_file):
+    record = list(burraco.read_records(records_file))[1]
+    moves, total = record["moves"], len(record["moves"])
+    child = _spawn("replay", str(records_file), "--game", "1", "--no-color")
+    child.expect(r"== record 1: the start =")
+    assert " ".join(child.before.split()) == (  # the header, wrapped to 80 columns
+        f"burraco replay: {records_file}: record 1, Rules('italian-2p'), seed {record['seed']}, "
+        f"{total} moves.")
+    child.expect(REPLAY_PROMPT)
+    assert child.match.groups() == ("0", str(total))
+    assert "Stock:" in child.before and "== move" not in child.before
+    for number in (1, 2):
+        child.sendline("")
+        child.expect(rf"== move {number}: seat \d {re.escape(moves[number - 1])} =")
+        child.expect(REPLAY_PROMPT)
+        assert child.match.group(1) == str(number)
+    for number in (10, 3):  # forward and back
+        child.sendline(str(number))
+        child.expect(rf"== move {number}: seat \d {re.escape(moves[number - 1])} =")
+        child.expect(REPLAY_PROMPT)
+        assert child.match.group(1) == str(number)
+    child.sendline("nonsense")
+    child.expect(r"Not understood: 'nonsense'")
+    child.expect(REPLAY_PROMPT)
+    child.sendline("q")
+    child.expect(rf"Stopped at move 3 of {total}\.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert _transcript(child).count("Stock:") == 5
+
+
+def test_replay_from_a_move_to_the_end(records_file):
+    record = list(burraco.read_records(records_file))[2]
+    total = len(record["moves"])
+    child = _spawn("replay", str(records_file), "--game", "2", "--move", str(total - 3),
+                   "--no-color")
+    child.expect(rf"== move {total - 3}: seat ")
+    child.expect(REPLAY_PROMPT)
+    assert child.match.group(1) == str(total - 3)
+    child.sendline("")
+    child.expect(rf"== move {total - 2}: ")
+    child.expect(REPLAY_PROMPT)
+    child.sendline("a")  # the rest at once
+    child.expect(rf"== move {total}: ")
+    child.expect(r"Hand over: ")
+    child.expect(r"side 1 \(seat 1\)(\s+-?\d+){7}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = _transcript(child)
+    assert text.count("Stock:") == 4 and text.count("replay [") == 2
+
+
+def test_replay_reads_its_answers_from_a_pipe(records_file):
+    def replay(answers: str, *args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "burraco", "replay", str(records_file), *args],
+            input=answers, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        )
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        return done.stdout
+
+    total = len(next(burraco.read_records(records_file))["moves"])
+    out = replay("\n\nq\n", "--move", "5")
+    assert re.findall(r"^== move (\d+):", out, re.MULTILINE) == ["5", "6", "7"]
+    assert f"Stopped at move 7 of {total}." in out
+    out = replay("", "--move", "5")  # end of input: stops where it is
+    assert re.findall(r"^== move (\d+):", out, re.MULTILINE) == ["5"]
+    assert f"Stopped at move 5 of {total}." in out
+    out = replay("", "--all")  # no answers read
+    assert out.count("Stock:") == total + 1 and "replay [" not in out and "Hand over:" in out
+
+
+def test_replay_move_out_of_range(records_file):
+    total = len(next(burraco.read_records(records_file))["moves"])
+    _one_line_error(run("replay", str(records_file), "--move", str(total + 1)),
+                    f"--move {total + 1}", f"0 to {total}")
+
+
+def test_colour_on_a_terminal_and_plain_text_otherwise(records_file):
+    red = re.compile(r"\x1b\[31m[A2-9TJQK][hd]\x1b\[0m")
+
+    def board_at_a_terminal(*extra: str, env: dict[str, str] | None = None) -> str:
+        child = _spawn("replay", str(records_file), "--move", "30", *extra, env=env)
+        child.expect(r"Enter: the next move")  # the table is above the help
+        board = child.before
+        child.expect(REPLAY_PROMPT)
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        return board
+
+    coloured = board_at_a_terminal()
+    assert red.search(coloured) and "\x1b[1m== move 30: " in coloured
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", coloured)
+    for text in (board_at_a_terminal("--no-color"),
+                 board_at_a_terminal(env=_terminal_env(NO_COLOR="1"))):
+        assert "\x1b" not in text
+        assert text == plain
+    piped = run("replay", str(records_file), "--move", "30", "--all").stdout
+    assert "\x1b" not in piped and piped.startswith(plain.replace("\r\n", "\n"))
+
+
+# ---- bench and version ----------------------------------------------------------------------------
+
+
+def _bench_table():
+    spec = importlib.util.spec_from_file_location("bench_table", ROOT / "tools" / "bench_table.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_time_below_the_measurement_floor_is_a_bound_not_a_negative_time():
+    bench = _bench_table()
+    # One cold call of copy + legal_moves can come out faster than one of the copy alone.
+    figure = bench.Figure(seconds=10e-6, baseline=16.7e-6, items=1, unit="call",
+                          samples=[10e-6], floor=bench.measurement_floor([10e-6], [16.7e-6]))
+    assert figure.below_floor and figure.per_item == pytest.approx(16.7e-6)
+    assert bench.fmt_per_item(figure) == "< 16.7 us"
+    assert figure.as_json()["seconds_per_item"] > 0 and figure.as_json()["below_floor"]
+    # Repeats that agree: a difference above their spread is measured.
+    floor = bench.measurement_floor([3.0e-6, 3.1e-6, 3.05e-6], [1.0e-6, 1.02e-6, 1.01e-6])
+    assert floor == pytest.approx(0.06e-6)
+    measured = bench.Figure(seconds=3.05e-6, baseline=1.01e-6, items=1, floor=floor)
+    assert not measured.below_floor and bench.fmt_per_item(measured) == "2.04 us"
+    close = bench.Figure(seconds=1.05e-6, baseline=1.01e-6, items=1, floor=floor)
+    assert close.below_floor and bench.fmt_per_item(close) == "< 0.06 us"
+
+
+def test_bench_smoke_prints_no_negative_time():
+    done = run("bench", "--smoke", "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if re.search(r"\d (us|ms|s)\b", line)]
+    assert len(rows) > 20
+    assert len([line for line in rows if line.startswith("legal_moves(), ")]) == 3
+    for line in rows:
+        assert not re.search(r"(?<![\w-])-\d", line), line
+
+
+def test_version():
+    done = run("--version")
+    assert done.returncode == 0
+    assert done.stdout == f"burraco {importlib.metadata.version('burraco')}\n"
+
+
+# ---- docs/cli.md ------------------------------------------------------------------------------------
+
+
+def _same_lines(expected: list[str], got: list[str]) -> None:
+    """``got`` has the ``expected`` lines in order; ``...`` skips lines, and the rate of a
+    ``hands per second`` row (the machine's) is not compared."""
+    position = 0
+    skipping = False
+    for want in expected:
+        if want == "...":
+            skipping = True
+            continue
+        while True:
+            assert position < len(got), f"missing {want!r}"
+            line = got[position].rstrip()
+            position += 1
+            if want.startswith("hands per second"):
+                same = line.startswith("hands per second")
+            else:
+                same = line == want.rstrip()
+            if same:
+                break
+            assert skipping, f"expected {want!r}, got {line!r}"
+        skipping = False
+
+
+def test_the_examples_of_docs_cli_md_are_the_real_output(tmp_path):
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    blocks = [body for info, body in
+              re.findall(r"^```(\w*)\n(.*?)^```$", text, re.MULTILINE | re.DOTALL) if not info]
+    board = next(block for block in blocks if block.startswith("Stock: "))
+    assert board.splitlines() == _board.draw(
+        burraco.Game(burraco.Rules("italian-2p"), seed=7)).splitlines()
+    sessions = [block for block in blocks if block.startswith("$ ")]
+    assert len(sessions) == 3
+    made = run("selfplay", "--preset", "italian-2p", "--games", "3", "--seed", "9", "--policies",
+               "greedy,random", "--out", str(tmp_path / "games.jsonl"))  # the replay's example
+    assert made.returncode == 0
+    for block in sessions:
+        command, *expected = block.splitlines()
+        shell = command[2:].replace("burraco ", f"{sys.executable} -m burraco ")
+        done = subprocess.run(shell, shell=True, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        _same_lines(expected, done.stdout.splitlines())

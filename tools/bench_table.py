@@ -60,6 +60,9 @@ NOTES = (
         " when asked, the reference builds a list of them. 'C++ legal moves': the same"
         " positions, generated 2,000 times in one C++ loop (burraco._core._legal_moves_repeat);"
         " the 0.5 us target is judged on the meld phase, where generation does real work."
+        " '< X': the call minus the copy is below the measurement floor X (the clock's"
+        " resolution and the spread of the repeats; in smoke mode the copy's own time), so only"
+        " the bound is shown, never a negative time."
     ),
     (
         "gin_rummy counts the players' actions as moves, not its chance nodes (the deal, each"
@@ -93,9 +96,19 @@ class Figure:
     samples: list[float] = field(default_factory=list)
     note: str = ""
     baseline: float = 0.0  # median seconds of the workload's baseline (subtracted per item)
+    floor: float = 0.0  # seconds per item below which a difference with the baseline is noise
+
+    @property
+    def below_floor(self) -> bool:
+        """True when the workload minus its baseline is not above the measurement floor: the
+        figure is then only an upper bound (the floor), never a negative time."""
+        return self.baseline > 0 and (self.seconds - self.baseline) / self.items <= self.floor
 
     @property
     def per_item(self) -> float:
+        """Seconds per item, the baseline subtracted; the floor when the difference is below it."""
+        if self.below_floor:
+            return self.floor
         return (self.seconds - self.baseline) / self.items
 
     @property
@@ -116,6 +129,8 @@ class Figure:
         }
         if self.baseline:
             out["baseline_seconds_per_round"] = self.baseline
+            out["floor_seconds_per_item"] = self.floor
+            out["below_floor"] = self.below_floor
         if self.moves is not None and self.hands:
             out.update(
                 hands_per_second=self.hands / self.seconds,
@@ -140,13 +155,14 @@ def measure(build: Callable[[], W.Workload], smoke: bool, repeats: int, min_time
     elif workload.engine == "reference":
         repeats = min(repeats, 3)
     samples, answer = _time(workload.run, workload.check, smoke, repeats, min_time)
-    baseline = 0.0
+    baseline, floor = 0.0, 0.0
     if workload.baseline is not None:
-        baseline = statistics.median(
-            _time(workload.baseline, lambda _: None, smoke, repeats, min_time)[0]
-        )
+        base_samples = _time(workload.baseline, lambda _: None, smoke, repeats, min_time)[0]
+        baseline = statistics.median(base_samples)
+        floor = measurement_floor(samples, base_samples) / workload.items
     return Figure(
         baseline=baseline,
+        floor=floor,
         seconds=statistics.median(samples),
         items=workload.items,
         unit=workload.unit,
@@ -155,6 +171,18 @@ def measure(build: Callable[[], W.Workload], smoke: bool, repeats: int, min_time
         samples=samples,
         note=workload.note,
     )
+
+
+def measurement_floor(samples: list[float], base_samples: list[float]) -> float:
+    """The smallest difference between a workload and its baseline (seconds per round) that the
+    samples can tell from noise: the clock's resolution, the spread of each one's repeats (half
+    the range, added), and with a single sample of each (smoke) the baseline itself, since one cold
+    call's error is of the order of the call."""
+    floor = time.get_clock_info("perf_counter").resolution
+    if len(samples) < 2 or len(base_samples) < 2:
+        return max(floor, *base_samples)
+    spread = (max(samples) - min(samples)) / 2 + (max(base_samples) - min(base_samples)) / 2
+    return max(floor, spread)
 
 
 def _time(run, check, smoke: bool, repeats: int, min_time: float) -> tuple[list[float], Any]:
@@ -266,6 +294,12 @@ def fmt_time(seconds: float) -> str:
         value, unit = seconds, "s"
     digits = 2 if value < 10 else 1 if value < 100 else 0
     return f"{value:.{digits}f} {unit}"
+
+
+def fmt_per_item(figure: Figure) -> str:
+    """A figure's time per item, ``'< 0.40 us'`` when it is below the measurement floor."""
+    text = fmt_time(figure.per_item)
+    return f"< {text}" if figure.below_floor else text
 
 
 def fmt_rate(per_second: float) -> str:
@@ -476,7 +510,7 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list)
 
     def single(key, label, metric, build, target="", test=None, show=None, get=None):
         figures = {e: fig(lambda e=e: build(e), e, key) for e in ENGINES}
-        show = show or (lambda f: fmt_time(f.per_item))
+        show = show or fmt_per_item
         get = get or (lambda f: f.per_item)
         return _line(label, metric, figures, show, get, target, test)
 
@@ -539,7 +573,7 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list)
             lambda e: W.ismcts(e, sizes),
             ">= 5,000 it/s",
             lambda s: _yes(1 / s >= 5000),
-            show=lambda f: f"{fmt_time(f.per_item)} ({fmt_rate(f.per_second)})",
+            show=lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
         ),
     ]
     groups.append(

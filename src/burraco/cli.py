@@ -1,36 +1,57 @@
 """The ``burraco`` command: play against bots, self-play, replay records, perft and benchmarks.
 
     burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|random] [--hands N]
+                 [--out FILE]
     burraco selfplay --preset P --games N [--policy greedy | --policies greedy,random]
                      [--seed S] [--out games.jsonl] [--matches] [--engine core|reference]
-    burraco replay FILE [--game K | --list] [--engine core|reference]
+    burraco replay FILE [--game K | --list] [--move N] [--all] [--engine core|reference]
     burraco perft [--preset P --seed S | --state STATE] --depth D [--divide]
     burraco perft FILE [FILE ...] [--id ID] [--max-nodes N] [--divide]
     burraco bench [--smoke] [--json FILE]
+    burraco --version
 
-Also ``python -m burraco``. Every subcommand has ``--help``; docs/cli.md describes them. User
-errors (a bad preset, a missing file, an illegal move typed at the prompt) print one line and never
-a traceback: exit status 2 for a bad command line, 1 for a failure, 130 after Ctrl-C.
+Also ``python -m burraco``. Every subcommand has ``--help``; docs/cli.md describes them. The
+terminal output goes through ``rich``: coloured on a terminal, plain text when piped, under
+``NO_COLOR`` or with ``--no-color``; the board itself is drawn by :mod:`burraco._board` (also
+``str(game)``). User errors (a bad preset, a missing file, an illegal move typed at the prompt)
+print one line and never a traceback: exit status 2 for a bad command line, 1 for a failure, 130
+after Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import math
 import os
 import random
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
 from . import _perft_tool
+from ._board import WIDTH, Seating, draw, side_label
 from ._errors import BurracoError
 from ._match import _splitmix64
 from ._records import read_records, write_records
@@ -49,6 +70,14 @@ class CliError(Exception):
 
 
 # ---- shared helpers ------------------------------------------------------------------------------
+
+
+def package_version() -> str:
+    """The installed distribution's version (``importlib.metadata``)."""
+    try:
+        return version("burraco")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def load_engine(name: str) -> ModuleType:
@@ -127,63 +156,74 @@ def columns(items: Sequence[str], width: int) -> list[str]:
     return lines
 
 
-def state_fields(game: Any) -> dict[str, str]:
-    """The fields of ``game.state_string()`` by name (docs/game.md, version 1)."""
-    fields: dict[str, str] = {}
-    for part in game.state_string().split(";"):
-        name, _, value = part.partition("=")
-        fields[name] = value
-    return fields
+# ---- the screen ----------------------------------------------------------------------------------
+
+# A card of hearts or diamonds (also the card a wild stands for: the 4d of ``Jk(=4d)``), and a joker.
+RED_CARD = r"(?<![A-Za-z0-9])[A2-9TJQK][hd](?![A-Za-z0-9])"
+JOKER = r"(?<![A-Za-z0-9])Jk(?![A-Za-z0-9])"
 
 
-# ---- the board -----------------------------------------------------------------------------------
+class Screen:
+    """Where the command prints: a ``rich`` console on stdout. On a terminal the board is coloured
+    (hearts and diamonds red, titles bold); piped, under ``NO_COLOR`` or ``--no-color`` the text is
+    plain, the same characters without any escape sequence."""
+
+    def __init__(self, color: bool = True) -> None:
+        plain = not color or bool(os.environ.get("NO_COLOR"))
+        self.console = Console(highlight=False, markup=False, emoji=False, soft_wrap=True,
+                               color_system=None if plain else "auto")
+
+    @property
+    def styled(self) -> bool:
+        """True when colours and styles are drawn (a terminal, colour not turned off)."""
+        return self.console.color_system is not None
+
+    def say(self, text: str = "", style: str = "") -> None:
+        """Prints lines of text, cards coloured."""
+        line = Text(text, style=style)
+        if self.styled:
+            line.highlight_regex(RED_CARD, "red")
+            line.highlight_regex(JOKER, "bold magenta")
+        self.console.print(line)
+
+    def board(self, text: str) -> None:
+        """Prints a drawing of :mod:`burraco._board`: titles bold, the cards just arrived green."""
+        for line in text.splitlines():
+            if line.startswith(("== ", "Hand over:")):
+                self.say(line, "bold")
+            elif line.startswith("  new in your hand:"):
+                self.say(line, "bold green")
+            else:
+                self.say(line)
+
+    def table(self, table: Table) -> None:
+        """Prints a table; plain, it is laid out at its natural width with no trailing blanks."""
+        if self.styled:
+            self.console.print(table)
+            return
+        flat = Console(file=io.StringIO(), width=10_000, color_system=None, highlight=False,
+                       markup=False, emoji=False)
+        flat.print(table)
+        out = flat.file.getvalue()  # type: ignore[attr-defined]
+        for line in out.splitlines():
+            self.console.print(Text(line.rstrip()))
+
+    def wrapped(self, text: str, width: int = WIDTH) -> None:
+        """Prints a paragraph wrapped to ``width`` columns (the 80 of a default terminal)."""
+        for line in textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False):
+            self.say(line)
 
 
-@dataclass
-class Seating:
-    """Who sits where: the human's seat (None: nobody, a full view) and a name per seat."""
-
-    names: dict[int, str] = field(default_factory=dict)
-    human: int | None = None
-
-    def seat(self, seat: int) -> str:
-        """``'seat 1 (greedy bot)'``, ``'seat 0 (you)'``, or ``'seat 2'``."""
-        name = self.names.get(seat)
-        return f"seat {seat} ({name})" if name else f"seat {seat}"
+def plain_table(*headers: str, min_label: int = 0) -> Table:
+    """A table without borders: columns two blanks apart, the first one left-aligned labels."""
+    table = Table(box=None, show_header=any(headers), pad_edge=False, padding=(0, 1),
+                  header_style="bold", show_edge=False)
+    for index, header in enumerate(headers):
+        table.add_column(header, no_wrap=index == 0, min_width=min_label if index == 0 else None)
+    return table
 
 
-def side_seats(game: Any, side: int) -> list[int]:
-    """The seats that play for a side."""
-    return [seat for seat in range(game.players) if game.side_of(seat) == side]
-
-
-def side_label(game: Any, side: int, seating: Seating) -> str:
-    """``'side 0 (seats 0, 2; you)'``: the side, its seats, and the human if among them."""
-    seats = side_seats(game, side)
-    text = f"side {side} (seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
-    if seating.human is not None and seating.human in seats:
-        text += "; you"
-    return text + ")"
-
-
-def _packet_line(packet: tuple[str, int | None, Any], seating: Seating) -> str:
-    """A pozzetto's status; its cards too in the full view (or when the human has seen them)."""
-    status, owner, cards = packet
-    full = seating.human is None
-    if status == "untaken":
-        text = f"untaken, {len(cards)} cards"
-        return text + (f": {cards}" if full and len(cards) else "")
-    if status == "stock" or owner is None:
-        return "became the stock"
-    if status == "face_down":
-        text = f"taken face down by {seating.seat(owner)}, joins the hand at its next turn"
-        return text + (f": {cards}" if full else "")
-    if status == "seen":
-        text = f"taken face down by {seating.seat(owner)} (seen by it)"
-        return text + (f": {cards}" if full or owner == seating.human else "")
-    if status == "in_hand":
-        return f"in the hand of {seating.seat(owner)}"
-    return f"{status} ({seating.seat(owner)})"
+# ---- the board (drawn by burraco._board) ---------------------------------------------------------
 
 
 def render_board(
@@ -192,115 +232,83 @@ def render_board(
     *,
     title: str = "",
     match_scores: Sequence[int] | None = None,
+    new_cards: Any = None,
 ) -> str:
-    """The table as text: scores, stock, discard pile, pozzetti, every side's melds with their
-    indices (as ``add <index> <card>`` takes them), the hands (only the human's cards unless
-    ``seating.human`` is None: the full view) and whose turn it is."""
+    """The table as text (``burraco._board.draw``) with the match scores of the units, the
+    human's marked ``(you)``."""
     rules = game.rules
-    lines: list[str] = []
-    width = 100
-    if title:
-        lines.append(f"== {title} " + "=" * max(3, width - len(title) - 4))
+    shown: list[str] | None = None
     if match_scores is not None:
-        shown = show_units(rules, match_scores)
-        units = units_of(rules)
-        parts = []
-        for unit, score in zip(units, shown):
+        shown = []
+        for unit, score in zip(units_of(rules), show_units(rules, match_scores)):
             if seating.human is not None and (
                 unit == f"seat {seating.human}"
                 or (rules.players != 3 and unit == f"side {game.side_of(seating.human)}")
             ):
                 unit += " (you)"
-            parts.append(f"{unit} {score}")
-        lines.append(f"Match scores (target {rules.match_target}): " + ", ".join(parts))
-    top = game.top_discard
-    pile = game.discard_pile
-    lines.append(
-        f"Stock: {game.stock_size} cards   Discard pile ({len(pile)}): {pile if len(pile) else '-'}"
-        f"   top: {top if top is not None else '-'}"
-    )
-    for index, packet in enumerate(game.pozzetti):
-        lines.append(f"Pozzetto {index}: {_packet_line(packet, seating)}")
-    fields = state_fields(game)
-    opened = fields.get("opened", "").split(",")
-    need = fields.get("need", "").split(",")
-    for side in game.sides:
-        melds = game.melds(side)
-        taken = any(
-            status in ("face_down", "seen", "in_hand") and owner is not None
-            and game.side_of(owner) == side
-            for status, owner, _ in game.pozzetti
-        )
-        table = sum(int(meld.points) for meld in melds)
-        bonus = sum(int(meld.bonus) for meld in melds)
-        notes = [f"table {table}" + (f" + burraco bonuses {bonus}" if bonus else "")]
-        notes.append("pozzetto taken" if taken else "pozzetto not taken")
-        if rules.opening_minimum is not None and side < len(opened) and side < len(need):
-            notes.append("open" if opened[side] == "1" else f"not open: needs {need[side]}")
-        lines.append(f"Melds of {side_label(game, side, seating)}: {', '.join(notes)}")
-        if not len(melds):
-            lines.append("  (none)")
-        for index, meld in enumerate(melds):
-            tag = f"  {meld.burraco} burraco" if meld.burraco else ""
-            lines.append(f"  [{index}] {meld}{tag}")
-    for seat in range(game.players):
-        hand = game.hand(seat)
-        if seating.human is None or seat == seating.human:
-            lines.append(f"Hand of {seating.seat(seat)} ({len(hand)}): {hand if len(hand) else '-'}")
-        else:
-            known = game.known(seat)
-            extra = f", known: {known}" if len(known) else ""
-            plural = "" if len(hand) == 1 else "s"
-            lines.append(f"Hand of {seating.seat(seat)}: {len(hand)} card{plural}{extra}")
-    if game.is_over():
-        lines.append(f"The hand is over: {game.end_reason.replace('_', ' ')}")
-    else:
-        lines.append(f"Turn: {seating.seat(game.turn)}, {game.phase} phase")
-    return "\n".join(lines)
+            shown.append(f"{unit} {score}")
+    return draw(game, seating, title=title, match_scores=shown, new_cards=new_cards)
 
 
 RESULT_FIELDS = ("melds", "bonuses", "closing", "hand", "pozzetto", "cut", "total")
 
 
-def render_result(game: Any, seating: Seating) -> str:
-    """A finished hand's result: the end reason and every side's score breakdown (RULES E)."""
+def render_result(game: Any, seating: Seating) -> Table:
+    """A finished hand's score breakdown per side (RULES E), the board's last line having said
+    how it ended; with three players the seats' scores as a last row."""
     result = game.result()
-    lines = []
-    reason = str(result.end_reason).replace("_", " ")
-    if result.closing_side is not None:
-        reason += f" by {side_label(game, result.closing_side, seating)}"
-    lines.append(f"Hand over: {reason}")
-    labels = [side_label(game, side.side, seating) for side in result.sides]
-    width = max(len(label) for label in labels)
-    lines.append(" " * width + "".join(f"{name:>10}" for name in RESULT_FIELDS))
-    for label, side in zip(labels, result.sides):
-        lines.append(
-            f"{label:<{width}}" + "".join(f"{getattr(side, name):>10}" for name in RESULT_FIELDS)
-        )
-    if result.player_scores is not None:
-        scores = ", ".join(
-            f"seat {seat} {format_points(points)}" for seat, points in enumerate(result.player_scores)
-        )
-        lines.append(f"Scores per seat (RULES E.6): {scores}")
-    return "\n".join(lines)
+    table = plain_table("", *RESULT_FIELDS)
+    for column in table.columns[1:]:
+        column.justify = "right"
+    for side in result.sides:
+        table.add_row(side_label(game, side.side, seating),
+                      *(str(getattr(side, name)) for name in RESULT_FIELDS))
+    return table
 
 
-# ---- play ----------------------------------------------------------------------------------------
-
-PLAY_HELP = """\
-Commands:
-  draw, pile, keep, reject      draw phase moves (keep/reject: the brazilian first draw)
-  meld 5h 6h 7h                 a new meld (cards in any order; a wild: Jk or a two)
-  add 2 8h                      lay 8h off on your side's meld [2] ("add 2 8h 9h": several)
-  discard Qs                    end the turn
-  moves, ?                      the numbered legal moves; type a number to play that move
-  board                         show the table again
-  help                          this text
-  quit                          leave the match"""
+def render_seat_scores(game: Any) -> str | None:
+    """With three players, each seat's score of the hand (RULES E.6), else None."""
+    result = game.result()
+    if result.player_scores is None:
+        return None
+    scores = ", ".join(
+        f"seat {seat} {format_points(points)}" for seat, points in enumerate(result.player_scores)
+    )
+    return f"Scores per seat (RULES E.6): {scores}"
 
 
-class _Quit(Exception):
-    """The person left the match (quit, or end of input)."""
+def show_result(screen: Screen, game: Any, seating: Seating) -> None:
+    """Prints :func:`render_result` and the seats' scores."""
+    screen.table(render_result(game, seating))
+    seats = render_seat_scores(game)
+    if seats is not None:
+        screen.say(seats)
+
+
+def _line_editing(candidates: Callable[[], Sequence[str]] | None = None) -> bool:
+    """Line editing and history for ``input()`` (arrows, Ctrl-R, ...) where the ``readline``
+    module exists, with Tab completing ``candidates()``; False where it does not (the prompt
+    then reads plain lines)."""
+    try:
+        import readline
+    except ImportError:  # Windows without a readline port: plain input
+        return False
+    libedit = "libedit" in (readline.__doc__ or "")
+    if libedit:
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+        readline.parse_and_bind("set enable-bracketed-paste off")
+    if candidates is not None:
+        readline.set_completer_delims("")  # complete the whole line: moves have blanks
+
+        def complete(text: str, state: int) -> str | None:
+            lowered = text.lower()
+            found = [item for item in candidates() if item.lower().startswith(lowered)]
+            return found[state] if state < len(found) else None
+
+        readline.set_completer(complete)
+    return True
 
 
 def _read_line(prompt: str) -> str:
@@ -315,13 +323,35 @@ def _read_line(prompt: str) -> str:
     return line.strip()
 
 
+class _Quit(Exception):
+    """The person left (quit, or end of input)."""
+
+
+# ---- play ----------------------------------------------------------------------------------------
+
+PLAY_COMMANDS = ("moves", "board", "help", "quit")
+PLAY_HELP = """\
+Commands:
+  draw, pile, keep, reject      draw phase moves (keep/reject: the brazilian first draw)
+  meld 5h 6h 7h                 a new meld (cards in any order; a wild: Jk or a two)
+  add 2 8h                      lay 8h off on your side's meld [2] ("add 2 8h 9h": several)
+  discard Qs                    end the turn
+  moves, ?                      the numbered legal moves; type a number to play that move
+  board                         show the table again
+  help                          this text
+  quit                          leave the match (also Ctrl-D)"""
+EDITING_HELP = ("Line editing: the arrows move in the line, Up and Down recall earlier commands, "
+                "Tab completes a command or a legal move.")
+
+
 def _bot_move(game: Any, policy: str, seed: int) -> Any:
     """The move a built-in policy plays here."""
     return game.policy_move(policy, seed)
 
 
 def _describe_moves(seating: Seating, played: Sequence[tuple[int, Any]]) -> list[str]:
-    """``'seat 1 (greedy bot): draw, meld 5h 6h 7h, discard Qs'`` per run of one seat's moves."""
+    """``'seat 1 (greedy bot) played: draw, meld 5h 6h 7h, discard Qs'`` per run of one seat's
+    moves."""
     lines: list[str] = []
     run: list[str] = []
     current: int | None = None
@@ -336,19 +366,42 @@ def _describe_moves(seating: Seating, played: Sequence[tuple[int, Any]]) -> list
     return lines
 
 
+def _gained(after: Any, before: Any) -> Any:
+    """The cards of ``after`` that ``before`` lacks (multisets)."""
+    return after - (after & before)
+
+
+@dataclass
+class HandView:
+    """What the person sees of the hand being played: the screen, the seats, the title."""
+
+    screen: Screen
+    seating: Seating
+    title: str
+    match_scores: Sequence[int]
+
+    def show(self, game: Any, new_cards: Any = None, final: bool = False) -> None:
+        """Draws the board; ``new_cards`` are listed under the hand as new in it."""
+        title = self.title + (" (final)" if final else "")
+        self.screen.say()
+        self.screen.board(render_board(game, self.seating, title=title,
+                                       match_scores=self.match_scores, new_cards=new_cards))
+
+
 def play_hand(
     game: Any,
-    seating: Seating,
+    view: HandView,
     bots: str,
     rng: random.Random,
-    title: str,
-    match_scores: Sequence[int],
 ) -> None:
     """Plays one hand: the bots move by themselves, the person at the prompt. Raises
     :class:`_Quit` when the person leaves."""
+    screen, seating = view.screen, view.seating
     human = seating.human
     played: list[tuple[int, Any]] = []
     show = True
+    new_cards: Any = None  # what the next board lists as new in the hand
+    after_move: Any = None  # the hand after the person's last move
     while not game.is_over():
         if game.turn != human:
             seat = game.turn
@@ -358,11 +411,20 @@ def play_hand(
             show = True
             continue
         if played:
-            print("\n".join(_describe_moves(seating, played)))
+            for line in _describe_moves(seating, played):
+                screen.say(line)
             played = []
+            if after_move is not None:
+                # Cards that came while the others played: the packet taken face down.
+                packet = _gained(game.hand(human), after_move)
+                if len(packet):
+                    screen.say(f"Your pozzetto joined your hand: {_plural(len(packet), 'card')}.",
+                               "bold")
+                    new_cards = packet
+            after_move = game.hand(human)
         if show:
-            print()
-            print(render_board(game, seating, title=title, match_scores=match_scores))
+            view.show(game, new_cards)
+            new_cards = None
             show = False
         line = _read_line(f"[{game.phase}] your move> ")
         command = line.lower()
@@ -371,26 +433,27 @@ def play_hand(
         if command in ("quit", "exit", "q"):
             raise _Quit("quit")
         if command in ("help", "h"):
-            print(PLAY_HELP)
+            screen.say(PLAY_HELP)
             continue
         if command in ("board", "b"):
             show = True
             continue
         moves = game.legal_moves()
         if command in ("moves", "?"):
-            width = shutil.get_terminal_size((100, 24)).columns
+            width = shutil.get_terminal_size((WIDTH, 24)).columns
             digits = len(str(len(moves)))
             items = [f"{n:>{digits}}. {move}" for n, move in enumerate(moves, 1)]
-            print(f"{len(moves)} legal moves:")
-            print("\n".join(columns(items, width)))
+            screen.say(f"{len(moves)} legal moves:")
+            for text in columns(items, width):
+                screen.say(text)
             continue
         before = game.hand(human)
         played_before = len(game.moves)
         if command.isdigit():
             number = int(command)
             if not 1 <= number <= len(moves):
-                print(f"No move number {number}: there are {len(moves)} legal moves "
-                      "(type 'moves' to list them).")
+                screen.say(f"No move number {number}: there are {len(moves)} legal moves "
+                           "(type 'moves' to list them).")
                 continue
             chosen: Any = moves[number - 1]
         else:
@@ -398,22 +461,36 @@ def play_hand(
         try:
             game.push(chosen)
         except BurracoError as error:
-            print(f"Not played: {error}. Type 'moves' (or '?') for the legal moves, 'help' for "
-                  "the commands.")
+            screen.say(f"Not played: {error}. Type 'moves' (or '?') for the legal moves, 'help' "
+                       "for the commands.")
             continue
         mine = ", ".join(str(move) for move in game.moves[played_before:])
         note = f"You played: {mine}"
-        after = game.hand(human)
-        gained = after - (after & before)
-        if len(gained):
-            note += f"; new in your hand: {gained}"
-        print(note)
+        after_move = game.hand(human)
+        new_cards = _gained(after_move, before)
+        if len(new_cards):
+            note += f"; new in your hand: {new_cards}"
+        screen.say(note)
         show = True
-    if played:
-        print("\n".join(_describe_moves(seating, played)))
-    print()
-    print(render_board(game, seating, title=title + " (final)", match_scores=match_scores))
-    print(render_result(game, seating))
+    for line in _describe_moves(seating, played):
+        screen.say(line)
+    view.show(game, final=True)
+    show_result(screen, game, seating)
+
+
+def _open_out(path: str | None, stack: contextlib.ExitStack) -> TextIO | None:
+    """The records file of ``--out`` opened for writing, or None; an unwritable path is a
+    :class:`CliError` quoting it."""
+    if not path:
+        return None
+    try:
+        return stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+    except OSError as error:
+        raise CliError(f"--out {path!r}: {error.strerror or error}") from None
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -435,33 +512,57 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             names[seat] = f"{args.bots} bot"
     seating = Seating(names, args.seat)
+    screen = Screen(color=not args.no_color)
     rng = random.Random(seed)
-    limit = f"{args.hands} hand{'s' if args.hands != 1 else ''}" if args.hands else (
-        f"to {rules.match_target} points")
-    print(f"burraco: {rules!r}, match seed {seed}, you are seat {args.seat}, bots: {args.bots}; "
-          f"playing {limit}.")
-    print("Type a move (e.g. 'draw', 'meld 5h 6h 7h', 'discard Qs'), 'moves' or '?' for the legal "
-          "moves, 'help', 'quit'.")
-    try:
-        while not match.is_over() and (args.hands is None or match.hands_played < args.hands):
-            game = match.new_game()
-            title = f"{rules.preset}, hand {match.hands_played + 1}"
-            play_hand(game, seating, args.bots, rng, title, match.scores)
-            match.record(game)
-            scores = ", ".join(f"{unit} {score}" for unit, score in
-                               zip(units_of(rules), show_units(rules, match.scores)))
-            print(f"Match scores after {match.hands_played} "
-                  f"hand{'s' if match.hands_played != 1 else ''}: {scores}")
-    except _Quit as reason:
-        print(f"Leaving the match ({reason}) after {match.hands_played} finished "
-              f"hand{'s' if match.hands_played != 1 else ''}. Goodbye.")
-        return 0
-    if match.is_over():
-        winner = match.winner
-        unit = units_of(rules)[winner] if winner is not None else None
-        print(f"Match over: {unit} wins." if unit else "Match over: a draw.")
-    else:
-        print(f"Stopped after {match.hands_played} hand{'s' if match.hands_played != 1 else ''}.")
+    current: list[Any] = []  # the hand being played
+    editing = _line_editing(
+        lambda: [*PLAY_COMMANDS, *(str(move) for move in current[-1].legal_moves())]
+        if current and not current[-1].is_over() else list(PLAY_COMMANDS)
+    ) if sys.stdin.isatty() else False
+    limit = _plural(args.hands, "hand") if args.hands else f"to {rules.match_target} points"
+    screen.wrapped(f"burraco play: {rules!r}, match seed {seed}; you are seat {args.seat}, the "
+                   f"bots play {args.bots}; playing {limit}.")
+    screen.wrapped("Type a move ('draw', 'meld 5h 6h 7h', 'discard Qs'), 'moves' or '?' for the "
+                   "legal moves, 'help', 'quit'." + (" Up recalls the last command." if editing
+                                                     else ""))
+    with contextlib.ExitStack() as stack:
+        out = _open_out(args.out, stack)
+        written = 0
+
+        def save(game: Any) -> None:
+            nonlocal written
+            if out is not None:
+                write_records(out, [game.record()])
+                out.flush()
+                written += 1
+
+        try:
+            while not match.is_over() and (args.hands is None or match.hands_played < args.hands):
+                game = match.new_game()
+                current.append(game)
+                view = HandView(screen, seating, f"{rules.preset}, hand {match.hands_played + 1}",
+                             match.scores)
+                play_hand(game, view, args.bots, rng)
+                match.record(game)
+                save(game)
+                current.clear()
+                scores = ", ".join(f"{unit} {score}" for unit, score in
+                                   zip(units_of(rules), show_units(rules, match.scores)))
+                screen.say(f"Match scores after {_plural(match.hands_played, 'hand')}: {scores}")
+        except _Quit as reason:
+            if current and current[-1].moves:
+                save(current[-1])  # the unfinished hand, for replay
+            screen.say(f"Leaving the match ({reason}) after "
+                       f"{_plural(match.hands_played, 'finished hand')}. Goodbye.")
+        else:
+            if match.is_over():
+                winner = match.winner
+                unit = units_of(rules)[winner] if winner is not None else None
+                screen.say(f"Match over: {unit} wins." if unit else "Match over: a draw.")
+            else:
+                screen.say(f"Stopped after {_plural(match.hands_played, 'hand')}.")
+        if out is not None:
+            screen.say(f"wrote {_plural(written, 'record')} to {args.out}")
     return 0
 
 
@@ -498,38 +599,23 @@ def play_out(game: Any, policies: Sequence[str], seed: int) -> None:
         game.push(_bot_move(game, policies[game.turn], next(seeds)))
 
 
-class Progress:
-    """A one-line progress bar on a terminal stream; silent when the stream is not a terminal."""
-
-    def __init__(self, total: int, unit: str, stream: TextIO, enabled: bool = True) -> None:
-        self.total = total
-        self.unit = unit
-        self.stream = stream
-        self.enabled = enabled and stream.isatty()
-        self.started = time.perf_counter()
-        self.shown = 0.0
-
-    def update(self, done: int, extra: str = "") -> None:
-        """Redraws the bar (at most ten times a second, and always at the end)."""
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self.shown < 0.1:
-            return
-        self.shown = now
-        fraction = done / self.total if self.total else 1.0
-        bar = "#" * int(fraction * 30)
-        elapsed = now - self.started
-        rate = f"{done / elapsed:,.1f} {self.unit}/s" if elapsed > 0 else ""
-        self.stream.write(f"\r[{bar:<30}] {done}/{self.total} {self.unit} {rate} {extra}".rstrip()
-                          + "\x1b[K")
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Ends the bar's line."""
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+def progress_bar(total: int, unit: str, enabled: bool = True) -> Progress:
+    """A ``rich`` progress bar on stderr (done/total, rate, elapsed and remaining time); drawn only
+    when stderr is a terminal, so a piped run's stderr stays empty."""
+    stream = Console(stderr=True, highlight=False, markup=False, emoji=False)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=stream,
+        disable=not (enabled and stream.is_terminal),
+        transient=False,
+    )
 
 
 @dataclass
@@ -582,41 +668,40 @@ def render_summary(
     seconds: float,
     matches: bool,
     end_reasons: Sequence[str],
-) -> str:
-    """The summary table of a self-play run."""
+) -> list[Table]:
+    """The summary of a self-play run: the run, its units side by side, then the hands."""
     game_word = "matches" if matches else "hands"
     percent: Callable[[int, int], str] = (
         lambda n, total: f"{n} ({100 * n / total:.1f}%)" if total else f"{n}"
     )
-    rows: list[tuple[str, list[str]]] = []
+    label = 20  # the values start at column 22
+    run = plain_table("", "", min_label=label)
+    run.add_row("games", f"{tally.games} {game_word}"
+                + (f" ({tally.hands} hands)" if matches else ""))
+    units = plain_table("", *tally.units, min_label=label)
+    for column in units.columns[1:]:
+        column.min_width = 12
     if rules.players == 3:
-        rows.append(("policy", list(policies)))
+        units.add_row("policy", *policies)
     else:
         seats = [[seat for seat in range(rules.players) if seat % 2 == side] for side in (0, 1)]
-        rows.append(("seats", [", ".join(map(str, group)) for group in seats]))
-        rows.append(("policy", ["/".join(policies[seat] for seat in group) for group in seats]))
-    rows.append(("wins", [percent(wins, tally.games) for wins in tally.wins]))
+        units.add_row("seats", *(", ".join(map(str, group)) for group in seats))
+        units.add_row("policy", *("/".join(policies[seat] for seat in group) for group in seats))
+    units.add_row("wins", *(percent(wins, tally.games) for wins in tally.wins))
     means = [total / tally.games if tally.games else 0.0 for total in tally.score_sums]
     if rules.players == 3:
         means = [mean / 2 for mean in means]
-    rows.append((f"mean score ({'match' if matches else 'hand'})", [f"{m:.1f}" for m in means]))
-    label_width = max(22, max(len(label) for label, _ in rows) + 2)
-    cell = max(14, max(len(text) for _, cells in rows for text in cells) + 2)
-    out = [f"games{'':<{label_width - 5}}{tally.games} {game_word}"
-           + (f" ({tally.hands} hands)" if matches else "")]
-    out.append(f"{'':<{label_width}}" + "".join(f"{unit:<{cell}}" for unit in tally.units).rstrip())
-    for label, cells in rows:
-        out.append(f"{label:<{label_width}}" + "".join(f"{text:<{cell}}" for text in cells).rstrip())
-    out.append(f"{'draws':<{label_width}}{percent(tally.draws, tally.games)}")
-    reasons = ", ".join(
+    units.add_row(f"mean score ({'match' if matches else 'hand'})", *(f"{m:.1f}" for m in means))
+    hands = plain_table("", "", min_label=label)
+    hands.add_row("draws", percent(tally.draws, tally.games))
+    hands.add_row("end reasons", ", ".join(
         f"{reason} {percent(tally.reasons.get(reason, 0), tally.hands)}" for reason in end_reasons
-    )
-    out.append(f"{'end reasons':<{label_width}}{reasons}")
+    ))
     mean_moves = tally.moves / tally.hands if tally.hands else 0.0
-    out.append(f"{'mean moves per hand':<{label_width}}{mean_moves:.1f}")
+    hands.add_row("mean moves per hand", f"{mean_moves:.1f}")
     rate = tally.hands / seconds if seconds > 0 else 0.0
-    out.append(f"{'hands per second':<{label_width}}{rate:,.1f} ({seconds:.2f} s)")
-    return "\n".join(out)
+    hands.add_row("hands per second", f"{rate:,.1f} ({seconds:.2f} s)")
+    return [run, units, hands]
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -630,19 +715,17 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise CliError(f"--max-hands {args.max_hands}: expected at least 1", 2)
     seed = seed_or_random(args.seed)
     with contextlib.ExitStack() as stack:
-        out: TextIO | None = None
-        if args.out:
-            try:
-                out = stack.enter_context(open(args.out, "w", encoding="utf-8", newline="\n"))
-            except OSError as error:
-                raise CliError(f"--out {args.out!r}: {error.strerror or error}") from None
+        out = _open_out(args.out, stack)
         tally, seconds = _selfplay_loop(engine, rules, policies, seed, args, out)
-    header = (f"burraco selfplay: {rules!r}, engine {args.engine}, seed {seed}, policies "
-              + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
-    print(header)
-    print(render_summary(tally, rules, policies, seconds, args.matches, engine.END_REASONS))
+    screen = Screen(color=not args.no_color)
+    # One line, however long: a script that reads the summary finds the run on its first line.
+    screen.say(f"burraco selfplay: {rules!r}, engine {args.engine}, seed {seed}, policies "
+               + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
+    for table in render_summary(tally, rules, policies, seconds, args.matches,
+                                engine.END_REASONS):
+        screen.table(table)
     if args.out:
-        print(f"wrote {tally.hands} records to {args.out}")
+        screen.say(f"wrote {tally.hands} records to {args.out}")
     return 0
 
 
@@ -657,8 +740,7 @@ def _selfplay_loop(
     """Plays the games of ``burraco selfplay``, writing each hand's record to ``out`` as it ends;
     returns the tally and the seconds taken."""
     tally = Tally(units_of(rules))
-    progress = Progress(args.games, "matches" if args.matches else "hands", sys.stderr,
-                        enabled=not args.quiet)
+    unit = "matches" if args.matches else "hands"
     started = time.perf_counter()
     seeds = seed_stream(seed)
 
@@ -667,25 +749,31 @@ def _selfplay_loop(
         if out is not None:
             write_records(out, [game.record()])
 
-    for done in range(args.games):
-        if args.matches:
-            match = engine.Match(rules, seed=next(seeds))
-            while not match.is_over() and match.hands_played < args.max_hands:
-                game = match.new_game()
-                play_out(game, policies, game.seed)
-                match.record(game)
+    with progress_bar(args.games, unit, enabled=not args.quiet) as bar:
+        task = bar.add_task("selfplay", total=args.games, rate="")
+        shown = started
+        for done in range(args.games):
+            if args.matches:
+                match = engine.Match(rules, seed=next(seeds))
+                while not match.is_over() and match.hands_played < args.max_hands:
+                    game = match.new_game()
+                    play_out(game, policies, game.seed)
+                    match.record(game)
+                    finished(game)
+                tally.add_game(list(match.scores), match.winner)
+            else:
+                hand_seed = next(seeds)
+                game = engine.Game(rules, seed=hand_seed)
+                play_out(game, policies, hand_seed)
                 finished(game)
-            tally.add_game(list(match.scores), match.winner)
-        else:
-            hand_seed = next(seeds)
-            game = engine.Game(rules, seed=hand_seed)
-            play_out(game, policies, hand_seed)
-            finished(game)
-            scores = unit_scores(rules, game.result())
-            tally.add_game(scores, hand_winner(scores))
-        progress.update(done + 1)
-    seconds = time.perf_counter() - started
-    progress.close()
+                scores = unit_scores(rules, game.result())
+                tally.add_game(scores, hand_winner(scores))
+            now = time.perf_counter()
+            if now >= shown + 0.05 or done + 1 == args.games:  # a few redraws a second at most
+                shown = now
+                rate = f"{tally.hands / (now - started):,.0f} hands/s" if now > started else ""
+                bar.update(task, completed=done + 1, rate=rate)
+        seconds = time.perf_counter() - started
     return tally, seconds
 
 
@@ -729,35 +817,118 @@ def record_line(record: dict[str, Any]) -> str:
     return f"{record.get('rules')}  {dealt}  {len(moves)} moves  {outcome}"
 
 
+REPLAY_HELP = """\
+Enter: the next move   N: the table after move N (0: the start)   a: all the rest
+q: quit (also Ctrl-D)   help: this text"""
+
+
+class Replay:
+    """A recorded hand shown move by move: the table at the start and after every move."""
+
+    def __init__(self, screen: Screen, final: Any, number: int) -> None:
+        self.screen = screen
+        self.number = number
+        self.moves = list(final.moves)
+        self.game = final.copy()
+        while self.game.moves:
+            self.game.pop()
+        self.start = self.game.copy()
+        self.seating = Seating()
+        self.shown = False  # whether a table was shown already (a blank line goes between two)
+
+    @property
+    def at(self) -> int:
+        """How many moves have been played on the shown table."""
+        return len(self.game.moves)
+
+    def go_to(self, number: int) -> None:
+        """The table after ``number`` moves (0: the start), shown."""
+        if number < self.at:
+            self.game = self.start.copy()
+        while self.at < number:
+            self.game.push(self.moves[self.at])
+        self.show()
+
+    def step(self) -> None:
+        """The next move played, and the table after it shown."""
+        self.game.push(self.moves[self.at])
+        self.show()
+
+    def show(self) -> None:
+        if self.at == 0:
+            game = self.game
+            title = f"record {self.number}: the start"
+        else:
+            before = self.game.copy()
+            move = before.pop()
+            title = f"move {self.at}: seat {before.turn} {move}"
+        if self.shown:
+            self.screen.say()
+        self.shown = True
+        self.screen.board(draw(self.game, self.seating, title=title))
+
+    def finish(self) -> None:
+        """The end of the record: the result, or that the hand goes on."""
+        self.screen.say()
+        if self.game.is_over():
+            show_result(self.screen, self.game, self.seating)
+        else:
+            self.screen.say(f"The record ends after {_plural(len(self.moves), 'move')}; the hand "
+                            "is not over.")
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``burraco replay``: a recorded hand move by move, or the list of records."""
     engine = load_engine(args.engine)
     records = _load_records(args.file)
+    screen = Screen(color=not args.no_color)
     if args.list:
         for index, record in enumerate(records):
-            print(f"{index:>5}  {record_line(record)}")
+            screen.say(f"{index:>3}  {record_line(record)}")
         return 0
     if not 0 <= args.game < len(records):
         raise CliError(f"--game {args.game}: {args.file} holds {len(records)} records "
                        f"(0 to {len(records) - 1})" if records else f"{args.file} holds no records")
     where = f"{args.file}: record {args.game}"
-    final = _game_from_record(engine, records[args.game], where)
-    moves = list(final.moves)
-    game = final.copy()
-    while game.moves:
-        game.pop()
-    seating = Seating()
-    print(render_board(game, seating, title=f"{where}: {game.rules!r}, seed {game.seed}, start"))
-    for number, move in enumerate(moves, 1):
-        seat = game.turn
-        game.push(move)
-        print()
-        print(render_board(game, seating, title=f"move {number}: seat {seat} {move}"))
-    print()
-    if game.is_over():
-        print(render_result(game, seating))
-    else:
-        print(f"The record ends after {len(moves)} moves; the hand is not over.")
+    replay = Replay(screen, _game_from_record(engine, records[args.game], where), args.game)
+    total = len(replay.moves)
+    if not 0 <= args.move <= total:
+        raise CliError(f"--move {args.move}: record {args.game} has {_plural(total, 'move')} "
+                       f"(0 to {total})", 2)
+    game = replay.game
+    screen.wrapped(f"burraco replay: {where}, {game.rules!r}, seed {game.seed}, "
+                   f"{_plural(total, 'move')}.")
+    replay.go_to(args.move)
+    # Step unless asked for everything, or when the output goes to a file or a program while a
+    # person sits at the keyboard (nobody would see the prompt).
+    stepping = not args.all and not (sys.stdin.isatty() and not sys.stdout.isatty())
+    if stepping:
+        if sys.stdin.isatty():
+            _line_editing()
+        screen.say(REPLAY_HELP)
+    while replay.at < total:
+        if not stepping:
+            replay.step()
+            continue
+        try:
+            answer = _read_line(f"replay [{replay.at}/{total}]> ").lower()
+        except _Quit:
+            answer = "q"
+        if answer == "":
+            replay.step()
+        elif answer in ("q", "quit", "exit"):
+            screen.say(f"Stopped at move {replay.at} of {total}.")
+            return 0
+        elif answer in ("a", "all"):
+            stepping = False
+        elif answer.isdigit() and int(answer) <= total:
+            replay.go_to(int(answer))
+        elif answer in ("?", "h", "help"):
+            screen.say(REPLAY_HELP)
+        else:
+            screen.say(f"Not understood: {answer!r}. Enter, a move number (0 to {total}), a, q "
+                       "or help.")
+    replay.finish()
     return 0
 
 
@@ -877,11 +1048,17 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Every subcommand has --help. Presets: italian, italian-2p, italian-3p, "
         "online-2p, brazilian.",
     )
+    parser.add_argument("--version", action="version", version=f"burraco {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
 
     def engine_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--engine", choices=ENGINES, default="core",
                          help="core: the C++ engine (default); reference: the pure-Python one")
+
+    def color_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--no-color", action="store_true",
+                         help="plain text even on a terminal (also: the NO_COLOR variable; piped "
+                         "output is always plain)")
 
     def rules_options(sub: argparse.ArgumentParser, default: str | None = "italian") -> None:
         sub.add_argument("--preset", default=default, metavar="PRESET",
@@ -905,6 +1082,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the bots' policy (default greedy)")
     play.add_argument("--hands", type=int, metavar="N",
                       help="stop after N hands (default: play to the match target)")
+    play.add_argument("--out", metavar="FILE",
+                      help="write the record of every hand played to FILE (JSON Lines, as "
+                      "selfplay --out; an unfinished hand too when you leave)")
+    color_option(play)
     engine_option(play)
     play.set_defaults(run=cmd_play)
 
@@ -933,19 +1114,29 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--max-hands", type=int, default=1000, metavar="N",
                           help="with --matches: stop a match after N hands as a draw (default 1000)")
     selfplay.add_argument("--quiet", action="store_true", help="no progress bar")
+    color_option(selfplay)
     engine_option(selfplay)
     selfplay.set_defaults(run=cmd_selfplay)
 
     replay = commands.add_parser(
         "replay", help="replay a recorded hand move by move",
-        description="Replay record K of a records file (JSON Lines, as written by selfplay "
-        "--out) move by move, printing each move and the table after it, then the result.",
+        description="Replay record K of a records file (JSON Lines, as written by selfplay --out "
+        "or play --out) move by move: the table at the start, then Enter shows the next move and "
+        "the table after it (a number N: the table after move N; a: every move left; q: stop); "
+        "after the last move, the result. --all prints every move at once, as does output "
+        "redirected away from the terminal. A stdin that is not a terminal is read the same way, "
+        "a line per answer.",
     )
     replay.add_argument("file", help="the records file")
     replay.add_argument("--game", type=int, default=0, metavar="K",
                         help="the record to replay, from 0 (default 0)")
     replay.add_argument("--list", action="store_true",
                         help="list the records instead: index, rules, moves, result")
+    replay.add_argument("--move", type=int, default=0, metavar="N",
+                        help="start at the table after move N (default 0: the start)")
+    replay.add_argument("--all", action="store_true",
+                        help="every move and the table after it at once, no stepping")
+    color_option(replay)
     engine_option(replay)
     replay.set_defaults(run=cmd_replay)
 
