@@ -8,6 +8,8 @@ API in pure Python. See ``docs/api.md``.
 Meld('Jk(=4d) 5d 6d')
 """
 
+from importlib import metadata as _metadata
+
 from ._core import (
     END_REASONS,
     ISMCTS,
@@ -35,6 +37,11 @@ from ._errors import (
     InvalidNotationError,
     InvalidStateError,
 )
+
+try:
+    __version__: str = _metadata.version("burraco")
+except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "END_REASONS",

@@ -1,7 +1,7 @@
-# The type stub of burraco._core, the C++ engine (cpp/bindings/module.cpp). Written by hand and
-# checked against the built module by tests/test_typing.py (mypy's stubtest, plus a comparison of
-# every parameter list with the signatures pybind11 records). Behaviour: docs/api.md, docs/game.md,
-# docs/search.md.
+# The type stub of burraco._core, the C++ engine (cpp/bindings/*.cpp, entry point module.cpp).
+# Written by hand and checked against the built module by tests/test_typing.py (mypy's stubtest,
+# plus a comparison of every parameter list with the signatures pybind11 records). Behaviour:
+# docs/api.md, docs/game.md, docs/search.md.
 #
 # Where an argument takes several forms the alias below names them once: a card is a Card or its
 # notation ('Qh'); a card list is Cards, a notation string ('5h 6h 7h') or an iterable of cards; a
@@ -181,6 +181,10 @@ class Rules(metaclass=_Pybind11Type):
     def __reduce__(self) -> tuple[Any, ...]: ...
     PRESETS: ClassVar[tuple[_Preset, ...]]
     def __init__(self, preset: _Preset = "italian", **knobs: Unpack[_Knobs]) -> None: ...
+    @staticmethod
+    def from_text(text: str) -> Rules: ...
+    @property
+    def text(self) -> str: ...
     @property
     def preset(self) -> _Preset: ...
     def knobs(self) -> dict[str, _KnobValue]: ...

@@ -1,0 +1,520 @@
+// The pieces of burraco._core shared by the binding's files (cpp/bindings/*.cpp): the Python
+// objects that wrap the engine's values, the argument types signatures show, error translation and
+// the argument conversions every file uses. Only the binding includes pybind11.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "burraco/card.hpp"
+#include "burraco/cardset.hpp"
+#include "burraco/game.hpp"
+#include "burraco/ismcts.hpp"
+#include "burraco/meld.hpp"
+#include "burraco/rules.hpp"
+#include "burraco/search.hpp"
+
+namespace py = pybind11;
+
+// ---- uninitialized objects ----------------------------------------------------------------------
+// `T.__new__(T)` makes a pybind11 instance whose C++ value was never constructed, and pybind11's
+// caster would hand a method freshly allocated, unconstructed memory. Every bound class therefore
+// gets a caster that first checks its argument was initialized, and raises TypeError naming the
+// type otherwise (a check of two flags; the argument is converted before anything is read).
+
+namespace burraco_binding {
+
+// TypeError: `obj` (an instance of a bound class) was never initialized.
+[[noreturn]] inline void uninitialized(PyObject* obj) {
+  throw py::type_error(std::string(Py_TYPE(obj)->tp_name) +
+                       " object is not initialized (made by __new__ without __init__): "
+                       "construct it by calling the class");
+}
+
+// Whether the instance `obj` of the bound type `info` holds a constructed value.
+inline bool initialized(PyObject* obj, const py::detail::type_info* info) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj);
+  const auto v_h = inst->get_value_and_holder(info, false);
+  // Owned instances (every one made by __init__ or returned by value) construct their holder;
+  // a non-owning reference has a value pointer and no holder.
+  return v_h && v_h.value_ptr() && (v_h.holder_constructed() || !inst->owned);
+}
+
+template <class T>
+void require_initialized(py::handle src) {
+  static const py::detail::type_info* cached = nullptr;
+  const py::detail::type_info* info = cached;
+  if (!info) {
+    info = py::detail::get_type_info(typeid(T));
+    if (!info) return;  // not bound yet: nothing can be an instance
+    cached = info;
+  }
+  if (PyObject_TypeCheck(src.ptr(), info->type) && !initialized(src.ptr(), info))
+    uninitialized(src.ptr());
+}
+
+template <class T>
+struct checked_caster : py::detail::type_caster_base<T> {
+  bool load(py::handle src, bool convert) {
+    if (src) require_initialized<T>(src);
+    return py::detail::type_caster_base<T>::load(src, convert);
+  }
+};
+
+}  // namespace burraco_binding
+
+#define BURRACO_CHECKED_CASTER(T)                                                             \
+  namespace pybind11::detail {                                                                \
+  template <>                                                                                 \
+  struct type_caster<T> : burraco_binding::checked_caster<T> {};                              \
+  }
+
+BURRACO_CHECKED_CASTER(burraco::Card)
+BURRACO_CHECKED_CASTER(burraco::CardSet)
+BURRACO_CHECKED_CASTER(burraco::Rules)
+BURRACO_CHECKED_CASTER(burraco::SideResult)
+
+// ---- argument and return types of the signatures ----------------------------------------------
+// Most arguments are taken as any object and converted by the binding itself, so that a wrong one
+// raises the engine's error quoting it (InvalidNotationError, IllegalMoveError) rather than
+// pybind11's TypeError. Such a parameter is declared with one of the types below: a py::handle
+// that any object converts to (as cheaply as py::handle), whose name in the signature is the Python
+// type the argument should be, e.g. `hand(self, player: int) -> Cards`. The return types are
+// py::objects shown the same way, for values of several types (`int | None`).
+
+#define BURRACO_SHOWN_ARG(Type, text)                                                          \
+  namespace burraco_binding {                                                                 \
+  struct Type : py::handle {                                                                  \
+    Type() = default;                                                                         \
+    Type(py::handle h) : py::handle(h) {}                                                     \
+  };                                                                                          \
+  }                                                                                           \
+  namespace pybind11::detail {                                                                \
+  template <>                                                                                 \
+  struct type_caster<burraco_binding::Type> {                                                 \
+    PYBIND11_TYPE_CASTER(burraco_binding::Type, const_name(text));                            \
+    bool load(handle src, bool) {                                                             \
+      value = burraco_binding::Type(src);                                                     \
+      return static_cast<bool>(src);                                                          \
+    }                                                                                         \
+    static handle cast(const burraco_binding::Type& v, return_value_policy, handle) {         \
+      return v.inc_ref();                                                                     \
+    }                                                                                         \
+  };                                                                                          \
+  }
+
+#define BURRACO_SHOWN_RESULT(Type, text)                                                       \
+  namespace burraco_binding {                                                                 \
+  struct Type : py::object {                                                                  \
+    Type() = default;                                                                         \
+    Type(py::object o) : py::object(std::move(o)) {}                                          \
+  };                                                                                          \
+  }                                                                                           \
+  namespace pybind11::detail {                                                                \
+  template <>                                                                                 \
+  struct type_caster<burraco_binding::Type> {                                                 \
+    PYBIND11_TYPE_CASTER(burraco_binding::Type, const_name(text));                            \
+    bool load(handle, bool) { return false; }                                                 \
+    static handle cast(const burraco_binding::Type& v, return_value_policy, handle) {         \
+      return v.inc_ref();                                                                     \
+    }                                                                                         \
+  };                                                                                          \
+  }
+
+// Arguments.
+BURRACO_SHOWN_ARG(IntArg, "int")
+BURRACO_SHOWN_ARG(IndexArg, "typing.SupportsIndex")
+BURRACO_SHOWN_ARG(StrArg, "str")
+BURRACO_SHOWN_ARG(CardArg, "Card | str")
+BURRACO_SHOWN_ARG(CardsArg, "Cards | str | collections.abc.Iterable[Card | str]")
+BURRACO_SHOWN_ARG(MeldCardsArg, "Meld | Cards | str | collections.abc.Iterable[Card | str]")
+BURRACO_SHOWN_ARG(MeldsArg, "collections.abc.Iterable[Meld | str] | None")
+BURRACO_SHOWN_ARG(MoveArg, "Move | str")
+BURRACO_SHOWN_ARG(RulesArg, "Rules | None")
+BURRACO_SHOWN_ARG(PresetArg, "typing.Literal['italian', 'italian-2p', 'italian-3p', 'online-2p', 'brazilian']")
+BURRACO_SHOWN_ARG(PolicyArg, "typing.Literal['random', 'greedy']")
+BURRACO_SHOWN_ARG(SeedArg, "int")
+BURRACO_SHOWN_ARG(OptSeedArg, "int | None")
+BURRACO_SHOWN_ARG(OptIntArg, "int | None")
+BURRACO_SHOWN_ARG(RealArg, "float")
+BURRACO_SHOWN_ARG(DeckArg, "str | collections.abc.Iterable[Card | str] | None")
+BURRACO_SHOWN_ARG(ScoresArg, "tuple[typing.SupportsIndex, ...] | list[typing.SupportsIndex] | None")
+BURRACO_SHOWN_ARG(BoolOutArg, "numpy.typing.NDArray[numpy.bool] | None")
+BURRACO_SHOWN_ARG(FloatOutArg, "numpy.typing.NDArray[numpy.float32] | None")
+BURRACO_SHOWN_ARG(KeyArg, "typing.SupportsIndex | slice")
+BURRACO_SHOWN_ARG(MemoArg, "dict[int, typing.Any]")
+BURRACO_SHOWN_ARG(AnyArg, "object")  // only where any object is meaningful (==, in)
+// Private arguments of the pickle restorers (whatever __reduce__ wrote).
+BURRACO_SHOWN_ARG(PickledArg, "typing.Any")
+
+// Results.
+BURRACO_SHOWN_RESULT(OptIntResult, "int | None")
+BURRACO_SHOWN_RESULT(OptStrResult, "str | None")
+BURRACO_SHOWN_RESULT(OptCardResult, "Card | None")
+BURRACO_SHOWN_RESULT(OptSpanResult, "tuple[int, int] | None")
+BURRACO_SHOWN_RESULT(StrResult, "str")
+BURRACO_SHOWN_RESULT(KnobResult, "bool | int | float | str | tuple[int, ...] | tuple[tuple[int, int], ...] | None")
+BURRACO_SHOWN_RESULT(IntTupleResult, "tuple[int, ...]")
+BURRACO_SHOWN_RESULT(OptTripleResult, "tuple[int, int, int] | None")
+BURRACO_SHOWN_RESULT(CardTupleResult, "tuple[Card, ...]")
+BURRACO_SHOWN_RESULT(CardsTupleResult, "tuple[Cards, ...]")
+BURRACO_SHOWN_RESULT(PacketsResult, "tuple[tuple[str, int | None, Cards], ...]")
+BURRACO_SHOWN_RESULT(ObservedPacketsResult,
+                     "tuple[tuple[str, int | None, int | None, Cards | None], ...]")
+BURRACO_SHOWN_RESULT(SideResultsResult, "tuple[SideResult, ...]")
+BURRACO_SHOWN_RESULT(MovesResult, "list[Move]")
+BURRACO_SHOWN_RESULT(StrListResult, "list[str]")
+BURRACO_SHOWN_RESULT(KnobsResult, "dict[str, bool | int | float | str | tuple[int, ...] | None]")
+BURRACO_SHOWN_RESULT(MoveOrListResult, "Move | list[Move]")
+BURRACO_SHOWN_RESULT(MeldOrMeldsResult, "Meld | Melds")
+BURRACO_SHOWN_RESULT(BoolOrNotImplemented, "bool")
+BURRACO_SHOWN_RESULT(ReduceResult, "tuple[typing.Any, ...]")
+BURRACO_SHOWN_RESULT(RootStatsResult, "list[tuple[Move, int, int, float]]")
+BURRACO_SHOWN_RESULT(PlayoutTableResult, "dict[str, numpy.typing.NDArray[typing.Any]]")
+BURRACO_SHOWN_RESULT(CardIterResult, "collections.abc.Iterator[Card]")
+BURRACO_SHOWN_RESULT(MoveIterResult, "collections.abc.Iterator[Move]")
+BURRACO_SHOWN_RESULT(MeldIterResult, "collections.abc.Iterator[Meld]")
+
+namespace burraco_binding {
+
+using namespace burraco;
+
+// ---- errors (cards.cpp) -------------------------------------------------------------------------
+
+// Raises the exception class `type` of burraco._errors with `message`.
+[[noreturn]] void raise(const char* type, const std::string& message);
+[[noreturn]] void notation_error(const std::string& message);
+[[noreturn]] void illegal(const std::string& message);
+[[noreturn]] void state_error(const std::string& message);
+// repr(obj), for quoting an input in a message.
+std::string quote(py::handle obj);
+// burraco._core.<name> (the pickle restorers and classes __reduce__ names).
+py::object core_attr(const char* name);
+
+// ---- integers -----------------------------------------------------------------------------------
+// Inline: the Python step path (push_index) reads its argument with index_int.
+
+inline bool is_int(py::handle v) { return py::isinstance<py::int_>(v) && !py::isinstance<py::bool_>(v); }
+
+// An int (not a bool) that fits a long long; false for anything else, huge ints included.
+inline bool small_int(py::handle v, long long& out) {
+  if (!is_int(v)) return false;
+  int overflow = 0;
+  out = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow != 0 || (out == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
+// An index: an int or an object with __index__ (NumPy integers), not a bool, fitting a long long.
+inline bool index_int(py::handle v, long long& out) {
+  if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr())) return false;
+  py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!as_int) {
+    PyErr_Clear();
+    return false;
+  }
+  return small_int(as_int, out);
+}
+
+// A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
+std::uint64_t seed_arg(py::handle seed);
+// 'random' or 'greedy'.
+Policy policy_arg(py::handle policy);
+
+// ---- cards (cards.cpp) --------------------------------------------------------------------------
+
+Card card_from(py::handle obj);
+CardSet cards_from(py::handle obj);
+std::string cards_text(CardSet set);
+
+// ---- rules (rules.cpp) --------------------------------------------------------------------------
+
+// Rules are shared, never copied, by the melds made under them (Python objects are immutable).
+using RulesPtr = std::shared_ptr<const Rules>;
+
+const RulesPtr& italian_rules();
+// Rules or None (the Italian rules); anything else raises InvalidNotationError.
+RulesPtr rules_from(py::handle obj);
+// Rules('preset', knob=value, ...) as repr shows it.
+std::string rules_repr(const Rules& rules);
+inline bool same_rules(const RulesPtr& a, const RulesPtr& b) { return a == b || *a == *b; }
+
+struct PyMeld {
+  Meld meld;
+  RulesPtr rules;
+};
+
+struct PyMelds {
+  SideMelds side;
+  RulesPtr rules;
+};
+
+
+}  // namespace burraco_binding
+BURRACO_CHECKED_CASTER(burraco_binding::PyMeld)
+BURRACO_CHECKED_CASTER(burraco_binding::PyMelds)
+namespace burraco_binding {
+
+// ---- melds (melds.cpp) --------------------------------------------------------------------------
+
+// A meld of those rules from a layout string ('Jk(=4d) 5d 6d'), or raises quoting the text.
+PyMeld meld_from_layout(py::handle text, const RulesPtr& rules);
+
+// ---- game (game.cpp) ----------------------------------------------------------------------------
+
+struct PyMove {
+  Move move;
+};
+
+// game.legal_moves(): the moves of one position, shared (immutable) with the game's cache; Move
+// objects are made only for the entries asked for.
+struct PyMoveList {
+  std::shared_ptr<const std::vector<Move>> moves;
+};
+
+
+}  // namespace burraco_binding
+BURRACO_CHECKED_CASTER(burraco_binding::PyMove)
+BURRACO_CHECKED_CASTER(burraco_binding::PyMoveList)
+namespace burraco_binding {
+
+
+// The moves played, as a persistent stack of batches shared between copies: copy() shares the
+// head batch (O(1)); a game that owns its head batch alone appends to it and pops from it in
+// place, one that shares it starts a new batch (push) or clones it first (pop). Every 8th move of
+// a batch also keeps the state before it: pop() restores the nearest one and replays at most 7
+// moves. A move costs a vector append, not an allocation.
+struct HistoryBatch {
+  static constexpr std::size_t kCapacity = 512;
+  std::uint32_t depth = 0;  // moves before this batch
+  std::vector<Move> moves;
+  std::vector<std::shared_ptr<const GameState>> before;  // before[k]: the state before moves[8k]
+  std::shared_ptr<HistoryBatch> parent;
+};
+
+struct PyGame {
+  static constexpr std::size_t kSnapshotEvery = 8;
+
+  GameState state;
+  RulesPtr rules;
+  std::shared_ptr<HistoryBatch> head;  // the batch holding the last move, or null
+  // The legal moves of `state`, shared with the MoveLists handed out; null when not computed.
+  std::shared_ptr<const std::vector<Move>> legal;
+  // A Python loop asks for a new list every move. Two things are recycled while nobody else
+  // holds them: the vector of the last list (`spare`, refilled for the next position) and the
+  // last MoveList object handed out (`list_object`, a strong reference; pointed at the new
+  // vector when Python holds no other reference to it). Neither is shared by copies.
+  std::shared_ptr<std::vector<Move>> spare;
+  PyObject* list_object = nullptr;
+
+  PyGame() = default;
+  PyGame(const GameState& s, RulesPtr r) : state(s), rules(std::move(r)) {}
+  PyGame(const PyGame& other) : state(other.state), rules(other.rules), head(other.head), legal(other.legal) {}
+  PyGame(PyGame&& other) noexcept
+      : state(other.state), rules(std::move(other.rules)), head(std::move(other.head)),
+        legal(std::move(other.legal)), spare(std::move(other.spare)),
+        list_object(std::exchange(other.list_object, nullptr)) {}
+  PyGame& operator=(const PyGame&) = delete;
+  ~PyGame() {
+    Py_XDECREF(list_object);  // games are created and destroyed with the GIL held
+    // Release a long unshared chain iteratively rather than by nested destructors.
+    while (head && head.use_count() == 1) {
+      std::shared_ptr<HistoryBatch> parent = std::move(head->parent);
+      head = std::move(parent);
+    }
+  }
+
+  std::size_t move_count() const { return head ? head->depth + head->moves.size() : 0; }
+
+  const std::shared_ptr<const std::vector<Move>>& legal_list() {
+    if (!legal) {
+      std::shared_ptr<std::vector<Move>> list = std::move(spare);
+      if (!list) {
+        list = std::make_shared<std::vector<Move>>();
+        list->reserve(64);
+      }
+      legal_moves(state, *rules, *list);
+      legal = std::move(list);
+    }
+    return legal;
+  }
+
+  // The state changed: forget its legal moves, keeping the vector if nothing else holds it.
+  void forget_legal();
+
+  // The next move goes into a new batch (the head is shared with a copy, or full).
+  bool needs_batch() const {
+    return !head || head.use_count() > 1 || head->moves.size() >= HistoryBatch::kCapacity;
+  }
+  // A snapshot is kept before the next move.
+  bool next_needs_snapshot() const {
+    return needs_batch() || head->moves.size() % kSnapshotEvery == 0;
+  }
+
+  // Appends `m`, played from `before` (read only when a snapshot is due).
+  void record(const GameState& before, const Move& m) {
+    forget_legal();
+    if (needs_batch()) {
+      auto batch = std::make_shared<HistoryBatch>();
+      batch->depth = static_cast<std::uint32_t>(move_count());
+      batch->moves.reserve(64);
+      batch->parent = std::move(head);
+      head = std::move(batch);
+    }
+    if (head->moves.size() % kSnapshotEvery == 0)
+      head->before.push_back(std::make_shared<const GameState>(before));
+    head->moves.push_back(m);
+  }
+
+  // Plays `m` in place if legal, recording it; on error nothing changes.
+  MoveResult play(const Move& m) {
+    if (next_needs_snapshot()) {
+      const GameState before = state;
+      const MoveResult r = apply_move(state, *rules, m);
+      if (r.ok()) record(before, m);
+      return r;
+    }
+    const MoveResult r = apply_move(state, *rules, m);
+    if (r.ok()) record(state, m);  // no snapshot is due: `before` is not read
+    return r;
+  }
+
+  // Undoes the last move (precondition: head) and returns it.
+  Move undo() {
+    forget_legal();
+    if (head.use_count() > 1) head = std::make_shared<HistoryBatch>(*head);  // copy on write
+    HistoryBatch& batch = *head;
+    const Move last = batch.moves.back();
+    batch.moves.pop_back();
+    const std::size_t k = batch.moves.size();  // index of the undone move in the batch
+    const std::size_t from = k / kSnapshotEvery * kSnapshotEvery;
+    state = *batch.before[k / kSnapshotEvery];
+    for (std::size_t i = from; i < k; ++i) apply_move(state, *rules, batch.moves[i]);
+    if (k == from) batch.before.pop_back();
+    if (batch.moves.empty()) {
+      std::shared_ptr<HistoryBatch> parent = std::move(batch.parent);
+      head = std::move(parent);
+    }
+    return last;
+  }
+
+  // The position the history starts from (the state before the first move).
+  const GameState& start_state() const {
+    const HistoryBatch* b = head.get();
+    if (!b) return state;
+    while (b->parent) b = b->parent.get();
+    return *b->before.front();
+  }
+
+  std::vector<Move> move_list() const {
+    std::vector<Move> out(move_count());
+    for (const HistoryBatch* b = head.get(); b; b = b->parent.get())
+      std::copy(b->moves.begin(), b->moves.end(), out.begin() + b->depth);
+    return out;
+  }
+};
+
+// The vector a MoveList that only the game holds points to while it waits to be reused.
+inline const std::shared_ptr<const std::vector<Move>>& no_moves() {
+  static const auto empty = std::make_shared<const std::vector<Move>>();
+  return empty;
+}
+
+inline void PyGame::forget_legal() {
+  if (!legal) return;
+  if (list_object && Py_REFCNT(list_object) == 1) {
+    // Only the game holds its last MoveList: let go of the vector so it can be refilled.
+    auto v_h = reinterpret_cast<py::detail::instance*>(list_object)->get_value_and_holder();
+    static_cast<PyMoveList*>(v_h.value_ptr())->moves = no_moves();
+  }
+  if (legal.use_count() == 1) spare = std::const_pointer_cast<std::vector<Move>>(std::move(legal));
+  legal.reset();
+}
+
+
+Move move_from(py::handle obj);
+py::object phase_name(Phase p);
+py::object end_reason_name(EndReason e);
+// A seat of the game (0..players-1), else InvalidNotationError.
+int seat_arg(const PyGame& g, py::handle seat);
+// Plays a move, raising IllegalMoveError (nothing changed) if it is illegal (inline: push(move)
+// of the fast paths).
+inline void push_one(PyGame& g, const Move& m) {
+  const MoveResult r = g.play(m);
+  if (!r.ok()) {
+    std::string why(move_error_text(r.error));
+    if (r.meld_error != MeldError::Ok) why += ": " + std::string(meld_error_text(r.meld_error));
+    illegal("illegal move '" + move_text(m) + "': " + why);
+  }
+}
+// The positions of the game's current turn, for the policies' candidates.
+TurnMemory turn_memory(const PyGame& g);
+// Puts a game back to `state` with its first `count` moves.
+void rewind_game(PyGame& g, const GameState& state, std::size_t count);
+std::unique_ptr<PyGame> game_from_state_string(py::handle text);
+// An int in [lo, hi] of pickled data (`what` names its class), else InvalidStateError.
+int pickled_int(const char* what, py::handle v, long long lo, long long hi);
+// A pozzetto as (status, owner or None, cards) for Game.pozzetti.
+py::tuple packet_view(const Packet& p);
+// Binds Game's search methods (search.cpp) on the class bound in game.cpp.
+void bind_game_search(py::class_<PyGame>& game);
+
+// ---- search (search.cpp) ------------------------------------------------------------------------
+
+struct PyIsmcts {
+  Ismcts search;
+  // One call at a time: choose() holds it for the whole search (without the GIL), and the
+  // statistics readers take it too (releasing the GIL while they wait), so a reader sees the
+  // tree of a finished search, never one being built (docs/search.md "Threads").
+  std::shared_ptr<std::mutex> busy = std::make_shared<std::mutex>();
+};
+struct PyObservation {
+  Observation obs;
+  RulesPtr rules;
+  std::string text;
+};
+struct PyResult {
+  HandResult result;
+  int players = 4;
+};
+
+}  // namespace burraco_binding
+BURRACO_CHECKED_CASTER(burraco_binding::PyGame)
+BURRACO_CHECKED_CASTER(burraco_binding::PyIsmcts)
+BURRACO_CHECKED_CASTER(burraco_binding::PyObservation)
+BURRACO_CHECKED_CASTER(burraco_binding::PyResult)
+namespace burraco_binding {
+
+// ---- the parts of the module --------------------------------------------------------------------
+
+// The class objects bound in module.cpp before any method, so that every signature names the
+// Python classes; each part adds its methods to them.
+template <class... T>
+py::class_<T...> bound_class(py::module_& m, const char* name) {
+  return py::reinterpret_borrow<py::class_<T...>>(m.attr(name));
+}
+
+void bind_cards(py::module_& m);     // cards.cpp: Card, Cards
+void bind_rules(py::module_& m);     // rules.cpp: Rules
+void bind_melds(py::module_& m);     // melds.cpp: Meld, Melds
+void bind_game(py::module_& m);      // game.cpp: Move, MoveList, Game, SideResult, Result
+void bind_search(py::module_& m);    // search.cpp: Observation, ISMCTS, playouts, perft
+void install_fast_paths(py::module_& m);  // fast_paths.cpp
+void guard_construction(py::module_& m);  // fast_paths.cpp
+
+}  // namespace burraco_binding
+

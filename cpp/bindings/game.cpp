@@ -1,0 +1,755 @@
+// burraco._core: one hand (Game), its moves (Move, MoveList) and its result (Result, SideResult).
+#include "binding.hpp"
+
+namespace burraco_binding {
+
+Move move_from(py::handle obj) {
+  if (py::isinstance<PyMove>(obj)) return obj.cast<const PyMove&>().move;
+  if (!py::isinstance<py::str>(obj))
+    notation_error("expected a move such as 'draw' or 'meld 5h 6h 7h', got " + quote(obj));
+  Move m;
+  if (!parse_move(obj.cast<std::string>(), m))
+    notation_error(quote(obj) + " is not a move (draw, pile, keep, reject, meld <cards>, "
+                                "add <index> <card>, discard <card>)");
+  return m;
+}
+
+py::object phase_name(Phase p) {
+  return py::str(p == Phase::Draw ? "draw" : p == Phase::Meld ? "meld" : "over");
+}
+
+py::object end_reason_name(EndReason e) {
+  switch (e) {
+    case EndReason::None: return py::none();
+    case EndReason::Closed: return py::str("closed");
+    case EndReason::StockExhausted: return py::str("stock_exhausted");
+    case EndReason::Deadlock: return py::str("deadlock");
+  }
+  return py::none();
+}
+
+int seat_arg(const PyGame& g, py::handle seat) {
+  long long v = -1;
+  if (!small_int(seat, v) || v < 0 || v >= g.state.players)
+    notation_error("no player " + quote(seat) + ": players are 0.." +
+                   std::to_string(g.state.players - 1));
+  return static_cast<int>(v);
+}
+
+std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle scores) {
+  std::array<std::int32_t, kSideSlots> out{};
+  if (scores.is_none()) return out;
+  const std::size_t n = rules.players == 3 ? 3 : 2;
+  const std::string type_name = py::str(py::type::handle_of(scores).attr("__name__"));
+  if (!py::isinstance<py::tuple>(scores) && !py::isinstance<py::list>(scores))
+    throw py::type_error("scores " + quote(scores) + ": expected a tuple or list of " +
+                         std::to_string(n) + " ints, got a " + type_name);
+  // A copy: the items are converted (their __index__ run) before anything else is read.
+  const py::tuple items = py::tuple(py::reinterpret_borrow<py::object>(scores));
+  if (items.size() != n)
+    notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
+  std::size_t i = 0;
+  for (py::handle v : items) {
+    long long x = 0;
+    if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
+      throw py::type_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
+                           " ints, got a " +
+                           std::string(py::str(py::type::handle_of(v).attr("__name__"))));
+    if (!index_int(v, x) || x < -10000000 || x > 10000000)
+      notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
+                     " integers from -10000000 to 10000000");
+    out[i++] = static_cast<std::int32_t>(x);
+  }
+  return out;
+}
+
+
+// "add 2 8h 9h": single lay-offs in some legal order (canonical order first, backtracking).
+bool push_lay_offs(PyGame& g, std::uint32_t index, std::vector<Card>& cards) {
+  if (cards.empty()) return true;
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    if (i && cards[i] == cards[i - 1]) continue;
+    Move m;
+    m.kind = MoveKind::Add;
+    m.index = index;
+    m.card = cards[i];
+    if (!g.play(m).ok()) continue;
+    std::vector<Card> rest = cards;
+    rest.erase(rest.begin() + static_cast<long>(i));
+    if (push_lay_offs(g, index, rest)) return true;
+    g.undo();
+  }
+  return false;
+}
+
+// A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
+std::uint64_t seed_arg(py::handle seed) {
+  if (is_int(seed)) {
+    const unsigned long long value = PyLong_AsUnsignedLongLong(seed.ptr());  // raises if < 0 or too big
+    if (!(value == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return value;
+    PyErr_Clear();
+  }
+  notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
+}
+
+Policy policy_arg(py::handle policy) {
+  if (py::isinstance<py::str>(policy)) {
+    const std::string name = policy.cast<std::string>();
+    if (name == "random") return Policy::Random;
+    if (name == "greedy") return Policy::Greedy;
+  }
+  notation_error("unknown playout policy " + quote(policy) + " (known: 'random', 'greedy')");
+}
+
+// The positions of the game's current turn for the policies' candidates (docs/search.md
+// "Candidates"), from its history: the snapshots are walked back, newest first, to the last change
+// of turn; the turn began at the position after it (or before the first move the game knows).
+TurnMemory turn_memory(const PyGame& g) {
+  const Rules& rules = *g.rules;
+  TurnMemory memory;
+  memory.begin(g.state, rules);
+  if (!memory.watching()) return memory;  // no move of this turn can repeat a position
+  struct Segment {
+    const HistoryBatch* batch;
+    std::size_t from, to;  // moves [from, to) of the batch, played from batch->before[from / 8]
+  };
+  std::vector<Segment> newer;  // the segments after the one holding the change, newest first
+  for (const HistoryBatch* b = g.head.get(); b; b = b->parent.get()) {
+    for (std::size_t k = b->before.size(); k-- > 0;) {
+      const std::size_t from = k * PyGame::kSnapshotEvery;
+      const std::size_t to = std::min(from + PyGame::kSnapshotEvery, b->moves.size());
+      GameState p = *b->before[k];
+      GameState start;
+      std::size_t start_at = to + 1;  // the first move of the turn in this segment, if found
+      for (std::size_t i = from; i < to; ++i) {
+        const int seat = p.turn;
+        apply_move(p, rules, b->moves[i]);
+        if (p.turn != seat) {
+          start = p;
+          start_at = i + 1;
+        }
+      }
+      if (start_at <= to) {
+        memory.remember(start);
+        for (std::size_t i = start_at; i < to; ++i) memory.follow(b->moves[i]);
+        for (auto it = newer.rbegin(); it != newer.rend(); ++it)
+          for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
+        return memory;
+      }
+      newer.push_back({b, from, to});
+    }
+  }
+  if (newer.empty()) return memory;  // no history: the turn is known from the current position
+  const Segment& first = newer.back();  // the oldest known position is in this turn
+  memory.remember(*first.batch->before[first.from / PyGame::kSnapshotEvery]);
+  for (auto it = newer.rbegin(); it != newer.rend(); ++it)
+    for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
+  return memory;
+}
+
+// Puts a game back to `state` with its first `count` moves (a playout that raised changes
+// nothing). The batches appended since are dropped; a batch the game owned is cut back in place.
+void rewind_game(PyGame& g, const GameState& state, std::size_t count) {
+  g.forget_legal();
+  while (g.head && g.head->depth >= count) {
+    std::shared_ptr<HistoryBatch> parent = g.head->parent;
+    g.head = std::move(parent);
+  }
+  if (g.head && g.move_count() > count) {
+    HistoryBatch& b = *g.head;
+    const std::size_t keep = count - b.depth;
+    b.moves.resize(keep);
+    b.before.resize((keep + PyGame::kSnapshotEvery - 1) / PyGame::kSnapshotEvery);
+  }
+  g.state = state;
+}
+
+py::tuple packet_view(const Packet& p) {
+  const char* status = "untaken";
+  switch (p.status) {
+    case PacketStatus::Untaken: status = "untaken"; break;
+    case PacketStatus::FaceDown: status = "face_down"; break;
+    case PacketStatus::Seen: status = "seen"; break;
+    case PacketStatus::InHand: status = "in_hand"; break;
+    case PacketStatus::Stock: status = "stock"; break;
+  }
+  CardSet cards;
+  if (p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
+      p.status == PacketStatus::Seen)
+    cards = p.set();
+  return py::make_tuple(status, p.owner >= 0 ? py::object(py::int_(p.owner)) : py::object(py::none()),
+                        cards);
+}
+
+std::string side_result_repr(const SideResult& r) {
+  return "SideResult(side=" + std::to_string(r.side) + ", melds=" + std::to_string(r.melds) +
+         ", bonuses=" + std::to_string(r.bonuses) + ", closing=" + std::to_string(r.closing) +
+         ", hand=" + std::to_string(r.hand) + ", pozzetto=" + std::to_string(r.pozzetto) +
+         ", cut=" + std::to_string(r.cut) + ", total=" + std::to_string(r.total) + ")";
+}
+
+
+std::array<int, 8> side_fields(const SideResult& r) {
+  return {r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total};
+}
+
+py::tuple side_tuple(const SideResult& r) {
+  py::list out;
+  for (int v : side_fields(r)) out.append(v);
+  return py::tuple(out);
+}
+
+// A Result's value: (end reason code, closing side, side tuples, player half points, players).
+py::tuple result_tuple(const PyResult& r) {
+  py::list sides, halves;
+  for (int i = 0; i < r.result.side_count; ++i) sides.append(side_tuple(r.result.sides[i]));
+  for (int q = 0; q < kMaxPlayers; ++q) halves.append(r.result.player_half_points[q]);
+  return py::make_tuple(static_cast<int>(r.result.reason), r.result.closing_side, py::tuple(sides),
+                        py::tuple(halves), r.players);
+}
+
+[[noreturn]] void pickle_error(const char* what, py::handle data) {
+  state_error(std::string("pickled ") + what + ": cannot restore from " + quote(data));
+}
+
+// An int in [lo, hi] of pickled data, else InvalidStateError.
+int pickled_int(const char* what, py::handle v, long long lo, long long hi) {
+  long long x = 0;
+  if (!small_int(v, x) || x < lo || x > hi) pickle_error(what, v);
+  return static_cast<int>(x);
+}
+
+SideResult restore_side_result(py::args fields) {
+  if (fields.size() != 8) pickle_error("SideResult", fields);
+  std::array<int, 8> v{};
+  for (std::size_t i = 0; i < 8; ++i)
+    v[i] = pickled_int("SideResult", fields[i], i == 0 ? 0 : -100000000, i == 0 ? kSideSlots - 1 : 100000000);
+  return SideResult{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+}
+
+std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
+  if (!py::isinstance<py::str>(text)) state_error("expected a state string, got " + quote(text));
+  auto g = std::make_unique<PyGame>();
+  Rules rules;
+  std::string error;
+  if (!parse_state_string(text.cast<std::string>(), g->state, rules, error))
+    state_error("invalid state string: " + error);
+  g->rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
+                 ? italian_rules() : std::make_shared<const Rules>(rules);
+  return g;
+}
+
+// A pickled game (docs/api.md "Pickling and copying"): the state string its history starts from,
+// its moves in notation, and the state string they lead to; replayed, so pop() and record() work.
+std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::handle state) {
+  std::unique_ptr<PyGame> g = game_from_state_string(start);
+  if (!py::isinstance<py::list>(moves)) state_error("pickled game: moves " + quote(moves) + " is not a list");
+  const py::list list = py::reinterpret_borrow<py::list>(moves);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const py::object item = list[i];
+    Move m;
+    if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
+    if (!g->play(m).ok())
+      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
+  }
+  if (!py::isinstance<py::str>(state) || state.cast<std::string>() != state_string(g->state, *g->rules))
+    state_error("pickled game: the moves do not lead to the state " + quote(state));
+  return g;
+}
+
+
+bool same_game(const PyGame& a, const PyGame& b) {
+  return a.move_count() == b.move_count() && a.rules && b.rules &&
+         state_string(a.state, *a.rules) == state_string(b.state, *b.rules) &&
+         a.move_list() == b.move_list();
+}
+
+PyResult restore_result(py::handle reason, py::handle closing, py::handle sides, py::handle halves,
+                        py::handle players) {
+  PyResult r;
+  r.result.reason = static_cast<EndReason>(pickled_int("Result", reason, 1, 3));
+  r.result.closing_side = pickled_int("Result", closing, -1, kSideSlots - 1);
+  r.players = pickled_int("Result", players, 2, kMaxPlayers);
+  if (!py::isinstance<py::tuple>(sides) || py::len(sides) > kSideSlots) pickle_error("Result", sides);
+  if (!py::isinstance<py::tuple>(halves) || py::len(halves) != kMaxPlayers) pickle_error("Result", halves);
+  const py::tuple side_items = py::reinterpret_borrow<py::tuple>(sides);
+  for (std::size_t i = 0; i < side_items.size(); ++i) {
+    if (!py::isinstance<py::tuple>(side_items[i])) pickle_error("Result", sides);
+    r.result.sides[i] = restore_side_result(py::reinterpret_borrow<py::args>(side_items[i]));
+  }
+  r.result.side_count = static_cast<int>(side_items.size());
+  const py::tuple half_items = py::reinterpret_borrow<py::tuple>(halves);
+  for (int q = 0; q < kMaxPlayers; ++q)
+    r.result.player_half_points[q] = pickled_int("Result", half_items[q], -200000000, 200000000);
+  return r;
+}
+
+void bind_game(py::module_& m) {
+  bound_class<PyMove>(m, "Move")
+      .def(py::init([](MoveArg obj) { return PyMove{move_from(obj)}; }), py::arg("move"),
+           "Move('discard Qs') from its notation (or a Move, copied); InvalidNotationError if "
+           "the text is not a move. Whether it is legal is the game's question.")
+      .def_property_readonly("kind", [](const PyMove& m) -> StrResult {
+        static const char* names[] = {"draw", "pile", "keep", "reject", "meld", "add", "discard"};
+        static py::object* interned = [] {
+          auto* strings = new py::object[7];  // kept for the life of the interpreter
+          for (int k = 0; k < 7; ++k) strings[k] = py::str(names[k]);
+          return strings;
+        }();
+        return interned[static_cast<int>(m.move.kind)];
+      },
+           "What the move does: 'draw' (from the stock), 'pile' (take the discard pile), "
+           "'keep' or 'reject' (the first upcard, when the rules allow), 'meld', 'add' (a "
+           "lay-off) or 'discard'.")
+      .def_property_readonly("cards", [](const PyMove& m) {
+        CardSet c = m.move.cards;
+        if (m.move.kind == MoveKind::Add || m.move.kind == MoveKind::Discard) c.add(m.move.card);
+        return c;
+      },
+           "The cards the move puts down: the meld's cards, the card laid off or discarded; "
+           "empty for draw, pile, keep and reject.")
+      .def_property_readonly("index", [](const PyMove& m) -> OptIntResult {
+        return m.move.kind == MoveKind::Add ? py::object(py::int_(m.move.index))
+                                            : py::object(py::none());
+      },
+           "For 'add', the index of the meld laid off on (the side's creation order); None "
+           "for the other kinds.")
+      .def("__str__", [](const PyMove& m) { return move_text(m.move); })
+      .def("__repr__", [](const PyMove& m) { return "Move('" + move_text(m.move) + "')"; })
+      .def("__eq__", [](const PyMove& a, AnyArg b) {
+        return py::isinstance<PyMove>(b) && a.move == b.cast<const PyMove&>().move;
+      })
+      .def("__ne__", [](const PyMove& a, AnyArg b) {
+        return !(py::isinstance<PyMove>(b) && a.move == b.cast<const PyMove&>().move);
+      })
+      .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
+      .def("__gt__", [](const PyMove& a, const PyMove& b) { return move_less(b.move, a.move); })
+      .def("__le__", [](const PyMove& a, const PyMove& b) { return !move_less(b.move, a.move); })
+      .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); })
+      .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); })
+      .def("__copy__", [](const PyMove& m) { return m; })
+      .def("__deepcopy__", [](const PyMove& m, MemoArg) { return m; })
+      .def("__reduce__", [](const PyMove& m) -> ReduceResult {
+        return py::make_tuple(core_attr("Move"), py::make_tuple(move_text(m.move)));
+      });
+
+  bound_class<SideResult>(m, "SideResult")
+      .def_readonly("side", &SideResult::side,
+           "The side's index (0 or 1; 0-2 with three players).")
+      .def_readonly("melds", &SideResult::melds,
+           "Points of the cards in the side's melds (RULES E.1).")
+      .def_readonly("bonuses", &SideResult::bonuses,
+           "Burraco bonuses of the side's melds.")
+      .def_readonly("closing", &SideResult::closing,
+           "The closing bonus, if this side closed the hand.")
+      .def_readonly("hand", &SideResult::hand,
+           "Points of the cards left in the side's hands (negative).")
+      .def_readonly("pozzetto", &SideResult::pozzetto,
+           "The penalty for a pozzetto never taken (negative, or 0).")
+      .def_readonly("cut", &SideResult::cut,
+           "The cut bonus, when the dealer's cut was exact.")
+      .def_readonly("total", &SideResult::total,
+           "The side's score for the hand: the sum of the fields above.")
+      .def("__repr__", &side_result_repr)
+      .def("__eq__", [](const SideResult& a, AnyArg b) {
+        return py::isinstance<SideResult>(b) && side_fields(a) == side_fields(b.cast<const SideResult&>());
+      })
+      .def("__ne__", [](const SideResult& a, AnyArg b) {
+        return !(py::isinstance<SideResult>(b) && side_fields(a) == side_fields(b.cast<const SideResult&>()));
+      })
+      .def("__hash__", [](const SideResult& r) { return py::hash(side_tuple(r)); })
+      .def("__copy__", [](const SideResult& r) { return r; })
+      .def("__deepcopy__", [](const SideResult& r, MemoArg) { return r; })
+      .def("__reduce__", [](const SideResult& r) -> ReduceResult {
+        return py::make_tuple(core_attr("_restore_side_result"), side_tuple(r));
+      });
+
+  bound_class<PyResult>(m, "Result")
+      .def_property_readonly("end_reason", [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
+           "Why the hand ended: 'closed', 'stock_exhausted' or 'deadlock' (one of "
+           "END_REASONS).")
+      .def_property_readonly("closing_side", [](const PyResult& r) -> OptIntResult {
+        return r.result.closing_side >= 0 ? py::object(py::int_(r.result.closing_side))
+                                          : py::object(py::none());
+      },
+           "The side that closed the hand, or None if it ended another way.")
+      .def_property_readonly("sides", [](const PyResult& r) -> SideResultsResult {
+        py::list out;
+        for (int i = 0; i < r.result.side_count; ++i) out.append(py::cast(r.result.sides[i]));
+        return py::tuple(out);
+      },
+           "A SideResult per side, in side order.")
+      .def_property_readonly("player_scores", [](const PyResult& r) -> OptTripleResult {
+        if (r.players != 3) return py::object(py::none());
+        return py::object(py::make_tuple(r.result.player_half_points[0],
+                                         r.result.player_half_points[1],
+                                         r.result.player_half_points[2]));
+      },
+           "With three players, each player's score (the halves of a pair's score, when the "
+           "rules split it); None otherwise.")
+      .def("__repr__", [](const PyResult& r) {
+        std::string out = "Result(end_reason=" + quote(end_reason_name(r.result.reason)) +
+                          ", closing_side=" +
+                          (r.result.closing_side >= 0 ? std::to_string(r.result.closing_side) : "None") +
+                          ", sides=(";
+        for (int i = 0; i < r.result.side_count; ++i)
+          out += (i ? ", " : "") + side_result_repr(r.result.sides[i]);
+        out += "), player_scores=";
+        if (r.players == 3)
+          out += "(" + std::to_string(r.result.player_half_points[0]) + ", " +
+                 std::to_string(r.result.player_half_points[1]) + ", " +
+                 std::to_string(r.result.player_half_points[2]) + ")";
+        else
+          out += "None";
+        return out + ")";
+      })
+      .def("__eq__", [](const PyResult& a, AnyArg b) {
+        return py::isinstance<PyResult>(b) && result_tuple(a).equal(result_tuple(b.cast<const PyResult&>()));
+      })
+      .def("__ne__", [](const PyResult& a, AnyArg b) {
+        return !(py::isinstance<PyResult>(b) && result_tuple(a).equal(result_tuple(b.cast<const PyResult&>())));
+      })
+      .def("__hash__", [](const PyResult& r) { return py::hash(result_tuple(r)); })
+      .def("__copy__", [](const PyResult& r) { return r; })
+      .def("__deepcopy__", [](const PyResult& r, MemoArg) { return r; })
+      .def("__reduce__", [](const PyResult& r) -> ReduceResult {
+        return py::make_tuple(core_attr("_restore_result"), result_tuple(r));
+      });
+
+  auto game = bound_class<PyGame>(m, "Game");
+  game
+      .def(py::init([](RulesArg rules_obj, OptSeedArg seed, DeckArg deck, IntArg first,
+                       ScoresArg scores) {
+             PyGame g;
+             g.rules = rules_from(rules_obj);
+             const Rules& rules = *g.rules;
+             const std::string why = check_playable(rules);
+             if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
+             long long first_value = -1;
+             if (!small_int(first, first_value) || first_value < 0 || first_value >= rules.players)
+               notation_error("first_player " + quote(first) + ": expected a seat 0.." +
+                              std::to_string(rules.players - 1));
+             const int first_player = static_cast<int>(first_value);
+             const auto score_values = scores_arg(rules, scores);
+             if (!deck.is_none()) {
+               if (!seed.is_none()) notation_error("give a seed or a deck, not both");
+               std::array<Card, kMaxDeck> order{};
+               std::vector<Card> cards;
+               if (py::isinstance<py::str>(deck)) {
+                 const std::string text = deck.cast<std::string>();
+                 for (std::string_view word : split_words(text)) {
+                   const auto c = parse_card(word);
+                   if (!c) notation_error("deck: " + quote(py::str(std::string(word))) + " is not a card");
+                   cards.push_back(*c);
+                 }
+               } else if (py::hasattr(deck, "__iter__")) {
+                 for (py::handle c : deck) cards.push_back(card_from(c));
+               } else {
+                 notation_error("deck " + quote(deck) + ": expected a list of cards");
+               }
+               std::array<Card, kMaxDeck> full{};
+               const int n = unshuffled_deck(rules, full);
+               std::array<int, kKinds> want{}, have{};
+               for (int i = 0; i < n; ++i) ++want[full[i].index];
+               for (Card c : cards) ++have[c.index];
+               if (static_cast<int>(cards.size()) != n || want != have)
+                 notation_error("deck: expected the " + std::to_string(n) +
+                                " cards of these rules' deck, each once, got " +
+                                std::to_string(cards.size()) + " cards that do not match");
+               for (int i = 0; i < n; ++i) order[i] = cards[i];
+               g.state = deal(rules, order, first_player, score_values);
+               return g;
+             }
+             std::uint64_t seed_value = 0;
+             if (seed.is_none()) {
+               py::bytes raw = py::module_::import("os").attr("urandom")(8);
+               seed_value = py::int_(py::module_::import("builtins").attr("int").attr("from_bytes")(raw, "little")).cast<std::uint64_t>();
+             } else {
+               if (!is_int(seed)) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
+               py::object zero = py::int_(0);
+               py::object limit = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ULL));
+               const bool ok = PyObject_RichCompareBool(seed.ptr(), zero.ptr(), Py_GE) == 1 &&
+                               PyObject_RichCompareBool(seed.ptr(), limit.ptr(), Py_LE) == 1;
+               if (!ok) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
+               seed_value = seed.cast<std::uint64_t>();
+             }
+             g.state = deal_seeded(rules, seed_value, first_player, score_values);
+             return g;
+           }),
+           py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
+           py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none(),
+           "Deals a hand: Game(Rules('italian'), seed=7). The deal is fixed by the seed (a random "
+           "one if None), or given as `deck`, the whole pack in dealing order; `first_player` is "
+           "the seat to play first and `scores` the sides' scores before this hand (a match).")
+      .def_static("from_state_string", [](StrArg state) { return game_from_state_string(state); },
+                  py::arg("state"),
+                  "The game of a state string (game.state_string(), docs/notation.md): the position "
+                  "with no history. InvalidStateError quoting the reason if the text is not a "
+                  "position that can arise in play.")
+      .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); },
+           "The position as one line of text ('v=1;rules=italian;...'), every card placed: "
+           "Game.from_state_string reads it back.")
+      .def("legal_moves", [](PyGame& g) { return PyMoveList{g.legal_list()}; },
+           "Every legal move, in the canonical order, as a MoveList (a read-only sequence).")
+      .def("push_index",
+           [](PyGame& g, IndexArg index) {
+             long long i = -1;
+             const bool is_index = index_int(index, i);  // index.__index__ first
+             const auto list = g.legal_list();
+             if (!is_index || i < 0 || i >= static_cast<long long>(list->size()))
+               illegal("push_index(" + quote(index) + "): expected an index 0.." +
+                       std::to_string(static_cast<long long>(list->size()) - 1) +
+                       " into the " + std::to_string(list->size()) + " legal moves");
+             g.play((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
+           },
+           py::arg("index"),
+           "Plays legal_moves()[index] (docs/search.md); IllegalMoveError, nothing changed, if "
+           "there is no such move.")
+      .def("push",
+           [](PyGame& g, MoveArg move) {
+             if (py::isinstance<py::str>(move)) {
+               // The multi-card lay-off sugar: "add 2 8h 9h".
+               const std::string text = move.cast<std::string>();
+               Move probe;
+               if (!parse_move(text, probe)) {
+                 const std::vector<std::string_view> words = split_words(text);
+                 Move first;
+                 if (words.size() > 3 &&
+                     parse_move(std::string(words[0]) + " " + std::string(words[1]) + " " +
+                                    std::string(words[2]), first) &&
+                     first.kind == MoveKind::Add) {
+                   std::vector<Card> cards;
+                   for (std::size_t k = 2; k < words.size(); ++k) {
+                     const auto c = parse_card(words[k]);
+                     if (!c) move_from(move);
+                     cards.push_back(*c);
+                   }
+                   std::sort(cards.begin(), cards.end());
+                   if (!push_lay_offs(g, first.index, cards))
+                     illegal("illegal move " + quote(move) + ": no order of these lay-offs is legal");
+                   return;
+                 }
+               }
+             }
+             push_one(g, move_from(move));
+           },
+           py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
+      .def("pop",
+           [](PyGame& g) {
+             if (!g.head) throw py::index_error("pop from a game with no moves");
+             return PyMove{g.undo()};
+           },
+           "Undoes the last move and returns it; IndexError if no move was played.")
+      .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); },
+           "An independent copy of the game, history included (cheap: the history is shared "
+           "until either changes).")
+      .def("__copy__", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
+      .def("__deepcopy__", [](const PyGame& g, MemoArg) { return std::make_unique<PyGame>(g); })
+      .def("__reduce__", [](const PyGame& g) -> ReduceResult {
+        py::list moves;
+        for (const Move& mv : g.move_list()) moves.append(py::str(move_text(mv)));
+        return py::make_tuple(core_attr("_restore_game"),
+                              py::make_tuple(state_string(g.start_state(), *g.rules), moves,
+                                             state_string(g.state, *g.rules)));
+      })
+      .def("__eq__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(same_game(a, b.cast<const PyGame&>()));
+      }, "Same position (state string) and same moves played, as chess.Board compares.")
+      .def("__ne__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(!same_game(a, b.cast<const PyGame&>()));
+      })
+      .def_property_readonly("moves", [](const PyGame& g) -> MovesResult {
+        py::list out;
+        for (const Move& mv : g.move_list()) out.append(py::cast(PyMove{mv}));
+        return out;
+      },
+           "The moves played so far, in order (a new list each time).")
+      .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); },
+           "The rules of the hand.")
+      .def_property_readonly("seed", [](const PyGame& g) -> OptIntResult {
+        return g.state.has_seed ? py::object(py::int_(g.state.seed)) : py::object(py::none());
+      },
+           "The seed the hand was dealt from, or None for a deal given as a deck or read "
+           "from a state string without one.")
+      .def_property_readonly("players", [](const PyGame& g) { return static_cast<int>(g.state.players); },
+           "The number of players (2, 3 or 4).")
+      .def_property_readonly("first_player", [](const PyGame& g) { return static_cast<int>(g.state.first); },
+           "The seat that played first.")
+      .def_property_readonly("turn", [](const PyGame& g) { return static_cast<int>(g.state.turn); },
+           "The seat to act (0..players-1).")
+      .def_property_readonly("phase", [](const PyGame& g) -> StrResult { return phase_name(g.state.phase); },
+           "'draw' (the seat to act must draw or take the pile), 'meld' (it may meld, lay "
+           "off, then must discard) or 'over'.")
+      .def_property_readonly("scores", [](const PyGame& g) -> IntTupleResult {
+        py::list out;
+        for (int i = 0; i < (g.state.players == 3 ? 3 : 2); ++i) out.append(g.state.scores[i]);
+        return py::tuple(out);
+      },
+           "The sides' scores before this hand (the match so far), in side order.")
+      .def("hand", [](const PyGame& g, IntArg p) { return g.state.hands[seat_arg(g, p)]; }, py::arg("player"),
+           "The cards in that player's hand.")
+      .def("known", [](const PyGame& g, IntArg p) { return g.state.known[seat_arg(g, p)]; }, py::arg("player"),
+           "The cards of that player's hand the other players have seen (taken from the "
+           "discard pile, RULES C.9).")
+      .def("side_of", [](const PyGame& g, IntArg p) { return side_of(g.state, *g.rules, seat_arg(g, p)); }, py::arg("player"),
+           "The side that player plays for.")
+      .def_property_readonly("sides", [](const PyGame& g) -> IntTupleResult {
+        std::array<int, kSideSlots> sides{};
+        const int n = active_sides(g.state, *g.rules, sides);
+        py::list out;
+        for (int i = 0; i < n; ++i) out.append(sides[i]);
+        return py::tuple(out);
+      },
+           "The sides in play, in order.")
+      .def("melds",
+           [](const PyGame& g, IntArg side) {
+             long long v = -1;
+             if (!small_int(side, v) || v < 0 || v >= side_slots(g.state.players))
+               notation_error("no side " + quote(side));
+             return PyMelds{side_melds(g.state, static_cast<int>(v)), g.rules};
+           },
+           py::arg("side"),
+           "That side's melds on the table, in creation order (Melds).")
+      .def_property_readonly("discard_pile", [](const PyGame& g) { return g.state.pile; },
+           "The cards of the discard pile, as a multiset (the top card is top_discard).")
+      .def_property_readonly("top_discard", [](const PyGame& g) -> OptCardResult {
+        return g.state.top.valid() ? py::cast(g.state.top) : py::object(py::none());
+      },
+           "The card on top of the discard pile, or None when the pile is empty.")
+      .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); },
+           "The number of cards left in the stock.")
+      .def_property_readonly("stock", [](const PyGame& g) -> CardTupleResult {
+        py::list out;
+        for (int i = g.state.stock_pos; i < g.state.stock_end; ++i) out.append(py::cast(g.state.stock[i]));
+        return py::tuple(out);
+      },
+           "The stock, from the next card drawn to the last.")
+      .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
+        py::list out;
+        for (const Packet& p : g.state.packets) out.append(packet_view(p));
+        return py::tuple(out);
+      },
+           "The pozzetti (the packets set aside at the deal): (status, owner side or None, "
+           "cards) each; status is 'untaken', 'face_down', 'seen', 'in_hand' or 'stock'.")
+      .def_property_readonly("cut_side", [](const PyGame& g) -> OptIntResult {
+        return g.state.cut_side >= 0 ? py::object(py::int_(g.state.cut_side)) : py::object(py::none());
+      },
+           "The side that earned the cut bonus, or None.")
+      .def("is_over", [](const PyGame& g) { return g.state.over(); },
+           "True once the hand has ended.")
+      .def_property_readonly("end_reason", [](const PyGame& g) -> OptStrResult { return end_reason_name(g.state.end); },
+           "Why the hand ended ('closed', 'stock_exhausted', 'deadlock'), or None while it "
+           "goes on.")
+      .def("result",
+           [](const PyGame& g) {
+             if (!g.state.over()) illegal("the hand is not over: no result yet");
+             return PyResult{score_hand(g.state, *g.rules), g.state.players};
+           },
+           "The score breakdown of the finished hand; IllegalMoveError while it goes on.")
+      .def("__repr__", [](const PyGame& g) {
+        return "Game.from_state_string('" + state_string(g.state, *g.rules) + "')";
+      });
+  bind_game_search(game);
+
+  bound_class<PyMoveList>(m, "MoveList")
+      .def("__len__", [](const PyMoveList& l) { return l.moves->size(); })
+      .def("__bool__", [](const PyMoveList& l) { return !l.moves->empty(); })
+      .def("__getitem__",
+           [](const PyMoveList& l, KeyArg key) -> MoveOrListResult {
+             const auto n = static_cast<long long>(l.moves->size());
+             if (py::isinstance<py::slice>(key)) {
+               py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+               if (!key.cast<py::slice>().compute(static_cast<py::ssize_t>(n), &start, &stop, &step, &length))
+                 throw py::error_already_set();
+               py::list out;
+               for (py::ssize_t k = 0; k < length; ++k)
+                 out.append(PyMove{(*l.moves)[static_cast<std::size_t>(start + k * step)]});
+               return std::move(out);
+             }
+             long long i = 0;
+             if (!small_int(key, i))
+               throw py::type_error("MoveList indices must be integers or slices, not " +
+                                    std::string(py::str(py::type::handle_of(key).attr("__name__"))));
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
+             return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
+           })
+      .def("__iter__", [](const PyMoveList& l) -> MoveIterResult {
+        py::list out;
+        for (const Move& mv : *l.moves) out.append(PyMove{mv});
+        return py::iter(out);
+      })
+      .def("__contains__", [](const PyMoveList& l, AnyArg item) {
+        Move m;
+        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
+        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m)) return false;
+        return std::find(l.moves->begin(), l.moves->end(), m) != l.moves->end();
+      })
+      .def("index", [](const PyMoveList& l, MoveArg item) {
+        Move m;
+        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
+        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+          throw py::value_error(quote(item) + " is not in the list");
+        const auto it = std::find(l.moves->begin(), l.moves->end(), m);
+        if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
+        return static_cast<long long>(it - l.moves->begin());
+      },
+           "The position of a move in the list; ValueError if it is not in it.")
+      .def("count", [](const PyMoveList& l, MoveArg item) {
+        Move m;
+        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
+        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m)) return 0L;
+        return static_cast<long>(std::count(l.moves->begin(), l.moves->end(), m));
+      },
+           "How many times the move is in the list (0 or 1).")
+      .def("__eq__", [](const PyMoveList& l, AnyArg other) -> BoolOrNotImplemented {
+        if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
+        if (!py::isinstance<py::list>(other) && !py::isinstance<py::tuple>(other))
+          return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        const py::sequence seq = other.cast<py::sequence>();
+        if (seq.size() != l.moves->size()) return py::bool_(false);
+        for (std::size_t i = 0; i < l.moves->size(); ++i) {
+          py::object item = seq[i];
+          if (!py::isinstance<PyMove>(item) || !(item.cast<const PyMove&>().move == (*l.moves)[i]))
+            return py::bool_(false);
+        }
+        return py::bool_(true);
+      })
+      .def("__ne__", [](const PyMoveList& l, AnyArg other) -> BoolOrNotImplemented {
+        py::object eq = py::cast(l).attr("__eq__")(other);
+        if (eq.is(py::reinterpret_borrow<py::object>(Py_NotImplemented))) return eq;
+        return py::bool_(!eq.cast<bool>());
+      })
+      .def("strings", [](const PyMoveList& l) -> StrListResult {
+        py::list out;
+        for (const Move& mv : *l.moves) out.append(py::str(move_text(mv)));
+        return out;
+      }, "The moves' notations, in order.")
+      .def("__repr__", [](const PyMoveList& l) {
+        std::string out = "[";  // like the list it stands for (the reference's is a list)
+        for (std::size_t i = 0; i < l.moves->size(); ++i)
+          out += (i ? ", Move('" : "Move('") + move_text((*l.moves)[i]) + "')";
+        return out + "]";
+      });
+  py::setattr(m.attr("MoveList"), "__hash__", py::none());
+  py::setattr(m.attr("Game"), "__hash__", py::none());  // mutable: compared, never hashed
+
+  // Pickle support (docs/api.md "Pickling and copying"): private constructors the __reduce__
+  // methods name; each refuses data that is not what it pickled with InvalidStateError.
+  m.def("_restore_game", [](PickledArg start, PickledArg moves, PickledArg state) { return restore_game(start, moves, state); },
+        py::arg("start"), py::arg("moves"), py::arg("state"), "Unpickles a Game (what game.__reduce__ names).");
+  m.def("_restore_side_result", &restore_side_result,
+        "Unpickles a SideResult from its eight fields (what side_result.__reduce__ names).");
+  m.def("_restore_result",
+        [](PickledArg reason, PickledArg closing, PickledArg sides, PickledArg halves, PickledArg players) {
+          return restore_result(reason, closing, sides, halves, players);
+        },
+        py::arg("reason"), py::arg("closing_side"), py::arg("sides"),
+        py::arg("player_half_points"), py::arg("players"),
+        "Unpickles a Result (what result.__reduce__ names).");
+}
+
+}  // namespace burraco_binding

@@ -1,0 +1,326 @@
+// burraco._core: melds on the table (Meld, Melds).
+#include "binding.hpp"
+
+namespace burraco_binding {
+
+[[noreturn]] void meld_error(py::handle input, MeldError error, bool layout) {
+  if (error == MeldError::BadNotation)
+    notation_error(quote(input) + " cannot be read as a meld layout: " +
+                   "cards written as in 'Jk(=4d) 5d 6d' or 'Kd Ks Jk(=K)'");
+  raise("InvalidMeldError", quote(input) + (layout ? " is not a meld layout: " : " is not a meld: ") +
+                                std::string(meld_error_text(error)));
+}
+
+PyMeld meld_from_layout(py::handle text, const RulesPtr& rules) {
+  if (!py::isinstance<py::str>(text))
+    notation_error("expected a meld layout string such as 'Jk(=4d) 5d 6d', got " + quote(text));
+  const MeldResult r = parse_layout(text.cast<std::string>(), *rules);
+  if (!r.ok()) meld_error(text, r.error, true);
+  return {r.meld, rules};
+}
+
+PyMeld meld_from(py::handle cards, const RulesPtr& rules) {
+  if (py::isinstance<PyMeld>(cards)) {
+    PyMeld m = cards.cast<PyMeld>();
+    if (!same_rules(m.rules, rules))
+      notation_error(quote(cards) + " was made under other rules than " + rules_repr(*rules));
+    return m;
+  }
+  if (py::isinstance<py::str>(cards) && cards.cast<std::string>().find("(=") != std::string::npos)
+    return meld_from_layout(cards, rules);
+  const MeldResult r = make_meld(cards_from(cards), *rules);
+  if (!r.ok()) meld_error(cards, r.error, false);
+  return {r.meld, rules};
+}
+
+std::string meld_repr_body(const PyMeld& m) {
+  const MeldResult canonical = make_meld(m.meld.cards, *m.rules);
+  const bool is_canonical = canonical.ok() && canonical.meld == m.meld;
+  return (is_canonical ? "Meld('" : "Meld.from_layout('") + layout(m.meld) + "'";
+}
+
+std::string rules_suffix(const RulesPtr& rules) {
+  return same_rules(rules, italian_rules()) ? "" : ", " + rules_repr(*rules);
+}
+
+py::list meld_cards_in_order(const Meld& meld) {
+  py::list out;
+  if (meld.kind == MeldKind::Set) {
+    CardSet naturals = meld.cards;
+    if (meld.has_wild()) naturals.remove(meld.wild);
+    naturals.for_each([&](Card c) { out.append(py::cast(c)); });
+    if (meld.has_wild()) out.append(py::cast(meld.wild));
+  } else {
+    for (int s = meld.lo; s <= meld.hi; ++s)
+      out.append(py::cast(s == meld.wild_slot ? meld.wild : meld.slot_card(s)));
+  }
+  return out;
+}
+
+py::object optional_str(std::string_view s) {
+  return s.empty() ? py::object(py::none()) : py::object(py::str(std::string(s)));
+}
+
+int melds_index(const PyMelds& m, py::handle index) {
+  if (!is_int(index)) raise("IllegalMoveError", "meld index " + quote(index) + " is not an integer");
+  long long i = -1;
+  if (!small_int(index, i) || i < 0 || i >= m.side.count)
+    raise("IllegalMoveError", "no meld " + quote(index) + ": the side has " +
+                                  std::to_string(m.side.count) + " meld(s)");
+  return static_cast<int>(i);
+}
+
+
+void bind_melds(py::module_& m) {
+  // ---- Meld ----
+  bound_class<PyMeld>(m, "Meld")
+      .def(py::init([](MeldCardsArg cards, RulesArg rules) {
+             return meld_from(cards, rules_from(rules));
+           }),
+           py::arg("cards"), py::arg("rules") = py::none(),
+           "Meld('Jk 5d 6d'): a new meld from its cards (the engine places the wild cards as the "
+           "rules say), under `rules` (the Italian rules if None). InvalidMeldError if the cards "
+           "are no meld, InvalidNotationError if they cannot be read.")
+      .def_static("from_layout",
+                  [](StrArg text, RulesArg rules) {
+                    return meld_from_layout(text, rules_from(rules));
+                  },
+                  py::arg("layout"), py::arg("rules") = py::none(),
+                  "The exact table state written as a layout: '2h 3h ... Kh Ah'.")
+      .def_static("is_valid",
+                  [](CardsArg cards, RulesArg rules) {
+                    const RulesPtr r = rules_from(rules);
+                    if (py::isinstance<py::str>(cards) &&
+                        cards.cast<std::string>().find("(=") != std::string::npos)
+                    {
+                      const MeldResult layout_result = parse_layout(cards.cast<std::string>(), *r);
+                      if (layout_result.error == MeldError::BadNotation)
+                        meld_error(cards, layout_result.error, true);
+                      return layout_result.ok();
+                    }
+                    return make_meld(cards_from(cards), *r).ok();
+                  },
+                  py::arg("cards"), py::arg("rules") = py::none(),
+                  "Whether Meld(cards, rules) would succeed, without raising; unreadable "
+                  "cards still raise InvalidNotationError.")
+      .def("add",
+           [](const PyMeld& self, CardArg card) {
+             const Card c = card_from(card);
+             const MeldResult r = lay_off(self.meld, c, *self.rules);
+             if (!r.ok())
+               raise("IllegalMoveError", "cannot add " + quote(card) + " to " + layout(self.meld) +
+                                             ": " + std::string(meld_error_text(r.error)));
+             return PyMeld{r.meld, self.rules};
+           },
+           py::arg("card"), "The meld after laying off one card (RULES B.2, B.6).")
+      .def("can_add",
+           [](const PyMeld& self, CardArg card) {
+             return lay_off(self.meld, card_from(card), *self.rules).ok();
+           },
+           py::arg("card"),
+           "Whether meld.add(card) would succeed, without raising (unreadable cards still "
+           "raise InvalidNotationError).")
+      .def_property_readonly("kind", [](const PyMeld& s) {
+        return s.meld.kind == MeldKind::Set ? "set" : "run";
+      },
+           "'set' (same rank, RULES B.3) or 'run' (same suit in sequence, RULES B.4).")
+      .def_property_readonly("suit", [](const PyMeld& s) -> OptStrResult {
+        return s.meld.kind == MeldKind::Run
+                   ? py::object(py::str(std::string(1, kSuitChars[s.meld.suit])))
+                   : py::object(py::none());
+      },
+           "The suit of a run ('c', 'd', 'h' or 's'); None for a set.")
+      .def_property_readonly("rank", [](const PyMeld& s) -> OptStrResult {
+        return s.meld.kind == MeldKind::Set
+                   ? py::object(py::str(std::string(1, rank_char(s.meld.rank))))
+                   : py::object(py::none());
+      },
+           "The rank of a set ('A', '3', ..., 'K'); None for a run.")
+      .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); },
+           "The meld as the table shows it, each wild card with the card it stands for: "
+           "'Jk(=4d) 5d 6d'.")
+      .def_property_readonly("cards", [](const PyMeld& s) { return s.meld.cards; },
+           "The meld's cards as a multiset (Cards).")
+      .def_property_readonly("wild", [](const PyMeld& s) -> OptCardResult {
+        return s.meld.has_wild() ? py::cast(s.meld.wild) : py::object(py::none());
+      },
+           "The wild card in the meld (a joker or a two used as wild), or None for a clean "
+           "meld.")
+      .def_property_readonly("wild_state", [](const PyMeld& s) -> OptStrResult {
+        return optional_str(wild_state_name(s.meld.wild_state));
+      },
+           "How the wild card sits (RULES B.6): 'bound' inside a run, 'free-low' or "
+           "'free-high' at a run's end, 'orphan' (a run of 14 with a wild), 'set' in a set; "
+           "None without a wild card.")
+      .def_property_readonly("span", [](const PyMeld& s) -> OptSpanResult {
+        return s.meld.kind == MeldKind::Run ? py::object(py::make_tuple(s.meld.lo, s.meld.hi))
+                                            : py::object(py::none());
+      },
+           "A run's lowest and highest slots (1 = ace low ... 14 = ace high); None for a "
+           "set.")
+      .def_property_readonly("is_clean", [](const PyMeld& s) { return s.meld.is_clean(); },
+           "True if no wild card is in the meld (a natural two in its own place is clean).")
+      .def_property_readonly("burraco", [](const PyMeld& s) -> OptStrResult {
+        return optional_str(burraco_class_name(s.meld.classify(*s.rules)));
+      },
+           "'clean', 'semi-clean' or 'dirty' for a meld of seven cards or more (a burraco, "
+           "RULES E.1), else None.")
+      .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(*s.rules); },
+           "The points of the meld's cards (RULES A.3), without the burraco bonus.")
+      .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(*s.rules); },
+           "The burraco bonus the meld earns under its rules (0 below seven cards).")
+      .def_property_readonly("rules", [](const PyMeld& s) { return std::const_pointer_cast<Rules>(s.rules); },
+           "The rules the meld was made under.")
+      .def("__len__", [](const PyMeld& s) { return s.meld.size(); })
+      .def("__iter__", [](const PyMeld& s) -> CardIterResult { return py::iter(meld_cards_in_order(s.meld)); })
+      .def("__str__", [](const PyMeld& s) { return layout(s.meld); })
+      .def("__repr__", [](const PyMeld& s) {
+        return meld_repr_body(s) + rules_suffix(s.rules) + ")";
+      })
+      .def("__eq__", [](const PyMeld& a, AnyArg b) {
+        if (!py::isinstance<PyMeld>(b)) return false;
+        const PyMeld& o = b.cast<const PyMeld&>();
+        return a.meld == o.meld && same_rules(a.rules, o.rules);
+      })
+      .def("__ne__", [](const PyMeld& a, AnyArg b) {
+        if (!py::isinstance<PyMeld>(b)) return true;
+        const PyMeld& o = b.cast<const PyMeld&>();
+        return !(a.meld == o.meld && same_rules(a.rules, o.rules));
+      })
+      .def("__hash__", [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); })
+      .def("__copy__", [](const PyMeld& s) { return s; })
+      .def("__deepcopy__", [](const PyMeld& s, MemoArg) { return s; })
+      .def("__reduce__", [](const PyMeld& s) -> ReduceResult {
+        return py::make_tuple(core_attr("_restore_meld"),
+                              py::make_tuple(layout(s.meld), std::const_pointer_cast<Rules>(s.rules)));
+      });
+
+  m.def("_restore_meld", [](PickledArg text, PickledArg rules) {
+    return meld_from_layout(text, rules_from(rules));
+  }, py::arg("layout"), py::arg("rules"), "Unpickles a Meld (what meld.__reduce__ names).");
+
+  // ---- Melds ----
+  bound_class<PyMelds>(m, "Melds")
+      .def(py::init([](MeldsArg melds, RulesArg rules_obj) {
+             PyMelds out{SideMelds{}, rules_from(rules_obj)};
+             if (melds.is_none()) return out;
+             if (py::isinstance<py::str>(melds) || !py::hasattr(melds, "__iter__"))
+               notation_error("expected a list of melds (Meld objects or layouts), got " +
+                              quote(melds));
+             for (py::handle item : melds) {
+               const PyMeld one = py::isinstance<PyMeld>(item) ? meld_from(item, out.rules)
+                                                               : meld_from_layout(item, out.rules);
+               if (out.side.count >= SideMelds::kCapacity)
+                 notation_error("more than 36 melds for one side");
+               out.side.append(one.meld);
+             }
+             return out;
+           }),
+           py::arg("melds") = py::none(), py::arg("rules") = py::none(),
+           "Melds(['5h 6h 7h', Meld('Qs Qh Qd')]): a side's melds from Meld objects or layouts, "
+           "in creation order; Melds() is none.")
+      .def("meld",
+           [](const PyMelds& self, CardsArg cards) {
+             const CardSet set = cards_from(cards);
+             const MeldResult r = self.side.check_new(set, *self.rules);
+             if (r.error == MeldError::SecondSetOfRank)
+               raise("IllegalMoveError", "cannot meld " + quote(cards) + ": " +
+                                             std::string(meld_error_text(r.error)) +
+                                             "; lay the cards off on it instead");
+             if (!r.ok()) meld_error(cards, r.error, false);
+             PyMelds out = self;
+             out.side.append(r.meld);
+             return out;
+           },
+           py::arg("cards"), "A copy with a new meld appended (RULES B.2 one set per rank).")
+      .def("can_meld",
+           [](const PyMelds& self, CardsArg cards) {
+             return self.side.check_new(cards_from(cards), *self.rules).ok();
+           },
+           py::arg("cards"),
+           "Whether melds.meld(cards) would succeed, without raising.")
+      .def("add",
+           [](const PyMelds& self, IntArg index, CardArg card) {
+             const int i = melds_index(self, index);
+             const Card c = card_from(card);
+             const MeldResult r = lay_off(self.side.melds[i], c, *self.rules);
+             if (!r.ok())
+               raise("IllegalMoveError", "cannot add " + quote(card) + " to meld " +
+                                             std::to_string(i) + " (" +
+                                             layout(self.side.melds[i]) + "): " +
+                                             std::string(meld_error_text(r.error)));
+             PyMelds out = self;
+             out.side.melds[i] = r.meld;
+             return out;
+           },
+           py::arg("index"), py::arg("card"),
+           "A copy with `card` laid off on the meld at `index` (creation order); "
+           "IllegalMoveError if the rules refuse it.")
+      .def("can_add",
+           [](const PyMelds& self, IntArg index, CardArg card) {
+             long long i = -1;
+             if (!small_int(index, i) || i < 0 || i >= self.side.count) return false;
+             return lay_off(self.side.melds[i], card_from(card), *self.rules).ok();
+           },
+           py::arg("index"), py::arg("card"),
+           "Whether melds.add(index, card) would succeed, without raising.")
+      .def_property_readonly("rules", [](const PyMelds& s) { return std::const_pointer_cast<Rules>(s.rules); },
+           "The rules the melds were made under.")
+      .def("__len__", [](const PyMelds& s) { return static_cast<int>(s.side.count); })
+      .def("__getitem__",
+           [](const PyMelds& s, KeyArg index) -> MeldOrMeldsResult {
+             if (py::isinstance<py::slice>(index)) {
+               std::size_t start = 0, stop = 0, step = 0, length = 0;
+               if (!index.cast<py::slice>().compute(s.side.count, &start, &stop, &step, &length))
+                 throw py::error_already_set();
+               PyMelds out{SideMelds{}, s.rules};
+               for (std::size_t k = 0; k < length; ++k) out.side.append(s.side.melds[start + k * step]);
+               return py::cast(out);
+             }
+             if (!is_int(index)) throw py::type_error("meld index must be an integer or a slice");
+             long long i = 0;
+             if (!small_int(index, i)) throw py::index_error("meld index out of range");
+             if (i < 0) i += s.side.count;
+             if (i < 0 || i >= s.side.count) throw py::index_error("meld index out of range");
+             return py::cast(PyMeld{s.side.melds[static_cast<int>(i)], s.rules});
+           })
+      .def("__iter__",
+           [](const PyMelds& s) -> MeldIterResult {
+             py::list out;
+             for (int i = 0; i < s.side.count; ++i) out.append(py::cast(PyMeld{s.side.melds[i], s.rules}));
+             return py::iter(out);
+           })
+      .def("__repr__",
+           [](const PyMelds& s) {
+             std::string out = "Melds([";
+             for (int i = 0; i < s.side.count; ++i)
+               out += (i ? ", '" : "'") + layout(s.side.melds[i]) + "'";
+             return out + "]" + rules_suffix(s.rules) + ")";
+           })
+      .def("__eq__", [](const PyMelds& a, AnyArg b) {
+        if (!py::isinstance<PyMelds>(b)) return false;
+        const PyMelds& o = b.cast<const PyMelds&>();
+        return a.side == o.side && same_rules(a.rules, o.rules);
+      })
+      .def("__ne__", [](const PyMelds& a, AnyArg b) {
+        if (!py::isinstance<PyMelds>(b)) return true;
+        const PyMelds& o = b.cast<const PyMelds&>();
+        return !(a.side == o.side && same_rules(a.rules, o.rules));
+      })
+      .def("__hash__", [](const PyMelds& s) {
+        py::list layouts;
+        for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
+        return py::hash(py::tuple(layouts));
+      })
+      .def("__copy__", [](const PyMelds& s) { return s; })
+      .def("__deepcopy__", [](const PyMelds& s, MemoArg) { return s; })
+      .def("__reduce__", [](const PyMelds& s) -> ReduceResult {
+        py::list layouts;
+        for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
+        return py::make_tuple(core_attr("Melds"),
+                              py::make_tuple(layouts, std::const_pointer_cast<Rules>(s.rules)));
+      });
+
+}
+
+}  // namespace burraco_binding

@@ -1,0 +1,540 @@
+// burraco._core: search: observations, playouts, action ids, ISMCTS, perft.
+#include "binding.hpp"
+
+#include <limits>
+#include <thread>
+
+#include "burraco/rng.hpp"
+#include "burraco/validate.hpp"
+
+namespace burraco_binding {
+
+// Runs f() (which must not touch Python) under the search's lock, the GIL released meanwhile.
+template <class F>
+auto with_search(const PyIsmcts& self, F&& f) {
+  py::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(*self.busy);
+  return f();
+}
+
+// ISMCTS parameters: a wrong type is a TypeError naming what was expected and what was given; a
+// value out of range a BurracoError (a ValueError) quoting it.
+[[noreturn]] void ismcts_type_error(const char* name, py::handle value, const char* expected) {
+  throw py::type_error(std::string("ISMCTS: ") + name + " expected " + expected + ", got " +
+                       std::string(py::str(py::type::handle_of(value).attr("__name__"))) + " " +
+                       quote(value));
+}
+
+long long ismcts_int(py::handle value, const char* name, long long lo, long long hi) {
+  if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr()))
+    ismcts_type_error(name, value, "an int");
+  py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!as_int) {
+    PyErr_Clear();
+    ismcts_type_error(name, value, "an int");
+  }
+  long long v = 0;
+  if (!small_int(as_int, v) || v < lo || v > hi)
+    raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected an int from " +
+                              std::to_string(lo) + " to " + std::to_string(hi));
+  return v;
+}
+
+double ismcts_exploration(py::handle value) {
+  static PyObject* const real = py::object(py::module_::import("numbers").attr("Real")).release().ptr();
+  if (py::isinstance<py::bool_>(value) || !py::isinstance(value, py::handle(real)))
+    ismcts_type_error("exploration", value, "a real number");
+  const double c = PyFloat_AsDouble(value.ptr());
+  if (c == -1.0 && PyErr_Occurred()) PyErr_Clear();  // too large for a float: refused below
+  else if (c >= 0 && c <= std::numeric_limits<double>::max()) return c;
+  raise("BurracoError", "ISMCTS: exploration " + quote(value) + ": expected a finite number >= 0");
+}
+
+// An `out=` array argument: a writeable, C-contiguous, one-dimensional NumPy array of exactly
+// `size` entries of T, else InvalidNotationError quoting its shape and dtype (docs/search.md).
+template <class T>
+py::array_t<T> out_array(py::handle out, py::ssize_t size, const char* dtype) {
+  const std::string wanted = std::string("a writeable C-contiguous ") + dtype +
+                             " array of shape (" + std::to_string(size) + ",)";
+  if (!py::isinstance<py::array>(out))
+    notation_error("out is a " + std::string(py::str(py::type::handle_of(out).attr("__name__"))) +
+                   ", not a NumPy array: expected " + wanted);
+  const py::array a = py::reinterpret_borrow<py::array>(out);
+  const char* problem = nullptr;
+  if (!py::isinstance<py::array_t<T>>(out) || a.ndim() != 1 || a.shape(0) != size)
+    problem = "wrong shape or dtype";
+  else if (!(a.flags() & py::array::c_style))
+    problem = "not C-contiguous";
+  else if (!a.writeable())
+    problem = "read-only";
+  if (problem)
+    notation_error("out (shape " + std::string(py::str(out.attr("shape"))) + ", dtype " +
+                   std::string(py::str(out.attr("dtype"))) + ") is " + problem + ": expected " + wanted);
+  return py::reinterpret_borrow<py::array_t<T>>(out);
+}
+
+void bind_game_search(py::class_<PyGame>& game) {
+  game
+      .def("playout",
+           [](PyGame& g, PolicyArg policy, SeedArg seed) {
+             const Policy p = policy_arg(policy);
+             const std::uint64_t seed_value = seed_arg(seed);
+             std::vector<Move> buffer;
+             TurnMemory memory = turn_memory(g);
+             const GameState start = g.state;
+             const std::size_t count = g.move_count();
+             try {
+               return playout(g.state, *g.rules, p, seed_value, buffer, memory,
+                              [&](const GameState& before, const Move& move) {
+                                g.record(before, move);
+                              });
+             } catch (const StateError& e) {
+               const std::string why = e.what();
+               rewind_game(g, start, count);
+               state_error("playout(" + quote(policy) + ", " + quote(seed) + "): " + why +
+                           " (the game is left as it was)");
+             }
+           },
+           py::arg("policy") = "random", py::arg("seed") = 0,
+           "Plays the hand to its end with a playout policy and returns the number of moves played: "
+           "'random' is uniform over legal_moves(), drawn with the deal contract's generator from "
+           "`seed`; 'greedy' melds the longest meld, lays off, else discards the least useful card.")
+      .def("policy_move",
+           [](const PyGame& g, PolicyArg policy, SeedArg seed) {
+             const Policy p = policy_arg(policy);
+             const std::uint64_t seed_value = seed_arg(seed);
+             if (g.state.over()) illegal("policy_move: the hand is over, there is no move to choose");
+             std::vector<Move> buffer;
+             legal_moves(g.state, *g.rules, buffer);
+             if (buffer.empty())
+               state_error("policy_move: the hand is not over but has no legal move: state '" +
+                           state_string(g.state, *g.rules) + "'");
+             // The candidates of the first move of playout(policy, seed) from here.
+             TurnMemory memory = turn_memory(g);
+             const std::vector<Move>& moves = memory.candidates(g.state, *g.rules, buffer);
+             Rng rng(seed_value);
+             const std::size_t i = p == Policy::Random ? static_cast<std::size_t>(rng.bounded(moves.size()))
+                                                       : greedy_choice(g.state, *g.rules, moves);
+             return PyMove{moves[i]};
+           },
+           py::arg("policy") = "greedy", py::arg("seed") = 0,
+           "The move the playout policy would play now: the first move of playout(policy, seed), "
+           "without playing it (docs/search.md). Raises IllegalMoveError when the hand is over.")
+      .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); },
+                             "The number of action ids of these rules: every move that can occur under them has a "
+                             "fixed id in range(action_size), the same in every position.")
+      .def("action_id",
+           [](const PyGame& g, MoveArg move) {
+             const Move m = move_from(move);
+             const int id = action_id(m, meld_table(*g.rules));
+             if (id < 0) notation_error("move " + quote(move) + " has no action id under these rules");
+             return id;
+           },
+           py::arg("move"),
+           "The move's fixed action id, in range(action_size); InvalidNotationError if the move "
+           "cannot occur under these rules.")
+      .def("action_move",
+           [](const PyGame& g, IndexArg id) {
+             long long v = -1;
+             Move m;
+             if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
+                 !action_move(static_cast<int>(v), meld_table(*g.rules), m))
+               notation_error("action id " + quote(id) + ": expected an int from 0 to " +
+                              std::to_string(action_size(*g.rules) - 1));
+             return PyMove{m};
+           },
+           py::arg("id"), "The move an action id stands for (the inverse of action_id).")
+      .def("legal_mask",
+           [](PyGame& g, BoolOutArg out) {
+             const MeldTable& table = meld_table(*g.rules);
+             const py::ssize_t size = action_size(*g.rules);
+             py::array_t<bool> mask =
+                 out.is_none() ? py::array_t<bool>(size) : out_array<bool>(out, size, "bool");
+             bool* data = mask.mutable_data();
+             std::fill(data, data + size, false);
+             for (const Move& m : *g.legal_list()) {
+               const int id = action_id(m, table);
+               if (id < 0) throw std::logic_error("legal move '" + move_text(m) + "' has no action id");
+               data[id] = true;
+             }
+             return mask;
+           },
+           py::arg("out") = py::none(),
+           "A bool array of action_size entries, True at the action id of every legal move; "
+           "written into `out` (a writeable C-contiguous bool array of that shape) if given.")
+      .def("push_action",
+           [](PyGame& g, IndexArg id) {
+             long long v = -1;
+             Move m;
+             if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
+                 !action_move(static_cast<int>(v), meld_table(*g.rules), m))
+               notation_error("action id " + quote(id) + ": expected an int from 0 to " +
+                              std::to_string(action_size(*g.rules) - 1));
+             push_one(g, m);
+           },
+           py::arg("id"),
+           "Plays the move of an action id; IllegalMoveError (nothing changed) if it is not legal "
+           "here.")
+      .def("observation_tensor",
+           [](const PyGame& g, IntArg player, FloatOutArg out) {
+             const int seat = seat_arg(g, player);
+             py::array_t<float> features =
+                 out.is_none() ? py::array_t<float>(kObservationSize)
+                               : out_array<float>(out, kObservationSize, "float32");
+             observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
+             return features;
+           },
+           py::arg("player"), py::arg("out") = py::none(),
+           "The 511 float32 features of observation(player), for a network (the player's hand, the "
+           "discard pile, the cards known in other hands, the melds, the sizes, the pozzetti, the "
+           "phase and the seat to act; nothing hidden is read); written into "
+           "`out` (a writeable C-contiguous float32 array of 511) if given.")
+      .def("observation",
+           [](const PyGame& g, IntArg player) {
+             PyObservation o{observe(g.state, *g.rules, seat_arg(g, player)), g.rules, {}};
+             o.text = observation_string(o.obs, *g.rules);
+             return o;
+           },
+           py::arg("player"),
+           "What that player may know of the game (RULES C.9): its own hand, the cards seen in "
+           "other hands, the hand sizes and everything on the table.")
+      .def("determinize",
+           [](const PyGame& g, IntArg player, SeedArg seed) {
+             const int seat = seat_arg(g, player);
+             const std::uint64_t seed_value = seed_arg(seed);
+             // Built in place on the heap and handed to Python as is: no further copies.
+             auto out = std::make_unique<PyGame>(
+                 determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value), g.rules);
+             // Only hidden cards differ from a real position, and the acting seat's moves depend
+             // on its own hand and public facts: seen from the acting seat the deal is always a
+             // position of play. Seen from another seat, the hand dealt to the acting seat may
+             // have no legal move (RULES C.7), and such a position is refused as a parser would.
+             if (seat != g.state.turn) {
+               if (const std::string why = validate_state(out->state, *g.rules); !why.empty())
+                 state_error("determinize(" + std::to_string(seat) + ", " + std::to_string(seed_value) +
+                             "): the cards dealt from seat " + std::to_string(seat) +
+                             "'s view give a position that could not arise in play (" + why + ")");
+             }
+             return out;
+           },
+           py::arg("player"), py::arg("seed"),
+           "A game consistent with that player's observation, the unseen cards dealt from `seed` "
+           "(reads only the observation: the same observation and seed give the same game).");
+}
+
+void bind_search(py::module_& m) {
+  bound_class<PyObservation>(m, "Observation")
+      .def_property_readonly("player", [](const PyObservation& o) { return static_cast<int>(o.obs.player); },
+           "The seat whose view this is.")
+      .def_property_readonly("rules", [](const PyObservation& o) { return std::const_pointer_cast<Rules>(o.rules); },
+           "The rules of the game observed.")
+      .def_property_readonly("turn", [](const PyObservation& o) { return static_cast<int>(o.obs.state.turn); },
+           "The seat to act.")
+      .def_property_readonly("phase", [](const PyObservation& o) -> StrResult { return phase_name(o.obs.state.phase); },
+           "'draw', 'meld' or 'over', as game.phase.")
+      .def_property_readonly("hand", [](const PyObservation& o) { return o.obs.state.hands[o.obs.player]; },
+           "The observing player's own hand.")
+      .def_property_readonly("hand_sizes", [](const PyObservation& o) -> IntTupleResult {
+        py::list out;
+        for (int q = 0; q < o.obs.state.players; ++q) out.append(static_cast<int>(o.obs.hand_sizes[q]));
+        return py::tuple(out);
+      },
+           "How many cards each seat holds, in seat order.")
+      .def_property_readonly("known", [](const PyObservation& o) -> CardsTupleResult {
+        py::list out;
+        for (int q = 0; q < o.obs.state.players; ++q) out.append(py::cast(o.obs.state.known[q]));
+        return py::tuple(out);
+      },
+           "For each seat, the cards of its hand the observer has seen (its own whole hand "
+           "for the observer).")
+      .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); },
+           "The number of cards left in the stock.")
+      .def_property_readonly("discard_pile", [](const PyObservation& o) { return o.obs.state.pile; },
+           "The cards of the discard pile (public: RULES C.9).")
+      .def_property_readonly("top", [](const PyObservation& o) -> OptCardResult {
+        return o.obs.state.top.valid() ? py::cast(o.obs.state.top) : py::object(py::none());
+      },
+           "The top card of the discard pile, or None.")
+      .def("melds",
+           [](const PyObservation& o, IntArg side) {
+             long long v = -1;
+             if (!small_int(side, v) || v < 0 || v >= side_slots(o.obs.state.players))
+               notation_error("no side " + quote(side));
+             return PyMelds{side_melds(o.obs.state, static_cast<int>(v)), o.rules};
+           },
+           py::arg("side"),
+           "That side's melds on the table (public), in creation order.")
+      .def_property_readonly("pozzetti", [](const PyObservation& o) -> ObservedPacketsResult {
+        py::list out;
+        for (int k = 0; k < kPackets; ++k) {
+          const Packet& p = o.obs.state.packets[k];
+          py::tuple view = packet_view(p);
+          const bool sized = p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
+                             p.status == PacketStatus::Seen;
+          out.append(py::make_tuple(view[0], view[1],
+                                    sized ? py::object(py::int_(p.size)) : py::object(py::none()),
+                                    packet_visible(o.obs.state, o.obs.player, k)
+                                        ? py::cast(p.set()) : py::object(py::none())));
+        }
+        return py::tuple(out);
+      },
+           "Each pozzetto as (status, owner side or None, size or None, cards or None): the "
+           "cards only where the observer may see them.")
+      .def_property_readonly("scores", [](const PyObservation& o) -> IntTupleResult {
+        py::list out;
+        for (int i = 0; i < (o.obs.state.players == 3 ? 3 : 2); ++i) out.append(o.obs.state.scores[i]);
+        return py::tuple(out);
+      },
+           "The sides' scores before this hand.")
+      .def("__str__", [](const PyObservation& o) { return o.text; })
+      .def("__repr__", [](const PyObservation& o) { return "<Observation " + o.text + ">"; })
+      .def("__eq__", [](const PyObservation& a, AnyArg b) {
+        return py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text;
+      })
+      .def("__ne__", [](const PyObservation& a, AnyArg b) {
+        return !(py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text);
+      })
+      .def("__hash__", [](const PyObservation& o) { return py::hash(py::str(o.text)); })
+      .def("__copy__", [](const PyObservation& o) { return o; })
+      .def("__deepcopy__", [](const PyObservation& o, MemoArg) { return o; })
+      .def("__reduce__", [](const PyObservation& o) -> ReduceResult {
+        // No hidden card is pickled: a game dealt from the observation alone (determinize with
+        // seed 0) stands for it, and restoring checks it observes to the same string.
+        const GameState stand_in = determinize(o.obs, *o.rules, 0);
+        return py::make_tuple(core_attr("_restore_observation"),
+                              py::make_tuple(state_string(stand_in, *o.rules),
+                                             static_cast<int>(o.obs.player), o.text));
+      });
+
+  // A StateError of the engine (a policy loop that cannot go on) is an InvalidStateError.
+  py::register_exception_translator([](std::exception_ptr e) {
+    try {
+      if (e) std::rethrow_exception(e);
+    } catch (const StateError& error) {
+      static PyObject* const type =
+          py::object(py::module_::import("burraco._errors").attr("InvalidStateError")).release().ptr();
+      PyErr_SetString(type, error.what());
+    }
+  });
+  m.attr("MAX_HAND_MOVES") = kMaxHandMoves;
+  m.def(
+      "_set_move_cap",
+      [](IntArg cap) {
+        long long v = -1;
+        if (!small_int(cap, v) || v < 1 || v > kMaxHandMoves)
+          notation_error("_set_move_cap: " + quote(cap) + ": expected an int from 1 to MAX_HAND_MOVES");
+        return g_move_cap.exchange(static_cast<int>(v));
+      },
+      py::arg("cap"),
+      "A test hook: the move cap of the policy loops from now on (MAX_HAND_MOVES restores it); "
+      "returns the previous one.");
+  m.def("playouts",
+        [](RulesArg rules_obj, IntArg n, SeedArg seed, PolicyArg policy, IntArg threads) -> PlayoutTableResult {
+          const RulesPtr rules = rules_from(rules_obj);
+          const std::string why = check_playable(*rules);
+          if (!why.empty()) notation_error(rules_repr(*rules) + " cannot be dealt: " + why);
+          long long count = -1, thread_count = 0;
+          if (!small_int(n, count) || count < 0 || count > 1000000000LL)
+            notation_error("playouts: n " + quote(n) + ": expected an int from 0 to 10**9");
+          if (!small_int(threads, thread_count) || thread_count < 1 || thread_count > 64)
+            notation_error("playouts: threads " + quote(threads) + ": expected an int from 1 to 64");
+          const std::uint64_t seed_value = seed_arg(seed);
+          const Policy p = policy_arg(policy);
+          const auto size = static_cast<py::ssize_t>(count);
+          const py::ssize_t columns = rules->players == 3 ? 3 : 2;
+          py::array_t<std::uint64_t> seeds(size);
+          py::array_t<std::int32_t> scores({size, columns});
+          py::array_t<std::int32_t> moves(size);
+          py::array_t<std::uint8_t> reasons(size);
+          std::uint64_t* seed_out = seeds.mutable_data();
+          std::int32_t* score_out = scores.mutable_data();
+          std::int32_t* move_out = moves.mutable_data();
+          std::uint8_t* reason_out = reasons.mutable_data();
+          {
+            py::gil_scoped_release release;
+            const std::size_t total = static_cast<std::size_t>(count);
+            const std::size_t workers = std::min<std::size_t>(static_cast<std::size_t>(thread_count),
+                                                              std::max<std::size_t>(total, 1));
+            std::vector<std::exception_ptr> errors(workers);
+            auto work = [&](std::size_t w) {
+              try {
+                std::vector<Move> buffer;
+                buffer.reserve(256);
+                const std::size_t from = total * w / workers, to = total * (w + 1) / workers;
+                for (std::size_t i = from; i < to; ++i) {
+                  const PlayoutRow row = play_hand(*rules, batch_seed(seed_value, i), p, buffer);
+                  seed_out[i] = row.seed;
+                  for (py::ssize_t c = 0; c < columns; ++c)
+                    score_out[static_cast<py::ssize_t>(i) * columns + c] = row.scores[static_cast<std::size_t>(c)];
+                  move_out[i] = row.moves;
+                  reason_out[i] = row.end_reason;
+                }
+              } catch (const StateError& e) {  // the first hand of this worker that failed
+                errors[w] = std::make_exception_ptr(StateError(std::string("playouts: ") + e.what()));
+              } catch (...) {
+                errors[w] = std::current_exception();
+              }
+            };
+            std::vector<std::thread> pool;
+            for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+            work(0);
+            for (std::thread& t : pool) t.join();
+            for (const std::exception_ptr& e : errors)
+              if (e) std::rethrow_exception(e);
+          }
+          py::dict out;
+          out["seed"] = seeds;
+          out["scores"] = scores;
+          out["moves"] = moves;
+          out["end_reason"] = reasons;
+          return out;
+        },
+        py::arg("rules"), py::arg("n"), py::kw_only(), py::arg("seed") = 0,
+        py::arg("policy") = "random", py::arg("threads") = 1,
+        "Plays n whole hands from seeds derived from `seed` (hand i from batch seed i): a dict of NumPy arrays 'seed', 'scores', 'moves', "
+        "'end_reason' (1 closed, 2 stock exhausted, 3 deadlock). Releases the GIL; `threads` "
+        "splits the hands, the result does not depend on it.");
+  m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
+
+  bound_class<PyIsmcts>(m, "ISMCTS")
+      .def(py::init([](IntArg iterations, SeedArg seed, RealArg exploration,
+                       PolicyArg policy, OptIntArg max_rollout_moves) {
+             IsmctsParams params;
+             params.iterations = static_cast<int>(ismcts_int(iterations, "iterations", 1, 100000000));
+             params.seed = seed_arg(seed);
+             params.exploration = ismcts_exploration(exploration);
+             params.policy = policy_arg(policy);
+             if (!max_rollout_moves.is_none())
+               params.max_rollout_moves =
+                   static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
+             return PyIsmcts{Ismcts(params)};
+           }),
+           py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
+           py::arg("exploration") = 0.7, py::arg("policy") = "random",
+           py::arg("max_rollout_moves") = py::none(),
+           "A search with these parameters; one ISMCTS may choose for any game, any number of "
+           "times: each choose() builds a fresh tree. A fresh ISMCTS with a given seed always makes "
+           "the same choices; choose() advances its generator, so successive calls differ. "
+           "Wrong types raise TypeError, "
+           "values out of range BurracoError.")
+      .def("choose",
+           [](PyIsmcts& self, PyGame& g) {
+             if (g.state.over()) illegal("ISMCTS.choose: the hand is over, there is no move to choose");
+             if (g.legal_list()->empty())
+               state_error("ISMCTS.choose: the hand is not over but has no legal move: state '" +
+                           state_string(g.state, *g.rules) + "'");
+             const GameState state = g.state;
+             const RulesPtr rules = g.rules;
+             Move chosen;
+             std::string failure;
+             {
+               py::gil_scoped_release release;
+               std::lock_guard<std::mutex> lock(*self.busy);
+               try {
+                 chosen = self.search.choose(state, *rules);
+               } catch (const StateError& e) {
+                 failure = e.what();
+               }
+             }
+             if (!failure.empty()) state_error("ISMCTS.choose: " + failure);
+             return PyMove{chosen};
+           },
+           py::arg("game"),
+           "A legal move for the seat to act, by a fresh search (releases the GIL). Calls on one "
+           "ISMCTS from several threads run one after the other.")
+      .def_property_readonly("iterations", [](const PyIsmcts& self) { return self.search.params().iterations; },
+           "The number of search iterations per choose() (each one determinization, descent "
+           "and playout).")
+      .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; },
+           "The seed of the search's generator (determinizations, expansions, playouts).")
+      .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
+           "The UCB exploration constant of the tree policy.")
+      .def_property_readonly("policy", [](const PyIsmcts& self) {
+        return self.search.params().policy == Policy::Random ? "random" : "greedy";
+      },
+           "The playout policy below the tree: 'random' or 'greedy'.")
+      .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
+        const int cut = self.search.params().max_rollout_moves;
+        return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
+      },
+           "The cap on playout moves below the tree (the position is then scored as it "
+           "stands), or None for playouts to the end of the hand.")
+      .def_property_readonly(
+          "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); },
+          "Tree nodes of the last search (the root included); waits for a search in progress.")
+      .def_property_readonly(
+          "last_iterations",
+          [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.iterations(); }); },
+          "Iterations the last search ran (0 when the move was forced); waits for a search in progress.")
+      .def("root_stats",
+           [](const PyIsmcts& self) {
+             const std::vector<IsmctsChild> children =
+                 with_search(self, [&] { return self.search.root_children(); });
+             py::list out;
+             for (const IsmctsChild& c : children)
+               out.append(py::make_tuple(PyMove{c.move}, c.visits, c.availability, c.reward));
+             return out;
+           },
+           "The root's moves after the last search: (move, visits, availability, summed reward). "
+           "Waits for a search in progress on another thread, then reads its finished tree.")
+      .def("__repr__", [](const PyIsmcts& self) {
+        const IsmctsParams& p = self.search.params();
+        return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +
+               ", policy='" + (p.policy == Policy::Random ? "random" : "greedy") + "')";
+      },
+           "ISMCTS(iterations=..., seed=..., policy=...).");
+
+  m.def("_restore_observation", [](PickledArg stand_in, PickledArg player, PickledArg text) {
+    const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
+    const int seat = pickled_int("Observation", player, 0, g->state.players - 1);
+    PyObservation o{observe(g->state, *g->rules, seat), g->rules, {}};
+    o.text = observation_string(o.obs, *g->rules);
+    if (!py::isinstance<py::str>(text) || o.text != text.cast<std::string>())
+      state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
+    return o;
+  }, py::arg("stand_in"), py::arg("player"), py::arg("text"),
+     "Unpickles an Observation (what observation.__reduce__ names).");
+
+  m.def("perft",
+        [](const PyGame& g, IntArg depth) {
+          long long dv = -1;
+          if (!small_int(depth, dv) || dv < 0 || dv > 64)
+            notation_error("perft depth " + quote(depth) + ": expected an integer 0..64");
+          const int d = static_cast<int>(dv);
+          std::uint64_t nodes = 0;
+          const GameState state = g.state;  // another thread may push once the GIL is released
+          const RulesPtr rules = g.rules;
+          {
+            py::gil_scoped_release release;
+            nodes = perft(state, *rules, d);
+          }
+          return nodes;
+        },
+        py::arg("game"), py::arg("depth"), "Leaf nodes of every legal move sequence of that depth.");
+  // For the benches (tools/bench_table.py): legal-move generation timed without Python per call.
+  m.def(
+      "_legal_moves_repeat",
+      [](const PyGame& g, IntArg calls) {
+        long long n = -1;
+        if (!small_int(calls, n) || n < 0 || n > 1000000000)
+          notation_error("_legal_moves_repeat: calls " + quote(calls) + ": expected an int 0..10**9");
+        std::uint64_t generated = 0;
+        const GameState state = g.state;  // the game may change once the GIL is released
+        const RulesPtr rules = g.rules;
+        {
+          py::gil_scoped_release release;
+          std::vector<Move> buffer;
+          for (long long i = 0; i < n; ++i) {
+            legal_moves(state, *rules, buffer);
+            generated += buffer.size();
+          }
+        }
+        return generated;
+      },
+      py::arg("game"), py::arg("calls"),
+      "Generates the legal moves of the game's position `calls` times in one C++ loop and "
+      "returns how many moves that gave in all (a bench helper: no cache, no Python per call).");
+}
+
+
+}  // namespace burraco_binding
