@@ -38,6 +38,12 @@ from ._errors import (
     InvalidStateError,
 )
 
+from . import _board
+
+# str(game) draws the table, as str(chess.Board) does (docs/cli.md "The board"); repr stays the
+# constructor call.
+Game.__str__ = _board.game_str  # type: ignore[method-assign]
+
 try:
     __version__: str = _metadata.version("burraco")
 except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed

@@ -85,6 +85,7 @@ class Match:
 
     @property
     def hands_played(self) -> int:
+        """The number of hands recorded so far."""
         with self._lock:
             return self._hands
 
