@@ -6,7 +6,7 @@ command writes, a scratch script) would ship. In a git checkout this backend ask
 tracked files and gives scikit-build-core exactly those as the sdist's includes
 (``sdist.inclusion-mode = "explicit"``; ``[tool.scikit-build]`` may still exclude some of them).
 Outside a checkout (an unpacked sdist, an export) the tree holds only the sdist's files, and
-scikit-build-core's own selection is used. Every other hook is scikit-build-core's unchanged.
+scikit-build-core's own selection is used, less an old PKG-INFO (the sdist gets a new one). Every other hook is scikit-build-core's unchanged.
 
 pyproject.toml points at this file (``build-backend``, ``backend-path``); tests/test_packaging.py
 checks the sdist it builds.
@@ -52,12 +52,20 @@ def _pattern(path: str) -> str:
     return "/" + "".join("\\" + char if char in _SPECIAL else char for char in path)
 
 
+def _listed(settings: dict, key: str) -> list[str]:
+    given = settings.get(key, [])
+    return given.split(";") if isinstance(given, str) else list(given)
+
+
 def build_sdist(sdist_directory: str, config_settings: dict | None = None) -> str:
     settings = dict(config_settings or {})
-    files = tracked_files()
-    if files is not None and "sdist.inclusion-mode" not in settings:
-        settings["sdist.inclusion-mode"] = "explicit"
-        given = settings.get("sdist.include", [])
-        given = given.split(";") if isinstance(given, str) else list(given)
-        settings["sdist.include"] = [_pattern(name) for name in sorted(files)] + given
+    if "sdist.inclusion-mode" not in settings:
+        files = tracked_files()
+        if files is not None:
+            settings["sdist.inclusion-mode"] = "explicit"
+            settings["sdist.include"] = ([_pattern(name) for name in sorted(files)]
+                                         + _listed(settings, "sdist.include"))
+        else:
+            # An unpacked sdist: its PKG-INFO is written anew, so the old one must not be copied.
+            settings["sdist.exclude"] = ["/PKG-INFO"] + _listed(settings, "sdist.exclude")
     return _scikit_build.build_sdist(sdist_directory, settings)
