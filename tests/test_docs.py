@@ -20,6 +20,8 @@ RULES_PAGE = DOCS / "rules.md"
 # Pages whose examples are engine-level: each runs on both engines, with the minimum number of
 # examples it must keep (so a page cannot lose its examples unnoticed).
 DOCTESTED_PAGES = {"notation.md": 40, "rules.md": 8, "architecture.md": 4}
+# Pages whose examples use what only the core has (ISMCTS): they run on the core.
+CORE_DOCTESTED_PAGES = {"search.md": 50}
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -52,6 +54,12 @@ def run_page_doctests(page: str, engine) -> int:
 @pytest.mark.parametrize("page", sorted(DOCTESTED_PAGES))
 def test_page_examples(page, engine):
     assert run_page_doctests(page, engine) >= DOCTESTED_PAGES[page], f"docs/{page} lost examples"
+
+
+@pytest.mark.parametrize("page", sorted(CORE_DOCTESTED_PAGES))
+def test_core_page_examples(page):
+    count = run_page_doctests(page, load_engine("core"))
+    assert count >= CORE_DOCTESTED_PAGES[page], f"docs/{page} lost examples"
 
 
 # ---- docs/rules.md: the knob table ---------------------------------------------------------------

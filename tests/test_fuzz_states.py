@@ -16,7 +16,7 @@ them mutated. For each one the deep checks of :func:`fuzzing.deep_check` run in 
   100,000-move cap: InvalidStateError from the cap is a failure here) with the same moves and
   final state in both engines.
 
-Default run: 300 state strings, 150 records, 150 views (derandomized, so the run is the same
+Default run: 120 state strings, 60 records, 60 views (derandomized, so the run is the same
 every time; no shrinking, so a hang costs one timeout); ``-m slow``: 3,000 of each, random.
 Every input that showed a defect is kept in tests/data/regressions/fuzz.jsonl and replayed by
 :func:`test_regression`.
@@ -89,7 +89,7 @@ def assert_not_vacuous(verdicts: Counter, examples: int) -> None:
 
 STRATEGIES = {"state": fuzzing.mutated_states, "record": fuzzing.mutated_records,
               "json": fuzzing.mutated_views}
-DEFAULT_EXAMPLES = {"state": 300, "record": 150, "json": 150}
+DEFAULT_EXAMPLES = {"state": 120, "record": 60, "json": 60}
 
 
 @pytest.mark.parametrize("kind", list(STRATEGIES))
