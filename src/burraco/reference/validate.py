@@ -104,7 +104,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, cast
 
 from .._errors import InvalidStateError
-from .game import (
+from .state import (
     DRAW,
     FACE_DOWN,
     IN_HAND,
@@ -114,12 +114,12 @@ from .game import (
     SEEN,
     STOCK,
     UNTAKEN,
-    Game,
     _opening_requirement,
 )
 
 if TYPE_CHECKING:
-    from .game import _State
+    from .game import Game
+    from .state import _State
 
 __all__ = ["validate_state"]
 
