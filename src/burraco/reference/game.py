@@ -1193,7 +1193,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
             end = s.end
         values = {
             "v": "1",
-            "rules": _rules_text(rules),
+            "rules": rules.text,
             "seed": "-" if self._seed is None else str(self._seed),
             "first": str(self._first),
             "scores": ",".join(str(score) for score in self._scores),
@@ -1458,44 +1458,12 @@ def _run_candidates(suit: str, counts: tuple[int, ...],
 # --- rules text and state-string parsing ------------------------------------------------------
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    return repr(value).replace(" ", "")
-
-
-@functools.lru_cache(maxsize=256)
-def _rules_text(rules: Rules) -> str:
-    parts = [rules.preset]
-    for name, value in rules._overrides().items():
-        parts.append(f"{name}={_value_text(value)}")
-    return ":".join(parts)
-
-
 def _parse_rules(text: str) -> Rules:
-    import ast
-
-    preset, *overrides = text.split(":")
-    knobs: dict[str, object] = {}
-    base = Rules(preset).knobs() if preset in Rules.PRESETS else {}
-    for override in overrides:
-        name, equals, value = override.partition("=")
-        if not equals or name not in base:
-            raise InvalidStateError(f"rules={text!r}: cannot read {override!r}")
-        if isinstance(base[name], str):
-            knobs[name] = value
-        else:
-            try:
-                knobs[name] = ast.literal_eval(value)
-            except (ValueError, SyntaxError):
-                raise InvalidStateError(f"rules={text!r}: cannot read {override!r}") from None
+    """The rules field of a state string: :meth:`Rules.from_text`, its error an InvalidStateError."""
     try:
-        rules = Rules(preset, **knobs)
+        return Rules.from_text(text)
     except InvalidNotationError as error:
-        raise InvalidStateError(f"rules={text!r}: {error}") from None
-    if _rules_text(rules) != text:
-        raise InvalidStateError(f"rules={text!r} is not in canonical form ({_rules_text(rules)!r})")
-    return rules
+        raise InvalidStateError(str(error)) from None
 
 
 _CARD_PAIR = re.compile(r"..")
