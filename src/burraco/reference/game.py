@@ -180,6 +180,8 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None, deck: object = None,
                  first_player: int = 0, scores: Iterable[int] | None = None) -> None:
+        """Deal a hand under ``rules`` (default ``Rules()``) from ``seed`` or ``deck`` (see the
+        class); bad arguments raise InvalidNotationError quoting them."""
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
