@@ -463,8 +463,8 @@ def _start_of(game: _G) -> _G:
 
 
 def _deck_of(start: _Game) -> str:
-    """The deck order that deals the position ``start`` (a fresh deal), by DESIGN §4 read
-    backwards: the hands round the table from the first player, the packets one card at a time,
+    """The deck order that deals the position ``start`` (a fresh deal), by docs/game.md "Deal"
+    read backwards: the hands round the table from the first player, the packets one card at a time,
     the face-up card, the stock. Only meaningful if dealing it gives ``start`` back."""
     rules = start.rules
     players = start.players

@@ -156,7 +156,7 @@ enum class KnobType : std::uint8_t {
 
 struct KnobInfo {
   std::string_view name;
-  // What the knob means, in one line, ending with the RULES.md sections that define it:
+  // What the knob means, in one line, ending with the sections of docs/rules.md that define it:
   // "Cards dealt to each player (RULES F.2)." The Python property of the knob has it as its
   // docstring; the reference engine's knob table holds the same text.
   std::string_view doc;

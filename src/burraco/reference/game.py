@@ -172,10 +172,11 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
                                   "_scores", "_seed", "_slots", "_state")):
     """One hand of Burraco / Buraco (docs/game.md).
 
-    ``Game(rules, seed=s)`` deals from a seed (DESIGN §4); ``Game(rules, deck=[...])`` from an
-    explicit deck order; with neither, a seed is drawn from the operating system. ``first_player``
-    (default 0) plays first; ``scores`` are the cumulative match scores per side at the start of
-    the hand (3 players: per seat, in half points), read only by the brazilian opening minimum.
+    ``Game(rules, seed=s)`` deals from a seed (docs/game.md "Deal"); ``Game(rules, deck=[...])``
+    from an explicit deck order; with neither, a seed is drawn from the operating system.
+    ``first_player`` (default 0) plays first; ``scores`` are the cumulative match scores per side
+    at the start of the hand (3 players: per seat, in half points), read only by the brazilian
+    opening minimum.
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None, deck: object = None,
@@ -225,7 +226,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         self._scores = scores
         self._slots = 4 if self._players == 3 else 2
 
-    # --- the deal (DESIGN §4, docs/game.md "Deal") -------------------------------------------
+    # --- the deal (docs/game.md "Deal") ----------------------------------------------------------
 
     def _deal(self, order: list[Card]) -> _State:
         rules, players = self._rules, self._players
@@ -677,7 +678,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     # --- legal moves ----------------------------------------------------------------------------
 
     def legal_moves(self) -> MoveList:
-        """Exactly the moves :meth:`push` accepts, each once, in the canonical order (DESIGN §3),
+        """Exactly the moves :meth:`push` accepts, each once, in the canonical order (docs/game.md),
         as a :class:`.moves.MoveList` (a list with ``strings()``)."""
         return MoveList(self._legal_moves())
 

@@ -158,9 +158,9 @@ def _probability(value: Any) -> float:
 
 # --- the knob table (docs/api.md, in its order) -----------------------------------------------
 # name, checker, docstring, values for (italian, italian-2p, italian-3p, online-2p, brazilian).
-# The docstring is the knob's one-line meaning with the RULES.md sections that define it; the core
-# has the same text in its knob table (cpp/src/rules.cpp), and tools/rules_table.py reads it from
-# either engine for the table of docs/rules.md.
+# The docstring is the knob's one-line meaning with the sections of docs/rules.md that define it;
+# the core has the same text in its knob table (cpp/src/rules.cpp), and tools/rules_table.py reads
+# it from either engine for the table of docs/rules.md.
 
 _NON_NEGATIVE = _int_in(0, _MAX_POINTS)
 

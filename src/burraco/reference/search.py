@@ -1,4 +1,4 @@
-"""Information sets and batch playouts for bots and search (docs/search.md; RULES C.9; DESIGN §5).
+"""Information sets and batch playouts for bots and search (docs/search.md; RULES C.9).
 
 * :class:`Observation` (:func:`observe`, ``game.observation(player)``): exactly what one player may
   know of a hand, and its *observation string*: the game's state string with the hidden fields

@@ -42,7 +42,8 @@ def _opening_requirement(minimum: tuple[tuple[int, int], ...], score: int) -> in
 
 
 def _unshuffled_deck(rules: Rules) -> list[Card]:
-    """DESIGN §4: for each deck copy, suits c d h s, ranks A..K; then the jokers."""
+    """The unshuffled pack (docs/game.md "Deal"): for each deck copy, suits c d h s, ranks A..K;
+    then the jokers."""
     deck = [Card.from_index(index) for _copy in range(rules.decks) for index in range(52)]
     return deck + [JOKER] * rules.jokers
 

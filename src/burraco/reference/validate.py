@@ -13,7 +13,7 @@ Notation: N players, t = ``stock_end_threshold``, S = the stock's size, S0 = ``i
 
 Invariants (every one must hold):
 
-Deal (RULES F.2, F.3, DESIGN §4)
+Deal (RULES F.2, F.3, docs/game.md "Deal")
   V1  (not checked) The ``seed`` field is the deal's provenance, not a constraint on the cards: a
       position whose cards the seed did not deal (a hand edited in a test, a hidden card swapped)
       is judged by the other invariants alone, as if dealt from an explicit deck.
