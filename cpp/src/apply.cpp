@@ -1,4 +1,4 @@
-// Apply: one move played on a GameState, checked first (docs/game.md "Moves"), and the turn's
+// Apply: one move played on a GameState, checked first (docs/game.md "What a move does"), and the turn's
 // consequences: a hand emptied, a short opening taken back, the turn passed, the hand ended.
 #include <algorithm>
 #include <string>
@@ -35,7 +35,6 @@ void note_put_down(GameState& s, const Rules& rules, Card card) {
   if (s.hold.valid() && card == s.hold && !provisional(s, rules, seat_side(s, rules, s.turn)))
     s.hold = Card{};
 }
-
 
 // RULES F.6: the first packet taken makes the soloist; the other two seats become side 3.
 void maybe_split(GameState& s, int seat) {
@@ -164,7 +163,6 @@ MoveResult meld_in_place(GameState& s, const Rules& rules, CardSet cards) {
   return {};
 }
 
-
 // After a discard that did not close: the end checks (RULES D.2-D.4), then the next turn.
 void finish_turn(GameState& s, const Rules& rules) {
   if (s.flags & kLastTurn) return end_hand(s, EndReason::StockExhausted);
@@ -228,7 +226,6 @@ MoveResult do_discard(GameState& s, const Rules& rules, Card card) {
   finish_turn(s, rules);
   return {};
 }
-
 
 Card draw_top(GameState& s) { return s.stock[s.stock_pos++]; }
 
