@@ -48,7 +48,6 @@ from .state import (
     DRAW,
     FACE_DOWN,
     IN_HAND,
-    MAX_HAND_MOVES,
     MAX_OPENING_NEED,
     MAX_SCORE,
     MELD,
@@ -67,6 +66,10 @@ if TYPE_CHECKING:
     import numpy
 
 __all__ = ["MAX_HAND_MOVES", "Game", "determinize"]
+
+#: The most moves a policy-driven loop (``playout``, ``playouts``) plays in one hand before it
+#: stops with InvalidStateError (docs/search.md "Move cap"; real hands take under 1,000).
+MAX_HAND_MOVES = 100_000
 
 _FIELDS = ("v", "rules", "seed", "first", "scores", "turn", "phase", "hands", "known", "stock",
            "pile", "top", "melds", "pozzetti", "hold", "opened", "need", "deadlock", "turnflags",

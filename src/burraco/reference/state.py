@@ -17,9 +17,6 @@ JOKER = Card("Jk")
 MAX_OPENING_NEED = 10_000_000
 #: Match scores a hand may start from lie in [-MAX_SCORE, MAX_SCORE] (docs/game.md "Deal").
 MAX_SCORE = 10_000_000
-#: The most moves a policy-driven loop (``playout``, ``playouts``) plays in one hand before it
-#: stops with InvalidStateError (docs/search.md "Move cap"; real hands take under 1,000).
-MAX_HAND_MOVES = 100_000
 #: The cards that are wild in hand: the joker and the four twos (RULES A.4).
 WILD_KINDS = (Card("2c"), Card("2d"), Card("2h"), Card("2s"), JOKER)
 
