@@ -1,6 +1,6 @@
 """Perft files and the perft runner, shared by ``burraco perft`` and ``tools/perft.py``.
 
-A perft file (STYLE.md "Tests"; DESIGN section 7) holds positions, each a record of lines::
+A perft file holds positions, each a record of lines::
 
     id italian-dealt
     state v=1;rules=italian;seed=1;...        (a version-1 state string, docs/game.md)

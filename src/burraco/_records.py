@@ -17,7 +17,6 @@ reference's ``Game`` defines them as one-line calls into this module.
 
 from __future__ import annotations
 
-import ast
 import io
 import json
 import os
@@ -107,6 +106,9 @@ class _Rules(Protocol):
 
     @property
     def preset(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
 
     @property
     def players(self) -> int: ...
@@ -299,7 +301,12 @@ class _GameClass(Protocol[_G_co]):
     def from_state_string(self, text: str) -> _G_co: ...
 
 
-_RulesClass = Callable[..., _Rules]
+class _RulesClass(Protocol):
+    """An engine's ``Rules`` class: made from a preset and knobs, or read from a rules text."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Rules: ...
+
+    def from_text(self, text: str) -> _Rules: ...
 
 
 # --- small helpers ---------------------------------------------------------------------------------
@@ -414,50 +421,17 @@ def _at(data: object, path: str) -> object:
 # --- rules text (the ``rules`` field of a state string, docs/game.md) -------------------------
 
 
-def _knob_text(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    return repr(value).replace(" ", "")
-
-
 def rules_text(rules: _Rules, rules_class: _RulesClass) -> str:
-    """The canonical text of a rule set, as a state string's ``rules`` field writes it: the preset
-    name, then ``:knob=value`` for every knob that differs from the preset, in table order."""
-    base = rules_class(rules.preset).knobs()
-    parts = [rules.preset]
-    for name, value in rules.knobs().items():
-        if value != base[name] or type(value) is not type(base[name]):
-            parts.append(f"{name}={_knob_text(value)}")
-    return ":".join(parts)
+    """The canonical text of a rule set, as a state string's ``rules`` field writes it: the
+    engine's own ``rules.text`` (``rules_class`` names the engine, for symmetry with
+    :func:`_parse_rules`)."""
+    return rules.text
 
 
 def _parse_rules(text: str, rules_class: _RulesClass) -> _Rules:
-    """The ``Rules`` of a canonical rules text (InvalidNotationError quoting it otherwise)."""
-    preset, *overrides = text.split(":")
-    try:
-        base = rules_class(preset).knobs()
-    except InvalidNotationError as error:
-        raise InvalidNotationError(f"rules {text!r}: {error}") from None
-    knobs: dict[str, object] = {}
-    for override in overrides:
-        name, equals, value = override.partition("=")
-        if not equals or name not in base or name in knobs:
-            raise InvalidNotationError(f"rules {text!r}: cannot read {override!r}")
-        if isinstance(base[name], str):
-            knobs[name] = value
-        else:
-            try:
-                knobs[name] = ast.literal_eval(value)
-            except (ValueError, SyntaxError):
-                raise InvalidNotationError(f"rules {text!r}: cannot read {override!r}") from None
-    try:
-        rules = rules_class(preset, **knobs)
-    except InvalidNotationError as error:
-        raise InvalidNotationError(f"rules {text!r}: {error}") from None
-    canonical = rules_text(rules, rules_class)
-    if canonical != text:
-        raise InvalidNotationError(f"rules {text!r} is not in canonical form ({canonical!r})")
-    return rules
+    """The ``Rules`` of a canonical rules text: the engine's own ``Rules.from_text``
+    (InvalidNotationError quoting the text otherwise)."""
+    return rules_class.from_text(text)
 
 
 # --- results ---------------------------------------------------------------------------------------
@@ -489,8 +463,8 @@ def _start_of(game: _G) -> _G:
 
 
 def _deck_of(start: _Game) -> str:
-    """The deck order that deals the position ``start`` (a fresh deal), by DESIGN §4 read
-    backwards: the hands round the table from the first player, the packets one card at a time,
+    """The deck order that deals the position ``start`` (a fresh deal), by docs/game.md "Deal"
+    read backwards: the hands round the table from the first player, the packets one card at a time,
     the face-up card, the stock. Only meaningful if dealing it gives ``start`` back."""
     rules = start.rules
     players = start.players

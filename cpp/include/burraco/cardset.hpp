@@ -1,4 +1,4 @@
-// burraco — CardSet, the multiset of card kinds used for every unordered pile (DESIGN §2).
+// burraco — CardSet, the multiset of card kinds used for every unordered pile.
 //
 // Encoding: two 64-bit "thermometer planes". Plane `one` has a bit for every kind held at least
 // once, plane `two` for every kind held twice (so two ⊆ one). Each suit owns a 16-bit lane with

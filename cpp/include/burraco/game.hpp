@@ -1,4 +1,4 @@
-// burraco — the state of one hand and the moves that change it (RULES C, D, E, F; DESIGN §3).
+// burraco — the state of one hand and the moves that change it (RULES C, D, E, F; docs/game.md).
 //
 // GameState is a plain value: no heap, no pointers, trivially copyable, so copying it is clone
 // and undo (copy-make). The rules are not inside it: every function takes the Rules it plays
@@ -115,7 +115,7 @@ struct GameState {
 
 // ---- setup ------------------------------------------------------------------------------------
 
-// The unshuffled deck of these rules (DESIGN §4). Returns its size.
+// The unshuffled deck of these rules (docs/game.md "Deal"). Returns its size.
 int unshuffled_deck(const Rules& rules, std::array<Card, kMaxDeck>& deck);
 
 // Checks that the rules describe a game this engine can deal; empty string if fine, else why.

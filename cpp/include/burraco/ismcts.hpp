@@ -1,4 +1,4 @@
-// burraco — information-set Monte Carlo tree search (docs/search.md "Search"; DESIGN §5).
+// burraco — information-set Monte Carlo tree search (docs/search.md "Search").
 //
 // Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree
 // Search", IEEE TCIAIG 4(2)). One tree, seen from the seat to act (the observer); each iteration

@@ -1,4 +1,4 @@
-// burraco — the portable random numbers of the deal contract (DESIGN §4).
+// burraco — the portable random numbers of the deal contract (docs/game.md "Deal").
 //
 // xoshiro256** seeded by four successive outputs of SplitMix64 started at the 64-bit seed;
 // bounded integers by Lemire's multiply-shift with rejection; Fisher-Yates from the end. The

@@ -156,7 +156,7 @@ enum class KnobType : std::uint8_t {
 
 struct KnobInfo {
   std::string_view name;
-  // What the knob means, in one line, ending with the RULES.md sections that define it:
+  // What the knob means, in one line, ending with the sections of docs/rules.md that define it:
   // "Cards dealt to each player (RULES F.2)." The Python property of the knob has it as its
   // docstring; the reference engine's knob table holds the same text.
   std::string_view doc;
@@ -182,9 +182,13 @@ namespace burraco {
 std::string knob_text(const Rules& rules, const KnobInfo& knob);
 // Sets a knob from that text; false (rules unchanged) if the text is not a legal value.
 bool set_knob_text(Rules& rules, const KnobInfo& knob, std::string_view text);
-// "italian" or "brazilian:players=2:semi_clean_burraco_bonus=150" (knobs that differ, table order).
+// The rules text: the `rules=` field of a state string (docs/game.md), e.g. "italian" or
+// "brazilian:players=2:semi_clean_burraco_bonus=150" (knobs that differ, table order). These two
+// are the core's only writer and reader of it: state strings, the search's keys and the Python
+// binding's Rules.from_text / Rules.text all go through them.
 std::string rules_text(const Rules& rules);
-// Parses rules_text(); on failure returns false and says why in `error`.
+// Parses rules_text(); on failure returns false, leaves `rules` unchanged and says why in `error`
+// (an unknown preset, a knob it cannot read, or rules that check_rules refuses).
 bool parse_rules_text(std::string_view text, Rules& rules, std::string& error);
 
 }  // namespace burraco

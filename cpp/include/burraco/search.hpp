@@ -1,5 +1,5 @@
 // burraco — information sets, determinization, playout policies and batch playouts
-// (RULES C.9, DESIGN §5, docs/search.md).
+// (RULES C.9, docs/search.md).
 #pragma once
 
 #include <array>

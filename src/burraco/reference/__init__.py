@@ -1,4 +1,4 @@
-"""burraco.reference: the pure-Python reference engine, the executable reading of RULES.md.
+"""burraco.reference: the pure-Python reference engine, the executable reading of docs/rules.md.
 
 It implements the same public API as the C++ core (docs/api.md) independently, in plain Python and
 by brute force where that is clearer, so that the two can be compared case by case.

@@ -36,7 +36,7 @@ from .moves import Move
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .search import Observation
+    from .observation import Observation
 
 __all__ = [
     "ACTION_MELD_BASE",

@@ -21,7 +21,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Optional, Union, cast
+from typing import TYPE_CHECKING, Optional, Union, cast
 
 from .. import _records
 from .._errors import (
@@ -35,137 +35,47 @@ from ._blank import Initialized
 from .cards import BLANKS, JOKER_INDEX, SUITS, Card, Cards
 from .melds import Meld, Melds
 from .moves import Move, MoveList
+from .observation import Observation, determinized_state_string, observe
 from .policies import POLICIES, candidates, greedy_move
 from .rng import Xoshiro256StarStar, check_seed, shuffle
 from .rules import Rules
 from .runs import slot_card
 from .scoring import Result, SideResult
+from .state import (
+    _LETTER_STATUS,
+    _STATUS_LETTER,
+    _TAKEN,
+    DRAW,
+    FACE_DOWN,
+    IN_HAND,
+    MAX_OPENING_NEED,
+    MAX_SCORE,
+    MELD,
+    OVER,
+    SEEN,
+    STOCK,
+    UNTAKEN,
+    WILD_KINDS,
+    _opening_requirement,
+    _State,
+    _unshuffled_deck,
+)
+from .validate import validate_state
 
 if TYPE_CHECKING:
     import numpy
 
-    from .search import Observation
+__all__ = ["MAX_HAND_MOVES", "Game", "determinize"]
 
-__all__ = ["MAX_HAND_MOVES", "Game"]
-
-JOKER = Card("Jk")
-#: The brazilian opening requirement never rises above this (docs/game.md "need").
-MAX_OPENING_NEED = 10_000_000
-#: Match scores a hand may start from lie in [-MAX_SCORE, MAX_SCORE] (docs/game.md "Deal").
-MAX_SCORE = 10_000_000
 #: The most moves a policy-driven loop (``playout``, ``playouts``) plays in one hand before it
 #: stops with InvalidStateError (docs/search.md "Move cap"; real hands take under 1,000).
 MAX_HAND_MOVES = 100_000
-#: The cards that are wild in hand: the joker and the four twos (RULES A.4).
-WILD_KINDS = (Card("2c"), Card("2d"), Card("2h"), Card("2s"), JOKER)
-
-DRAW, MELD, OVER = "draw", "meld", "over"
-
-# Packet statuses (docs/game.md "Other accessors") and their state-string letters.
-UNTAKEN, FACE_DOWN, SEEN, IN_HAND, STOCK = "untaken", "face_down", "seen", "in_hand", "stock"
-_STATUS_LETTER = {UNTAKEN: "u", FACE_DOWN: "f", SEEN: "s", IN_HAND: "h", STOCK: "x"}
-_LETTER_STATUS = {letter: status for status, letter in _STATUS_LETTER.items()}
-_TAKEN = (FACE_DOWN, SEEN, IN_HAND)
 
 _FIELDS = ("v", "rules", "seed", "first", "scores", "turn", "phase", "hands", "known", "stock",
            "pile", "top", "melds", "pozzetti", "hold", "opened", "need", "deadlock", "turnflags",
            "split", "end", "cut")
 _FLAG_LETTERS = "pdlfb"
 _BARE_MOVES = {text: Move(text) for text in ("draw", "pile", "keep", "reject")}
-
-
-# --- the state ------------------------------------------------------------------------------
-
-
-class _State:
-    """Everything that changes during a hand. Never mutated once it is a game's current state.
-
-    ``melds[slot]`` is a list of (creation number, Meld) in creation order; ``pozzetti`` a list of
-    [status, owner seat or None, cards in deal order (top first)]; ``end`` is None,
-    ``('closed', side)``, ``'stock_exhausted'`` or ``'deadlock'``. Turn flags (docs/game.md):
-    ``took_single`` p, ``put_down`` d, ``last_turn`` l, ``force_draw`` f, ``first_draw`` b.
-    """
-
-    __slots__ = (
-        "deadlock",
-        "end",
-        "first_draw",
-        "force_draw",
-        "hands",
-        "hold",
-        "known",
-        "last_turn",
-        "melds",
-        "need",
-        "opened",
-        "phase",
-        "pile",
-        "pozzetti",
-        "put_down",
-        "split",
-        "stock",
-        "took_single",
-        "top",
-        "turn",
-    )
-
-    turn: int
-    phase: str
-    hands: list[Counter[Card]]
-    known: list[Counter[Card]]
-    stock: list[Card]
-    pile: Counter[Card]
-    top: Card | None
-    melds: list[list[tuple[int, Meld]]]
-    # Per packet [status, owner seat or None, cards top first]: a list is updated in place, and a
-    # list's positions have no types of their own.
-    pozzetti: list[list[Any]]
-    hold: Card | None
-    opened: list[bool]
-    need: list[int]
-    deadlock: int
-    took_single: bool
-    put_down: bool
-    last_turn: bool
-    force_draw: bool
-    first_draw: bool
-    split: int | None
-    end: str | tuple[str, int] | None
-
-    def __getstate__(self) -> tuple[Any, ...]:
-        """Pickle support at every protocol: the slot values in slot order."""
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        for name, value in zip(self.__slots__, state):
-            object.__setattr__(self, name, value)
-
-    def copy(self) -> _State:
-        new = object.__new__(_State)
-        new.turn, new.phase = self.turn, self.phase
-        new.hands = [_copy_counter(hand) for hand in self.hands]
-        new.known = [_copy_counter(known) for known in self.known]
-        new.stock = list(self.stock)
-        new.pile = _copy_counter(self.pile)
-        new.top = self.top
-        new.melds = [list(slot) for slot in self.melds]
-        new.pozzetti = [list(packet) for packet in self.pozzetti]
-        new.hold = self.hold
-        new.opened = list(self.opened)
-        new.need = list(self.need)
-        new.deadlock = self.deadlock
-        new.took_single, new.put_down = self.took_single, self.put_down
-        new.last_turn, new.force_draw = self.last_turn, self.force_draw
-        new.first_draw = self.first_draw
-        new.split, new.end = self.split, self.end
-        return new
-
-
-def _copy_counter(counter: Counter[Card]) -> Counter[Card]:
-    """A copy of a Counter (plain dict copying: Counter(counter) is slow on a hot path)."""
-    new: Counter[Card] = Counter()
-    dict.update(new, counter)
-    return new
 
 
 def _points(rules: Rules, cards: Iterable[Card]) -> int:
@@ -265,14 +175,17 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
                                   "_scores", "_seed", "_slots", "_state")):
     """One hand of Burraco / Buraco (docs/game.md).
 
-    ``Game(rules, seed=s)`` deals from a seed (DESIGN §4); ``Game(rules, deck=[...])`` from an
-    explicit deck order; with neither, a seed is drawn from the operating system. ``first_player``
-    (default 0) plays first; ``scores`` are the cumulative match scores per side at the start of
-    the hand (3 players: per seat, in half points), read only by the brazilian opening minimum.
+    ``Game(rules, seed=s)`` deals from a seed (docs/game.md "Deal"); ``Game(rules, deck=[...])``
+    from an explicit deck order; with neither, a seed is drawn from the operating system.
+    ``first_player`` (default 0) plays first; ``scores`` are the cumulative match scores per side
+    at the start of the hand (3 players: per seat, in half points), read only by the brazilian
+    opening minimum.
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None, deck: object = None,
                  first_player: int = 0, scores: Iterable[int] | None = None) -> None:
+        """Deal a hand under ``rules`` (default ``Rules()``) from ``seed`` or ``deck`` (see the
+        class); bad arguments raise InvalidNotationError quoting them."""
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -316,7 +229,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         self._scores = scores
         self._slots = 4 if self._players == 3 else 2
 
-    # --- the deal (DESIGN §4, docs/game.md "Deal") -------------------------------------------
+    # --- the deal (docs/game.md "Deal") ----------------------------------------------------------
 
     def _deal(self, order: list[Card]) -> _State:
         rules, players = self._rules, self._players
@@ -768,7 +681,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     # --- legal moves ----------------------------------------------------------------------------
 
     def legal_moves(self) -> MoveList:
-        """Exactly the moves :meth:`push` accepts, each once, in the canonical order (DESIGN §3),
+        """Exactly the moves :meth:`push` accepts, each once, in the canonical order (docs/game.md),
         as a :class:`.moves.MoveList` (a list with ``strings()``)."""
         return MoveList(self._legal_moves())
 
@@ -1147,17 +1060,13 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     # --- information sets (docs/search.md, RULES C.9) ---------------------------------------------
 
     def observation(self, player: int) -> Observation:
-        """What ``player`` may know of this hand (RULES C.9): an :class:`.search.Observation`."""
-        from .search import observe
-
+        """What ``player`` may know of this hand (RULES C.9): an :class:`.observation.Observation`."""
         return observe(self._snapshot(), player)  # one consistent position (docs/game.md "Threads")
 
     def determinize(self, player: int, seed: int) -> Game:
         """A new game (no history, no seed) consistent with ``observation(player)``: the cards
         ``player`` cannot see dealt at random from ``seed`` (docs/search.md "Determinization"). It
         reads only the observation."""
-        from .search import determinize, observe
-
         self._seat(player)  # a bad player is reported before a bad seed
         check_seed(seed)
         return determinize(observe(self._snapshot(), player), seed)
@@ -1290,7 +1199,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
             end = s.end
         values = {
             "v": "1",
-            "rules": _rules_text(rules),
+            "rules": rules.text,
             "seed": "-" if self._seed is None else str(self._seed),
             "first": str(self._first),
             "scores": ",".join(str(score) for score in self._scores),
@@ -1353,6 +1262,25 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 # --- helpers ----------------------------------------------------------------------------------
 
 
+def determinize(observation: Observation, seed: int) -> Game:
+    """A game consistent with ``observation`` (docs/search.md "Determinization"), no history, no
+    seed: the game of :func:`.observation.determinized_state_string` (its seed an int in
+    ``[0, 2**64)``, else InvalidNotationError)."""
+    seed = check_seed(seed)
+    text = determinized_state_string(observation, seed)
+    try:
+        return Game.from_state_string(text)
+    except InvalidStateError as error:
+        # Only the hidden cards differ from a real position, and the acting seat's moves depend
+        # on its own hand and public facts alone: this happens only when the observer is not
+        # the acting seat and the hidden hand dealt to that seat has no legal move (RULES C.7).
+        player = observation.player
+        raise InvalidStateError(
+            f"determinize({player}, {seed}): the cards dealt from seat {player}'s view give a "
+            f"position that could not arise in play ({error})"
+        ) from None
+
+
 def _check_supported(rules: Rules) -> None:
     """InvalidNotationError for knob combinations this engine does not play."""
     if rules.initial_stock < 0:
@@ -1388,21 +1316,6 @@ def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
         raise InvalidNotationError(f"{scores!r} is not a scores tuple: expected {count} ints "
                                    f"from {-MAX_SCORE} to {MAX_SCORE}")
     return tuple(int(value) for value in scores)
-
-
-def _opening_requirement(minimum: tuple[tuple[int, int], ...], score: int) -> int:
-    """RULES C.3 / E.5: the minimum of the highest band whose from_score the score reaches."""
-    requirement = minimum[0][1]
-    for from_score, band_minimum in minimum:
-        if score >= from_score:
-            requirement = band_minimum
-    return requirement
-
-
-def _unshuffled_deck(rules: Rules) -> list[Card]:
-    """DESIGN §4: for each deck copy, suits c d h s, ranks A..K; then the jokers."""
-    deck = [Card.from_index(index) for _copy in range(rules.decks) for index in range(52)]
-    return deck + [JOKER] * rules.jokers
 
 
 def _check_deck(rules: Rules, deck: object) -> list[Card]:
@@ -1551,44 +1464,12 @@ def _run_candidates(suit: str, counts: tuple[int, ...],
 # --- rules text and state-string parsing ------------------------------------------------------
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    return repr(value).replace(" ", "")
-
-
-@functools.lru_cache(maxsize=256)
-def _rules_text(rules: Rules) -> str:
-    parts = [rules.preset]
-    for name, value in rules._overrides().items():
-        parts.append(f"{name}={_value_text(value)}")
-    return ":".join(parts)
-
-
 def _parse_rules(text: str) -> Rules:
-    import ast
-
-    preset, *overrides = text.split(":")
-    knobs: dict[str, object] = {}
-    base = Rules(preset).knobs() if preset in Rules.PRESETS else {}
-    for override in overrides:
-        name, equals, value = override.partition("=")
-        if not equals or name not in base:
-            raise InvalidStateError(f"rules={text!r}: cannot read {override!r}")
-        if isinstance(base[name], str):
-            knobs[name] = value
-        else:
-            try:
-                knobs[name] = ast.literal_eval(value)
-            except (ValueError, SyntaxError):
-                raise InvalidStateError(f"rules={text!r}: cannot read {override!r}") from None
+    """The rules field of a state string: :meth:`Rules.from_text`, its error an InvalidStateError."""
     try:
-        rules = Rules(preset, **knobs)
+        return Rules.from_text(text)
     except InvalidNotationError as error:
-        raise InvalidStateError(f"rules={text!r}: {error}") from None
-    if _rules_text(rules) != text:
-        raise InvalidStateError(f"rules={text!r} is not in canonical form ({_rules_text(rules)!r})")
-    return rules
+        raise InvalidStateError(str(error)) from None
 
 
 _CARD_PAIR = re.compile(r"..")
@@ -1796,8 +1677,6 @@ def _parse_state(cls: type[Game], text: str) -> Game:
         raise InvalidStateError(
             f"{text!r} is not in canonical form: the same position is written {canonical!r}"
         )
-    from .validate import validate_state
-
     validate_state(game)
     return game
 

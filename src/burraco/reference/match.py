@@ -30,6 +30,8 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
     """
 
     def __init__(self, rules: Rules | None = None, seed: int | None = None) -> None:
+        """A match under ``rules`` (default ``Rules()``) whose hands are dealt from ``seed`` (an int
+        in ``[0, 2**64)``; None: a random one), with no hand recorded yet."""
         if rules is None:
             rules = Rules()
         if not isinstance(rules, Rules):
@@ -44,10 +46,12 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
 
     @property
     def rules(self) -> Rules:
+        """The rules every hand of the match is played under."""
         return self._rules
 
     @property
     def seed(self) -> int:
+        """The match seed, from which every hand's deal seed is derived (:meth:`hand_seed`)."""
         return self._seed
 
     @property
@@ -130,6 +134,8 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
         return False, None
 
     def is_over(self) -> bool:
+        """Whether the match is decided (RULES E.7): exactly one side (seat) leads among those past
+        ``match_target`` by ``compare``, or those past it tie and ``tie_policy`` is ``'draw'``."""
         return self._outcome(self._scores)[0]
 
     @property

@@ -1,4 +1,4 @@
-"""Moves: the atomic actions of a turn (DESIGN §3, docs/game.md "Phases and moves").
+"""Moves: the atomic actions of a turn (docs/game.md "Phases and moves").
 
 ``Move('draw')``, ``Move('pile')``, ``Move('keep')``, ``Move('reject')``, ``Move('meld 5h 6h 7h')``,
 ``Move('add 2 8h')``, ``Move('discard Qs')``. Input is lenient (case, spacing, ``10h``, any card
@@ -18,7 +18,7 @@ from .cards import BLANKS, Card, Cards
 
 __all__ = ["KINDS", "Move", "MoveList"]
 
-#: The move kinds, in the canonical order (DESIGN §3).
+#: The move kinds, in the canonical order (docs/game.md "Phases and moves").
 KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
 _KIND_ORDER = {kind: number for number, kind in enumerate(KINDS)}
 _BARE_KINDS = ("draw", "pile", "keep", "reject")

@@ -1,4 +1,4 @@
-"""perft: the number of legal move sequences of a given length (DESIGN §7 "Perft").
+"""perft: the number of legal move sequences of a given length (docs/cli.md "burraco perft").
 
 A node where the hand is over is a leaf: it counts 1 whatever depth is left (the sequence stops
 there). ``divide`` gives the count below each legal move, to find where two engines differ.

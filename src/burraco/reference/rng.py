@@ -1,4 +1,4 @@
-"""The portable random generator of the deal contract (DESIGN §4, docs/game.md "Deal").
+"""The portable random generator of the deal contract (docs/game.md "Deal").
 
 * SplitMix64 (Steele, Lea, Flood 2014) turns a 64-bit seed into a stream of 64-bit outputs; four of
   them seed xoshiro256** (Blackman, Vigna 2018), the generator used for the shuffle.

@@ -7,6 +7,8 @@ values they accept, and their value in each preset.
 
 from __future__ import annotations
 
+import ast
+import functools
 import math
 import numbers
 import operator
@@ -156,9 +158,9 @@ def _probability(value: Any) -> float:
 
 # --- the knob table (docs/api.md, in its order) -----------------------------------------------
 # name, checker, docstring, values for (italian, italian-2p, italian-3p, online-2p, brazilian).
-# The docstring is the knob's one-line meaning with the RULES.md sections that define it; the core
-# has the same text in its knob table (cpp/src/rules.cpp), and tools/rules_table.py reads it from
-# either engine for the table of docs/rules.md.
+# The docstring is the knob's one-line meaning with the sections of docs/rules.md that define it;
+# the core has the same text in its knob table (cpp/src/rules.cpp), and tools/rules_table.py reads
+# it from either engine for the table of docs/rules.md.
 
 _NON_NEGATIVE = _int_in(0, _MAX_POINTS)
 
@@ -474,6 +476,51 @@ class Rules(Initialized):
         """New Rules: the same preset and knobs, with ``overrides`` applied."""
         return Rules(self._preset, **{**self._overrides(), **overrides})
 
+    @classmethod
+    def from_text(cls, text: str) -> Rules:
+        """The Rules a rules text names (docs/game.md, the ``rules`` field of a state string): the
+        preset name, then ``:knob=value`` for each knob that differs from the preset, in table
+        order, a value written as a Python literal without spaces (a string knob's bare), e.g.
+        ``online-2p:opening_minimum=((0,50),(1500,75))``. Only the canonical text of a rule set
+        (its :attr:`text`) is read: anything else raises InvalidNotationError quoting it."""
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"{text!r} is not a rules text")
+        preset, *overrides = text.split(":")
+        if preset not in PRESETS:
+            raise InvalidNotationError(
+                f"rules {text!r}: {preset!r} is not a preset: expected one of "
+                f"{', '.join(map(repr, PRESETS))}"
+            )
+        preset_values = _PRESET_VALUES[preset]
+        knobs: dict[str, Any] = {}
+        for override in overrides:
+            name, equals, value = override.partition("=")
+            if not equals or name not in preset_values or name in knobs:
+                raise InvalidNotationError(f"rules {text!r}: cannot read {override!r}")
+            if isinstance(preset_values[name], str):
+                knobs[name] = value
+                continue
+            try:
+                knobs[name] = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                raise InvalidNotationError(f"rules {text!r}: cannot read {override!r}") from None
+        try:
+            rules = cls(preset, **knobs)
+        except InvalidNotationError as error:
+            raise InvalidNotationError(f"rules {text!r}: {error}") from None
+        if rules.text != text:
+            raise InvalidNotationError(
+                f"rules {text!r} is not in canonical form ({rules.text!r})"
+            )
+        return rules
+
+    @property
+    def text(self) -> str:
+        """The canonical rules text (what :meth:`from_text` reads, docs/game.md): ``italian``, or
+        ``brazilian:players=2:semi_clean_burraco_bonus=150`` with the knobs that differ from the
+        preset in table order."""
+        return _rules_text(self)
+
     def _overrides(self) -> dict[str, Any]:
         """The knobs whose value differs from the preset's, in table order."""
         preset_values = _PRESET_VALUES[self._preset]
@@ -584,6 +631,19 @@ def _unplayable(values: dict[str, Any]) -> str | None:
 def _differs(value: Any, preset_value: Any) -> bool:
     """Whether a knob value differs from the preset's (type-aware, so 0 is not False)."""
     return type(value) is not type(preset_value) or value != preset_value
+
+
+def _knob_text(value: Any) -> str:
+    """A knob value in a rules text: a string bare, anything else its repr without spaces."""
+    return value if isinstance(value, str) else repr(value).replace(" ", "")
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_text(rules: Rules) -> str:
+    """``rules.text`` (cached: every state string writes it)."""
+    parts = [rules.preset]
+    parts += [f"{name}={_knob_text(value)}" for name, value in rules._overrides().items()]
+    return ":".join(parts)
 
 
 def _rules_from_overrides(preset: str, overrides: dict[str, Any]) -> Rules:

@@ -33,6 +33,9 @@ class SideResult(Initialized):
         return (SideResult, astuple(self))
 
 
+SideResult.__init__.__doc__ = "A side's score from its fields, in the order above (all ints)."
+
+
 @dataclass(frozen=True)
 class Result(Initialized):
     """The result of a finished hand (RULES D.5, E).
@@ -58,3 +61,6 @@ class Result(Initialized):
             if entry.side == side:
                 return entry
         raise KeyError(side)
+
+
+Result.__init__.__doc__ = "A hand's result from its fields, in the order above."

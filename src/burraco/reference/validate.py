@@ -13,7 +13,7 @@ Notation: N players, t = ``stock_end_threshold``, S = the stock's size, S0 = ``i
 
 Invariants (every one must hold):
 
-Deal (RULES F.2, F.3, DESIGN §4)
+Deal (RULES F.2, F.3, docs/game.md "Deal")
   V1  (not checked) The ``seed`` field is the deal's provenance, not a constraint on the cards: a
       position whose cards the seed did not deal (a hand edited in a test, a hidden card swapped)
       is judged by the other invariants alone, as if dealt from an explicit deck.
@@ -104,7 +104,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, cast
 
 from .._errors import InvalidStateError
-from .game import (
+from .state import (
     DRAW,
     FACE_DOWN,
     IN_HAND,
@@ -114,12 +114,12 @@ from .game import (
     SEEN,
     STOCK,
     UNTAKEN,
-    Game,
     _opening_requirement,
 )
 
 if TYPE_CHECKING:
-    from .game import _State
+    from .game import Game
+    from .state import _State
 
 __all__ = ["validate_state"]
 
