@@ -262,15 +262,21 @@ void bind_rules(py::module_& m) {
                              "'online-2p:opening_minimum=((0,50),(1500,75))', got " + quote(text));
             Rules rules;
             std::string error;
-            if (!parse_rules_text(text.cast<std::string>(), rules, error))
+            const std::string given = text.cast<std::string>();
+            if (!parse_rules_text(given, rules, error))
               notation_error("Rules.from_text(" + quote(text) + "): " + error);
+            // Canonical text only, as in state strings (docs/game.md): the text rules.text writes.
+            const std::string canonical = rules_text(rules);
+            if (canonical != given)
+              notation_error("Rules.from_text(" + quote(text) + "): not in canonical form (" +
+                             quote(py::str(canonical)) + ")");
             return rules;
           },
           py::arg("text"),
           "The rules of a rules text, as rules.text writes it and the rules= field of a state "
           "string holds it: the preset, then ':knob=value' for each knob that differs from it, in "
-          "the knob table's order ('brazilian:players=2:semi_clean_burraco_bonus=150'). Raises "
-          "InvalidNotationError quoting the text if it is not one.")
+          "the knob table's order ('brazilian:players=2:semi_clean_burraco_bonus=150'), in that "
+          "canonical form only. Raises InvalidNotationError quoting the text if it is not one.")
       .def_property_readonly("text", [](const Rules& r) { return rules_text(r); },
                              "The rules as one line of text: the preset, then ':knob=value' for "
                              "each knob that differs from it (values as Python literals without "

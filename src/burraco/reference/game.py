@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Optional, Union, cast
 
-from .. import _records
+from .. import _board, _records
 from .._errors import (
     IllegalMoveError,
     InvalidMeldError,
@@ -1257,6 +1257,11 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 
     def __repr__(self) -> str:
         return f"Game.from_state_string({self.state_string()!r})"
+
+    def __str__(self) -> str:
+        """The table as text, as ``str(chess.Board)`` draws a board: stock, the pile in order,
+        pozzetti, melds, hands and whose turn (burraco._board.draw; docs/cli.md "The board")."""
+        return _board.game_str(self)
 
 
 # --- helpers ----------------------------------------------------------------------------------
