@@ -42,7 +42,7 @@ from . import _board
 
 # str(game) draws the table, as str(chess.Board) does (docs/cli.md "The board"); repr stays the
 # constructor call.
-Game.__str__ = _board.game_str  # type: ignore[method-assign]
+setattr(Game, "__str__", _board.game_str)  # setattr: the stub keeps object.__str__'s type
 
 try:
     __version__: str = _metadata.version("burraco")
