@@ -73,6 +73,18 @@ py::array_t<T> out_array(py::handle out, py::ssize_t size, const char* dtype) {
   return py::reinterpret_borrow<py::array_t<T>>(out);
 }
 
+// The move of action id `id` under the game's rules; InvalidNotationError quoting it if it is not
+// an int in range(action_size). Shared by action_move and push_action.
+Move move_of_action(const PyGame& g, py::handle id) {
+  long long v = -1;
+  Move m;
+  if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
+      !action_move(static_cast<int>(v), meld_table(*g.rules), m))
+    notation_error("action id " + quote(id) + ": expected an int from 0 to " +
+                   std::to_string(action_size(*g.rules) - 1));
+  return m;
+}
+
 void bind_game_search(py::class_<PyGame>& game) {
   game
       .def("playout",
@@ -134,15 +146,7 @@ void bind_game_search(py::class_<PyGame>& game) {
            "The move's fixed action id, in range(action_size); InvalidNotationError if the move "
            "cannot occur under these rules.")
       .def("action_move",
-           [](const PyGame& g, IndexArg id) {
-             long long v = -1;
-             Move m;
-             if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
-                 !action_move(static_cast<int>(v), meld_table(*g.rules), m))
-               notation_error("action id " + quote(id) + ": expected an int from 0 to " +
-                              std::to_string(action_size(*g.rules) - 1));
-             return PyMove{m};
-           },
+           [](const PyGame& g, IndexArg id) { return PyMove{move_of_action(g, id)}; },
            py::arg("id"), "The move an action id stands for (the inverse of action_id).")
       .def("legal_mask",
            [](PyGame& g, BoolOutArg out) {
@@ -164,13 +168,7 @@ void bind_game_search(py::class_<PyGame>& game) {
            "written into `out` (a writeable C-contiguous bool array of that shape) if given.")
       .def("push_action",
            [](PyGame& g, IndexArg id) {
-             long long v = -1;
-             Move m;
-             if (!index_int(id, v) || v < 0 || v >= action_size(*g.rules) ||
-                 !action_move(static_cast<int>(v), meld_table(*g.rules), m))
-               notation_error("action id " + quote(id) + ": expected an int from 0 to " +
-                              std::to_string(action_size(*g.rules) - 1));
-             push_one(g, m);
+             push_one(g, move_of_action(g, id));
            },
            py::arg("id"),
            "Plays the move of an action id; IllegalMoveError (nothing changed) if it is not legal "
