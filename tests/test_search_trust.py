@@ -389,3 +389,26 @@ def test_ismcts_parameters_take_numpy_numbers():
     assert (search.iterations, search.exploration, search.max_rollout_moves) == (7, 0.5, 3)
     assert burraco.ISMCTS(exploration=0).exploration == 0.0
     assert burraco.ISMCTS(exploration=1e300).exploration == 1e300
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    {"iterations": 250, "seed": 2**64 - 1, "exploration": 0.1, "policy": "greedy",
+     "max_rollout_moves": 12},
+    {"exploration": 1 / 3, "max_rollout_moves": 0},
+])
+def test_ismcts_repr_is_the_constructor_call_of_an_equal_search(kwargs):
+    """repr names every parameter, so eval(repr(search)) makes a search with the same ones."""
+    search = burraco.ISMCTS(**kwargs)
+    text = repr(search)
+    again = eval(text, {"ISMCTS": burraco.ISMCTS})
+    names = ("iterations", "seed", "exploration", "policy", "max_rollout_moves")
+    assert [getattr(again, n) for n in names] == [getattr(search, n) for n in names]
+    assert repr(again) == text
+    for name, value in kwargs.items():
+        assert f"{name}={value!r}" in text
+
+
+def test_ismcts_repr_of_the_defaults():
+    assert repr(burraco.ISMCTS()) == ("ISMCTS(iterations=1000, seed=0, exploration=0.7, "
+                                      "policy='random', max_rollout_moves=None)")

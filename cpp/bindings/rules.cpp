@@ -333,10 +333,25 @@ void bind_rules(py::module_& m) {
   }, py::arg("preset"), py::arg("overrides"), "Unpickles Rules (what rules.__reduce__ names).");
   // Every knob is a read-only property whose docstring is its meaning in the knob table (the
   // names and texts are string literals there, so their data() ends with a NUL).
+  // Each getter returns its kind's typed result, so help() shows `-> int`, `-> tuple[int, int]`.
   for (const KnobInfo& k : knob_table()) {
     const KnobInfo* knob = &k;
-    rules_class.def_property_readonly(
-        k.name.data(), [knob](const Rules& r) -> KnobResult { return knob_value(r, *knob); }, k.doc.data());
+    auto def = [&](auto typed) {
+      using Result = decltype(typed);
+      rules_class.def_property_readonly(
+          k.name.data(), [knob](const Rules& r) -> Result { return knob_value(r, *knob); },
+          k.doc.data());
+    };
+    switch (k.type) {
+      case KnobType::Bool: def(BoolKnobResult{}); break;
+      case KnobType::Int: def(IntKnobResult{}); break;
+      case KnobType::OptInt: def(OptIntKnobResult{}); break;
+      case KnobType::Float: def(FloatKnobResult{}); break;
+      case KnobType::Choice:
+      case KnobType::Ranks: def(StrKnobResult{}); break;
+      case KnobType::IntPair: def(IntPairKnobResult{}); break;
+      case KnobType::Opening: def(OpeningKnobResult{}); break;
+    }
   }
   py::list presets;
   for (std::string_view name : kPresetNames) presets.append(py::str(std::string(name)));

@@ -477,10 +477,16 @@ void bind_search(py::module_& m) {
            "Waits for a search in progress on another thread, then reads its finished tree.")
       .def("__repr__", [](const PyIsmcts& self) {
         const IsmctsParams& p = self.search.params();
+        // The constructor call that makes an equal search: every parameter, the float as Python
+        // writes it (so it reads back to the same double).
+        const std::string exploration = py::repr(py::float_(p.exploration)).cast<std::string>();
         return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +
-               ", policy='" + (p.policy == Policy::Random ? "random" : "greedy") + "')";
+               ", exploration=" + exploration + ", policy='" +
+               (p.policy == Policy::Random ? "random" : "greedy") + "', max_rollout_moves=" +
+               (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) + ")";
       },
-           "ISMCTS(iterations=..., seed=..., policy=...).");
+           "ISMCTS(iterations=..., seed=..., exploration=..., policy=..., max_rollout_moves=...): "
+           "the constructor call with every parameter.");
 
   m.def("_restore_observation", [](PickledArg stand_in, PickledArg player, PickledArg text) {
     const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
