@@ -28,8 +28,9 @@ reference's state string and the moves played, so that the hand can be replayed 
 Hands run on every core (``playouts.lockstep_many``: a process pool; the hands are independent).
 Hypothesis adds short hands of arbitrary moves that shrink to a short move list.
 
-Counts (default run): ``HANDS`` (40 a rule set and policy, more where ``MORE_HANDS`` says so, for
-the coverage), 570 hands in all; ``-m slow``: ``SLOW_HANDS`` more per rule set and policy, on
+Counts (default run): ``HANDS`` (24 a rule set with ``draw``, 32 with ``meld``, 18 for
+brazilian-2p, ``FEWER_HANDS``), 316 hands in all, which must reach their coverage but for the few
+items of ``SLOW_COVERAGE``; ``-m slow``: ``SLOW_HANDS`` more per rule set and policy, on
 other seeds.
 
 Measured: ``python -m pytest tests/test_differential_game.py -k "lockstep_hands and not slow" -s``
@@ -46,12 +47,19 @@ from conftest import load_engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-# Default hands per rule set and policy: enough for each pair to reach its COVERAGE below with a
-# margin (the seeds that first reach each item were measured: at most 61 for "draw", at most 90
-# for "meld", both in the rule sets given more hands here); the bulk of the hands is in -m slow.
-HANDS = {"draw": 40, "meld": 40}
-MORE_HANDS = {("italian-3p", "draw"): 80, ("italian", "meld"): 110, ("italian-3p", "meld"): 60,
-              ("brazilian-2p", "meld"): 60}
+# Default hands per rule set and policy (seeds 0, 1, ...); the bulk of the hands is in -m slow.
+# The seed that first reaches the last of a pair's COVERAGE items was measured: draw: italian 19,
+# italian-2p 9, italian-3p 61, online-2p 19, brazilian 19, brazilian-2p 13; meld: italian 90,
+# italian-2p 30, italian-3p 45, online-2p 31, brazilian 4, brazilian-2p 48. The default hands
+# must reach every item but those of SLOW_COVERAGE, which only the slow hands must reach (from
+# seed 1,000,000 on every item of every pair is reached within 100 hands, except italian-3p
+# meld's big_hands).
+HANDS = {"draw": 24, "meld": 32}
+# Brazilian-2p hands are the longest (about 230 moves with draw, 280 with meld, with hands of 30+
+# cards): fewer of them.
+FEWER_HANDS = {("brazilian-2p", "draw"): 18, ("brazilian-2p", "meld"): 18}
+SLOW_COVERAGE = {("italian", "meld"): ("big_hands",), ("italian-3p", "draw"): ("on_the_fly",),
+                 ("italian-3p", "meld"): ("deadlock",), ("brazilian-2p", "meld"): ("deadlock",)}
 SLOW_HANDS = {"draw": 2000, "meld": 1000}
 SLOW_FIRST_SEED = 1_000_000
 SHOWN = 5
@@ -77,6 +85,11 @@ RULES_COVERAGE = {
     ("brazilian-2p", "draw"): ("packet_stock", "short_openings"),
     ("brazilian-2p", "meld"): ("packet_stock", "short_openings", "deadlock"),
 }
+
+
+def coverage(rules_id: str, policy: str) -> tuple[str, ...]:
+    """Every situation the hands of a rule set and policy must reach."""
+    return COVERAGE[policy] + RULES_COVERAGE.get((rules_id, policy), ())
 
 
 def reached(events: playouts.Events, name: str) -> int:
@@ -111,12 +124,19 @@ def run(rules_id: str, policy: str, seeds) -> playouts.Events:
 @pytest.mark.parametrize("policy", playouts.POLICIES)
 @pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
 def test_lockstep_hands(rules_id, policy):
-    hands = MORE_HANDS.get((rules_id, policy), HANDS[policy])
+    hands = FEWER_HANDS.get((rules_id, policy), HANDS[policy])
     events = run(rules_id, policy, playouts.seeds(hands))
     assert events.hands == hands
-    wanted = COVERAGE[policy] + RULES_COVERAGE.get((rules_id, policy), ())
+    later = SLOW_COVERAGE.get((rules_id, policy), ())
+    wanted = [name for name in coverage(rules_id, policy) if name not in later]
     missing = [name for name in wanted if not reached(events, name)]
     assert not missing, f"the hands never reached {missing}: {events.summary()}"
+
+
+def test_slow_coverage_names_coverage_items():
+    """SLOW_COVERAGE only moves items of a pair's coverage to the slow run (a typo would drop one)."""
+    for (rules_id, policy), names in SLOW_COVERAGE.items():
+        assert set(names) <= set(coverage(rules_id, policy)), (rules_id, policy, names)
 
 
 @pytest.mark.slow
@@ -125,6 +145,8 @@ def test_lockstep_hands(rules_id, policy):
 def test_lockstep_hands_slow(rules_id, policy):
     events = run(rules_id, policy, playouts.seeds(SLOW_HANDS[policy], SLOW_FIRST_SEED))
     assert events.hands == SLOW_HANDS[policy]
+    missing = [name for name in coverage(rules_id, policy) if not reached(events, name)]
+    assert not missing, f"the hands never reached {missing}: {events.summary()}"
 
 
 # ---- Hypothesis: arbitrary moves, shrinking to a short move list ---------------------------------

@@ -12,29 +12,32 @@ Universes (generated with itertools in ``differential.py``, never by an engine):
   a. One suit, 3..6 cards: the suit's 13 ranks (two copies each), plus at most one two of another
      suit, plus 0..2 jokers. Hearts gets each of 2c/2d/2s; the other suits get the two of the next
      suit (c+2d, d+2h, s+2c), since the three other-suit twos behave alike. 176,442 proposals over
-     the four suits, all of them in every preset.
+     the four suits: every 4th of them for italian and brazilian (the two sets of meld knobs of the
+     presets), every 24th for the other presets, at different offsets (``STRIDE``).
   b. One rank, for every rank A..K including 2: any multiset of its eight cards plus a wild extra
-     (none, Jk, any two, or two wilds: Jk+Jk, Jk+two, two+two), 3..10 cards: 19,974 proposals.
-  c. Lay-offs: every valid meld of (a) (2,348 for italian and brazilian alike) and 1,000 of the 5,412 valid sets of (b) (a seeded sample), each + every one of the
-     53 card kinds.
-  d. Random chains (seeded): 300 chains of 15 attempted lay-offs per preset (about 1,700 legal
+     (none, Jk, any two, or two wilds: Jk+Jk, Jk+two, two+two), 3..10 cards: 19,974 proposals,
+     every 2nd for italian and brazilian, every 6th for the other presets (``RANK_STRIDE``).
+  c. Lay-offs: every valid meld found in (a) and 600 of the valid sets of (b) (a seeded sample),
+     each + every one of the 53 card kinds.
+  d. Random chains (seeded): 150 chains of 15 attempted lay-offs per preset (about 850 legal
      lay-offs), ``Meld.from_layout`` of every meld reached, and every 4th chain also parses
      variants of each layout (lower case, tags right and wrong, the wild moved, an ace moved).
      100 random ``Melds`` (one side) sequences of 20 actions per preset. Odd inputs (wrong
      types, lenient notation, layouts given to ``Meld``). Knob values other than the presets'
      (14 variants: ``semi_clean_rule``, ``ace_low_or_high``, ``natural_two_in_run``, ...): every
-     32nd proposal of (a) hearts and of (b), their lay-offs, 100 chains each.
+     128th proposal of (a) hearts and of (b), their lay-offs, 30 chains each.
   e. Hypothesis (derandomized, no database, 300 examples each): card lists from the whole deck,
      card lists around one suit or rank, and lay-off chains (which shrink to a short chain).
   f. ``@pytest.mark.slow``: 7..10 cards of one suit (distinct ranks, at most one doubled, plus
-     wilds; 207,207 proposals a suit) and their lay-offs; two suits mixed
+     wilds; 207,207 proposals a suit, ``LONG_STRIDE``) and their lay-offs; two suits mixed
      (3..5 cards + 0..1 joker, 167,817 a pair of suits, italian and brazilian); every valid meld of
      the whole of (a) and of (b) + 53 cards; 5,000 chains of 30 per preset; the knob variants on
      the whole of (a) hearts and (b), 3,000 valid melds' lay-offs and 300 chains each.
 
 Measured with every preset on the whole of (a) (2 cores, other jobs running):
 ``python -m pytest tests/test_differential_melds.py -m 'not slow'`` passed 168 tests in 205 s;
-the default run now takes the whole of (a) for italian and brazilian, an eighth for the others.
+the default run takes the shares above, and ``-m slow`` validates the whole of (a) and (b) for
+every preset again (``test_slow_layoffs_one_suit_all``, ``test_slow_layoffs_one_rank_all``).
 """
 
 from __future__ import annotations
@@ -72,16 +75,22 @@ PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
 OTHER_TWOS = {"c": ("2d",), "d": ("2h",), "h": ("2c", "2d", "2s"), "s": ("2c",)}
 NEW_MELD_SIZES = range(3, 7)
 SET_SIZES = range(3, 11)
-# (a) runs in full for italian and brazilian (the two sets of meld knobs of the presets) and on
-# every 8th proposal for the other presets, at different offsets; the slow run gives every
-# preset the whole of (a) (test_slow_layoffs_one_suit_all validates it all again).
-STRIDE = {"italian": (1, 0), "brazilian": (1, 0), "italian-2p": (8, 1), "italian-3p": (8, 3),
-          "online-2p": (8, 5)}
+# (a) in the default run: (stride, offset) of the proposals each preset validates, every 4th for
+# italian and brazilian (the two sets of meld knobs of the presets), every 24th for the others;
+# the slow run gives every preset the whole of (a) (test_slow_layoffs_one_suit_all).
+STRIDE = {"italian": (4, 0), "brazilian": (4, 1), "italian-2p": (24, 2), "italian-3p": (24, 7),
+          "online-2p": (24, 13)}
+# (b) in the default run: (stride, offset) of the proposals (all of them in the slow run).
+RANK_STRIDE = {"italian": (2, 0), "brazilian": (2, 1), "italian-2p": (6, 2), "italian-3p": (6, 3),
+               "online-2p": (6, 5)}
+# (f), slow: the share of the 7..10-card universe each preset validates.
+LONG_STRIDE = {"italian": (1, 0), "brazilian": (1, 0), "italian-2p": (8, 1), "italian-3p": (8, 3),
+               "online-2p": (8, 5)}
 # (c): how many valid sets of (b) per preset get all 53 lay-offs in the default run (all of them in
 # the slow run); the valid melds of (a) all do.
-RANK_LAYOFF_SAMPLE = 1000
+RANK_LAYOFF_SAMPLE = 600
 # (d): random chains in the default run.
-CHAINS = 300
+CHAINS = 150
 CHAIN_STEPS = 15
 # (d): every VARIANTS_EVERY-th chain also parses variants of each layout it reaches (lower case,
 # tags, the wild moved to the other end, ...) with Meld.from_layout on both engines.
@@ -129,6 +138,12 @@ def _one_rank_all():
         yield from one_rank_universe(rank, SET_SIZES)
 
 
+def _one_rank(preset: str):
+    """Universe (b), the preset's stride sample of it (the default run)."""
+    stride, offset = RANK_STRIDE[preset]
+    return itertools.islice(_one_rank_all(), offset, None, stride)
+
+
 # --------------------------------------------------------------------------------------------
 # (a), (b): new melds
 
@@ -144,7 +159,7 @@ def test_new_melds_one_suit(preset, suit):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_new_melds_one_rank(preset):
     differ = Differ(preset)
-    _validate_all(differ, _one_rank_all(), ("rank", preset))
+    _validate_all(differ, _one_rank(preset), ("rank", preset))
     differ.assert_agree()
 
 
@@ -170,7 +185,7 @@ def test_layoffs_one_suit(preset, suit):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_layoffs_one_rank(preset):
     differ = Differ(preset)
-    pairs = _valid_melds(differ, ("rank", preset), _one_rank_all())
+    pairs = _valid_melds(differ, ("rank", preset), _one_rank(preset))
     _lay_off_every_card(differ, sample(pairs, RANK_LAYOFF_SAMPLE, f"layoff-rank-{preset}"))
     differ.assert_agree()
 
@@ -318,8 +333,8 @@ KNOB_VARIANTS = {
     ),
 }
 # Default run: every KNOB_STRIDE-th proposal of (a) for hearts and of (b); KNOB_CHAINS chains.
-KNOB_STRIDE = 32
-KNOB_CHAINS = 100
+KNOB_STRIDE = 128
+KNOB_CHAINS = 30
 
 
 def _knob_variant_run(name: str, stride: int, layoffs: int, chains: int, every: int) -> Differ:
@@ -452,7 +467,7 @@ def test_slow_new_melds_one_suit_7_to_10(preset, suit):
     stride of them; every valid meld also gets all 53 lay-offs."""
     differ = Differ(preset)
     proposals = one_suit_long_universe(suit, range(7, 11), OTHER_TWOS[suit][0])
-    stride, offset = STRIDE[preset]
+    stride, offset = LONG_STRIDE[preset]
     _validate_all(differ, itertools.islice(proposals, offset, None, stride), ("long", preset, suit))
     _lay_off_every_card(differ, _VALID[("long", preset, suit)])
     differ.assert_agree()
@@ -475,7 +490,7 @@ def test_slow_new_melds_two_suits(preset, suits):
 def test_slow_layoffs_one_suit_all(preset, suit):
     """Every valid meld of the whole universe (a), whatever the preset's stride, + every card."""
     differ = Differ(preset)
-    key = ("suit", preset, suit) if STRIDE[preset][0] == 1 else ("suit-all", preset, suit)
+    key = ("suit-all", preset, suit)
     pairs = _valid_melds(differ, key, _one_suit(suit))
     _lay_off_every_card(differ, pairs)
     differ.assert_agree()
@@ -485,7 +500,7 @@ def test_slow_layoffs_one_suit_all(preset, suit):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_slow_layoffs_one_rank_all(preset):
     differ = Differ(preset)
-    pairs = _valid_melds(differ, ("rank", preset), _one_rank_all())
+    pairs = _valid_melds(differ, ("rank-all", preset), _one_rank_all())
     _lay_off_every_card(differ, pairs)
     differ.assert_agree()
 

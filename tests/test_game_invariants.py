@@ -11,8 +11,8 @@ Every rule set of ``playouts.GAME_RULES``, both move policies of ``playouts``, s
 * a state that is not over has a legal move, a state that is over has none (and ``phase`` says
   ``over`` exactly then); every hand ends (within ``playouts.MAX_MOVES`` moves) with a result.
 
-At every ``SWEEP_EVERY[engine]``-th state (the core: every other state) and at every end, a full
-sweep:
+At every ``SWEEP_EVERY[engine]``-th state (the core: every third state; every other state in the
+slow run) and at every end, a full sweep:
 
 * the game read back from the state string lists the same legal moves;
 * every listed move is accepted by ``push`` (which appends it to ``moves``) and undone by ``pop``
@@ -43,13 +43,15 @@ CARD_KINDS = [rank + suit for suit in SUITS for rank in RANKS] + ["Jk"]
 
 # Each test plays seeded hands (seeds 0, 1, ...) until it has checked STEPS states (the slow run:
 # SLOW_STEPS more, from seed SLOW_FIRST_SEED on).
-STEPS = {"core": 400, "reference": 150}
+STEPS = {"core": 200, "reference": 80}
 SLOW_STEPS = {"core": 20000, "reference": 3000}
 SLOW_FIRST_SEED = 1_000_000
 # The full sweep (listed moves pushed and popped, unlisted moves refused, copy) runs at every
-# SWEEP_EVERY-th state and at the end of each hand; it pushes every listed move, or for a list
-# longer than PUSH_SAMPLE the first, the last and PUSH_SAMPLE more drawn at random.
-SWEEP_EVERY = {"core": 2, "reference": 5}
+# SWEEP_EVERY-th state (SLOW_SWEEP_EVERY in the slow run) and at the end of each hand; it pushes
+# every listed move, or for a list longer than PUSH_SAMPLE the first, the last and PUSH_SAMPLE
+# more drawn at random.
+SWEEP_EVERY = {"core": 3, "reference": 12}
+SLOW_SWEEP_EVERY = {"core": 2, "reference": 5}
 PUSH_SAMPLE = {"core": 10**9, "reference": 40}
 
 
@@ -137,13 +139,14 @@ def check_state(engine, game, legal: list, full_sweep: bool, rng: random.Random,
         assert game.state_string() == state, f"{where}: pushing on a copy changed the original"
 
 
-def check_hands(engine, rules_id: str, policy: str, steps: int, first_seed: int) -> None:
+def check_hands(engine, rules_id: str, policy: str, steps: int, first_seed: int,
+                sweep_every: dict[str, int] = SWEEP_EVERY) -> None:
     """Seeded hands from ``first_seed`` on until ``steps`` states were checked."""
     name = name_of(engine)
     checked = 0
     seed = first_seed
     while checked < steps:
-        checked += check_hand(engine, rules_id, policy, seed, SWEEP_EVERY[name])
+        checked += check_hand(engine, rules_id, policy, seed, sweep_every[name])
         seed += 1
 
 
@@ -175,4 +178,5 @@ def test_invariants_over_random_hands(engine, rules_id, policy):
 @pytest.mark.parametrize("policy", playouts.POLICIES)
 @pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
 def test_invariants_over_many_random_hands(engine, rules_id, policy):
-    check_hands(engine, rules_id, policy, SLOW_STEPS[name_of(engine)], SLOW_FIRST_SEED)
+    check_hands(engine, rules_id, policy, SLOW_STEPS[name_of(engine)], SLOW_FIRST_SEED,
+                SLOW_SWEEP_EVERY)

@@ -97,7 +97,7 @@ PLAYABLE_RULES = [
 
 @pytest.mark.parametrize(("preset", "knobs"), PLAYABLE_RULES)
 def test_every_engine_position_is_accepted(preset, knobs):
-    for state in engine_states(preset, knobs, seeds=range(2)):
+    for state in engine_states(preset, knobs, seeds=range(1)):
         assert R.Game.from_state_string(state).state_string() == state
 
 

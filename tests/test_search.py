@@ -48,7 +48,7 @@ FIELD_NAMES = ("v", "player", "rules", "seed", "first", "scores", "turn", "phase
 # The sampled hands of every rule set: (policy of tests/playouts.py, seed); every SAMPLE_EVERY-th
 # state of each is kept, and its last.
 SAMPLE_HANDS = (("meld", 1), ("meld", 2), ("draw", 3))
-SAMPLE_EVERY = 4
+SAMPLE_EVERY = 7
 
 
 def card_index(name: str) -> int:
@@ -681,7 +681,8 @@ def test_greedy_checks_the_seed(engine, seed):
 def test_policy_move_is_the_playouts_first_move(engine, rules_id, policy):
     """policy_move(policy, seed) is the first move playout(policy, seed) plays, and plays nothing;
     stepping a hand with policy_move (one fresh seed per move) gives legal moves to the end."""
-    for start in sample_games(engine, rules_id)[:6]:
+    # The reference's playouts are slow: it checks the first 3 sampled positions, the core 6.
+    for start in sample_games(engine, rules_id)[:6 if engine.__name__ == "burraco" else 3]:
         if start.is_over():
             continue
         before = start.state_string()
