@@ -444,8 +444,12 @@ def _lockstep_seeds(job: tuple[str, str, list[int]]) -> list[Playout]:
 def lockstep_many(rules_id: str, policy: str, seeds: Iterable[int],
                   workers: int | None = None) -> list[Playout]:
     """:func:`lockstep` over many seeds, spread over ``workers`` processes (default: every core;
-    the hands are independent, and the reference engine is pure Python), in seed order."""
+    the hands are independent, and the reference engine is pure Python), in seed order. Under
+    pytest-xdist the default is this process alone: xdist already keeps every core busy, and a
+    pool beside it would only slow the other tests down."""
     seeds = list(seeds)
+    if workers is None and os.environ.get("PYTEST_XDIST_WORKER"):
+        workers = 1
     workers = workers or os.cpu_count() or 1
     chunks = [seeds[i : i + 5] for i in range(0, len(seeds), 5)]
     jobs = [(rules_id, policy, chunk) for chunk in chunks]

@@ -25,7 +25,8 @@ A failing test lists the first disagreement of each hand that has one (up to ``S
 counted): rule set, seed, policy, move number, the fields that differ with both answers, the
 reference's state string and the moves played, so that the hand can be replayed exactly.
 
-Hands run on every core (``playouts.lockstep_many``: a process pool; the hands are independent).
+Hands run on every core (``playouts.lockstep_many``: a process pool, unless pytest-xdist already
+spreads the tests over the cores; the hands are independent).
 Hypothesis adds short hands of arbitrary moves that shrink to a short move list.
 
 Counts (default run): ``HANDS`` (24 a rule set with ``draw``, 32 with ``meld``, 18 for

@@ -16,7 +16,7 @@ CI_SCRIPT = ROOT / ".ci" / "run"
 # The two set-up commands of the README; .ci/run must run the test command exactly as written.
 SELFPLAY = "burraco selfplay --preset italian --games 1000 --policy greedy --seed 1 --out games.jsonl"
 INSTALL_COMMAND = f"pip install . && {SELFPLAY}"
-TEST_COMMAND = "pip install '.[test]' && python -m pytest -m 'not slow' -n auto"
+TEST_COMMAND = "pip install '.[test]' && python -m pytest -m 'not slow' -n auto --dist worksteal"
 
 
 def test_readme_quickstart(engine):
