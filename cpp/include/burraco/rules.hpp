@@ -103,7 +103,8 @@ struct Rules {
   std::int32_t match_target = 2000;
   Compare compare = Compare::Greater;
   TiePolicy tie_policy = TiePolicy::PlayOn;
-  // Knobs with a single supported value (RULES G rows 12, 15, 33, 35, 54, 55).
+  // Knobs with a single supported value (the last rows of the knob table, docs/rules.md G): only
+  // their one value is accepted, so a rule set states them explicitly.
   std::uint8_t pile_take = 0;        // "whole_pile"
   std::uint8_t wild_cards = 0;       // "jokers_and_twos"
   std::uint8_t pozzetto_pickup = 0;  // "on_the_fly_or_after_discard"
