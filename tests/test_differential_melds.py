@@ -17,12 +17,12 @@ Universes (generated with itertools in ``differential.py``, never by an engine):
   b. One rank, for every rank A..K including 2: any multiset of its eight cards plus a wild extra
      (none, Jk, any two, or two wilds: Jk+Jk, Jk+two, two+two), 3..10 cards: 19,974 proposals,
      every 2nd for italian and brazilian, every 6th for the other presets (``RANK_STRIDE``).
-  c. Lay-offs: every valid meld found in (a) and 600 of the valid sets of (b) (a seeded sample),
+  c. Lay-offs: every valid meld found in (a) and 300 of the valid sets of (b) (a seeded sample),
      each + every one of the 53 card kinds.
-  d. Random chains (seeded): 150 chains of 15 attempted lay-offs per preset (about 850 legal
+  d. Random chains (seeded): 100 chains of 15 attempted lay-offs per preset (about 570 legal
      lay-offs), ``Meld.from_layout`` of every meld reached, and every 4th chain also parses
      variants of each layout (lower case, tags right and wrong, the wild moved, an ace moved).
-     100 random ``Melds`` (one side) sequences of 20 actions per preset. Odd inputs (wrong
+     60 random ``Melds`` (one side) sequences of 20 actions per preset. Odd inputs (wrong
      types, lenient notation, layouts given to ``Meld``). Knob values other than the presets'
      (14 variants: ``semi_clean_rule``, ``ace_low_or_high``, ``natural_two_in_run``, ...): every
      128th proposal of (a) hearts and of (b), their lay-offs, 30 chains each.
@@ -88,15 +88,15 @@ LONG_STRIDE = {"italian": (1, 0), "brazilian": (1, 0), "italian-2p": (8, 1), "it
                "online-2p": (8, 5)}
 # (c): how many valid sets of (b) per preset get all 53 lay-offs in the default run (all of them in
 # the slow run); the valid melds of (a) all do.
-RANK_LAYOFF_SAMPLE = 600
+RANK_LAYOFF_SAMPLE = 300
 # (d): random chains in the default run.
-CHAINS = 150
+CHAINS = 100
 CHAIN_STEPS = 15
 # (d): every VARIANTS_EVERY-th chain also parses variants of each layout it reaches (lower case,
 # tags, the wild moved to the other end, ...) with Meld.from_layout on both engines.
 VARIANTS_EVERY = 4
 # (d): random sequences of Melds.meld / Melds.add on one side.
-SIDE_CHAINS = 100
+SIDE_CHAINS = 60
 SIDE_CHAIN_STEPS = 20
 
 # Valid melds found by (a)/(b), kept for (c) so they are not validated twice: key -> [(core, ref)].
