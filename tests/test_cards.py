@@ -28,7 +28,7 @@ LIMIT = {kind: (4 if kind == "Jk" else 2) for kind in KINDS}  # RULES A.2, two d
 # Hypothesis must never time a test (no deadline, no "too slow" health check); the ``engine``
 # fixture is a module, shared safely between examples.
 HYPOTHESIS = settings(
-    max_examples=300,
+    max_examples=150,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

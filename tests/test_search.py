@@ -48,7 +48,7 @@ FIELD_NAMES = ("v", "player", "rules", "seed", "first", "scores", "turn", "phase
 # The sampled hands of every rule set: (policy of tests/playouts.py, seed); every SAMPLE_EVERY-th
 # state of each is kept, and its last.
 SAMPLE_HANDS = (("meld", 1), ("meld", 2), ("draw", 3))
-SAMPLE_EVERY = 7
+SAMPLE_EVERY = 9
 
 
 def card_index(name: str) -> int:
