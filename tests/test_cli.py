@@ -20,6 +20,7 @@ import importlib.util
 import io
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -304,12 +305,21 @@ def _terminal_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def _default_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def _spawn(*args: str, dimensions: tuple[int, int] = (40, 140),
            env: dict[str, str] | None = None) -> pexpect.spawn:
-    """``python -m burraco ARGS`` at a pseudo-terminal of ``dimensions`` (rows, columns)."""
+    """``python -m burraco ARGS`` at a pseudo-terminal of ``dimensions`` (rows, columns), started
+    as a shell starts a foreground job: with Ctrl-C's SIGINT (and SIGQUIT) at their default, even
+    when the tests run where they are ignored (a background job of a script ignores both, and its
+    children inherit that; a Ctrl-C typed at the terminal would then do nothing)."""
     child = pexpect.spawn(sys.executable, ["-m", "burraco", *args], cwd=str(ROOT),
                           encoding="utf-8", timeout=60, dimensions=dimensions,
-                          env=env if env is not None else _terminal_env())
+                          env=env if env is not None else _terminal_env(),
+                          preexec_fn=_default_signals)
     child.logfile_read = io.StringIO()  # the whole transcript, for checks at the end
     return child
 

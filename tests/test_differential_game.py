@@ -29,9 +29,9 @@ Hands run on every core (``playouts.lockstep_many``: a process pool, unless pyte
 spreads the tests over the cores; the hands are independent).
 Hypothesis adds short hands of arbitrary moves that shrink to a short move list.
 
-Counts (default run): ``HANDS`` (24 a rule set with ``draw``, 32 with ``meld``, 18 for
-brazilian-2p, ``FEWER_HANDS``), 316 hands in all, which must reach their coverage but for the few
-items of ``SLOW_COVERAGE``; ``-m slow``: ``SLOW_HANDS`` more per rule set and policy, on
+Counts (default run): ``HANDS`` (16 a rule set with ``draw``, 24 with ``meld``, 18 for
+brazilian-2p with ``meld``, ``FEWER_HANDS``), 234 hands in all, which must reach their coverage but
+for the items of ``SLOW_COVERAGE``; ``-m slow``: ``SLOW_HANDS`` more per rule set and policy, on
 other seeds.
 
 Measured: ``python -m pytest tests/test_differential_game.py -k "lockstep_hands and not slow" -s``
@@ -55,12 +55,21 @@ from hypothesis import strategies as st
 # must reach every item but those of SLOW_COVERAGE, which only the slow hands must reach (from
 # seed 1,000,000 on every item of every pair is reached within 100 hands, except italian-3p
 # meld's big_hands).
-HANDS = {"draw": 24, "meld": 32}
+HANDS = {"draw": 16, "meld": 24}
 # Brazilian-2p hands are the longest (about 230 moves with draw, 280 with meld, with hands of 30+
 # cards): fewer of them.
-FEWER_HANDS = {("brazilian-2p", "draw"): 18, ("brazilian-2p", "meld"): 18}
-SLOW_COVERAGE = {("italian", "meld"): ("big_hands",), ("italian-3p", "draw"): ("on_the_fly",),
-                 ("italian-3p", "meld"): ("deadlock",), ("brazilian-2p", "meld"): ("deadlock",)}
+FEWER_HANDS = {("brazilian-2p", "meld"): 18}
+SLOW_COVERAGE = {
+    ("italian", "draw"): ("burraco",),
+    ("italian-3p", "draw"): ("on_the_fly",),
+    ("online-2p", "draw"): ("on_the_fly",),
+    ("brazilian", "draw"): ("on_the_fly",),
+    ("italian", "meld"): ("big_hands", "on_the_fly"),
+    ("italian-2p", "meld"): ("big_hands",),
+    ("italian-3p", "meld"): ("deadlock",),
+    ("online-2p", "meld"): ("big_hands",),
+    ("brazilian-2p", "meld"): ("deadlock",),
+}
 SLOW_HANDS = {"draw": 2000, "meld": 1000}
 SLOW_FIRST_SEED = 1_000_000
 SHOWN = 5

@@ -12,8 +12,8 @@ Universes (generated with itertools in ``differential.py``, never by an engine):
   a. One suit, 3..6 cards: the suit's 13 ranks (two copies each), plus at most one two of another
      suit, plus 0..2 jokers. Hearts gets each of 2c/2d/2s; the other suits get the two of the next
      suit (c+2d, d+2h, s+2c), since the three other-suit twos behave alike. 176,442 proposals over
-     the four suits: every 4th of them for italian and brazilian (the two sets of meld knobs of the
-     presets), every 24th for the other presets, at different offsets (``STRIDE``).
+     the four suits: every 6th of them for italian and brazilian (the two sets of meld knobs of the
+     presets), every 36th for the other presets, at different offsets (``STRIDE``).
   b. One rank, for every rank A..K including 2: any multiset of its eight cards plus a wild extra
      (none, Jk, any two, or two wilds: Jk+Jk, Jk+two, two+two), 3..10 cards: 19,974 proposals,
      every 2nd for italian and brazilian, every 6th for the other presets (``RANK_STRIDE``).
@@ -25,7 +25,7 @@ Universes (generated with itertools in ``differential.py``, never by an engine):
      60 random ``Melds`` (one side) sequences of 20 actions per preset. Odd inputs (wrong
      types, lenient notation, layouts given to ``Meld``). Knob values other than the presets'
      (14 variants: ``semi_clean_rule``, ``ace_low_or_high``, ``natural_two_in_run``, ...): every
-     128th proposal of (a) hearts and of (b), their lay-offs, 30 chains each.
+     256th proposal of (a) hearts and of (b), their lay-offs, 30 chains each.
   e. Hypothesis (derandomized, no database, 300 examples each): card lists from the whole deck,
      card lists around one suit or rank, and lay-off chains (which shrink to a short chain).
   f. ``@pytest.mark.slow``: 7..10 cards of one suit (distinct ranks, at most one doubled, plus
@@ -75,11 +75,11 @@ PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
 OTHER_TWOS = {"c": ("2d",), "d": ("2h",), "h": ("2c", "2d", "2s"), "s": ("2c",)}
 NEW_MELD_SIZES = range(3, 7)
 SET_SIZES = range(3, 11)
-# (a) in the default run: (stride, offset) of the proposals each preset validates, every 4th for
-# italian and brazilian (the two sets of meld knobs of the presets), every 24th for the others;
+# (a) in the default run: (stride, offset) of the proposals each preset validates, every 6th for
+# italian and brazilian (the two sets of meld knobs of the presets), every 36th for the others;
 # the slow run gives every preset the whole of (a) (test_slow_layoffs_one_suit_all).
-STRIDE = {"italian": (4, 0), "brazilian": (4, 1), "italian-2p": (24, 2), "italian-3p": (24, 7),
-          "online-2p": (24, 13)}
+STRIDE = {"italian": (6, 0), "brazilian": (6, 1), "italian-2p": (36, 2), "italian-3p": (36, 7),
+          "online-2p": (36, 13)}
 # (b) in the default run: (stride, offset) of the proposals (all of them in the slow run).
 RANK_STRIDE = {"italian": (2, 0), "brazilian": (2, 1), "italian-2p": (6, 2), "italian-3p": (6, 3),
                "online-2p": (6, 5)}
@@ -333,7 +333,7 @@ KNOB_VARIANTS = {
     ),
 }
 # Default run: every KNOB_STRIDE-th proposal of (a) for hearts and of (b); KNOB_CHAINS chains.
-KNOB_STRIDE = 128
+KNOB_STRIDE = 256
 KNOB_CHAINS = 30
 
 
