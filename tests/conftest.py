@@ -12,6 +12,12 @@ def load_engine(name: str):
     return importlib.import_module("burraco" if name == "core" else "burraco.reference")
 
 
+def engine_name(engine) -> str:
+    """``'core'`` or ``'reference'``: the name :func:`load_engine` takes for an engine module (for
+    the tests that give the slow pure-Python reference a smaller share)."""
+    return "core" if engine.__name__ == "burraco" else "reference"
+
+
 @pytest.fixture(params=ENGINES)
 def engine(request):
     """The public API of one engine; tests written against it run on both."""

@@ -41,7 +41,7 @@ from collections import Counter
 import numpy as np
 import playouts
 import pytest
-from conftest import load_engine
+from conftest import engine_name, load_engine
 from playouts import card_names, full_deck, meld_layouts, state_fields
 
 RANKS = "A23456789TJQK"
@@ -150,12 +150,12 @@ def check_meld_table(engine, rules_id: str, every: int = 1) -> None:
 
 # The default run checks every entry on the core and every 4th on the reference (pure Python,
 # slow); the slow run checks every entry of every rule set on both engines.
-TABLE_EVERY = {"burraco": 1, "burraco.reference": 4}
+TABLE_EVERY = {"core": 1, "reference": 4}
 
 
 @pytest.mark.parametrize("rules_id", ["italian", "brazilian-2p"])
 def test_meld_table_entries(engine, rules_id):
-    check_meld_table(engine, rules_id, TABLE_EVERY[engine.__name__])
+    check_meld_table(engine, rules_id, TABLE_EVERY[engine_name(engine)])
 
 
 @pytest.mark.slow
@@ -287,7 +287,7 @@ def play_by_ids(engine, rules_id: str, policy: str, seed: int) -> int:
 @pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
 def test_playouts_by_ids(engine, rules_id):
     # The reference (pure Python, slow) plays the first of the hands, the core all of them.
-    hands = PLAYED_HANDS if engine.__name__ == "burraco" else PLAYED_HANDS[:1]
+    hands = PLAYED_HANDS if engine_name(engine) == "core" else PLAYED_HANDS[:1]
     played = [play_by_ids(engine, rules_id, policy, seed) for policy, seed in hands]
     assert min(played) >= 20, played
 

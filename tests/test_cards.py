@@ -2,8 +2,8 @@
 
 Every expected value here is written from the spec: the 53 card kinds in canonical order are spelt
 out below, and the multiset behaviour of ``Cards`` is checked against ``collections.Counter``,
-exhaustively on a small universe (a third of its pairs in the
-default run, the rest under ``-m slow``) and with Hypothesis on the full two-deck universe.
+exhaustively on a small universe (a third of its pairs in the default run, the rest under
+``-m slow``) and with Hypothesis on the full two-deck universe.
 """
 
 from __future__ import annotations

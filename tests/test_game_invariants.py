@@ -34,6 +34,7 @@ from collections import Counter
 
 import playouts
 import pytest
+from conftest import engine_name
 
 from burraco import IllegalMoveError
 
@@ -53,10 +54,6 @@ SLOW_FIRST_SEED = 1_000_000
 SWEEP_EVERY = {"core": 3, "reference": 12}
 SLOW_SWEEP_EVERY = {"core": 2, "reference": 5}
 PUSH_SAMPLE = {"core": 10**9, "reference": 40}
-
-
-def name_of(engine) -> str:
-    return "core" if engine.__name__ == "burraco" else "reference"
 
 
 def accessor_cards(game):
@@ -111,8 +108,8 @@ def check_state(engine, game, legal: list, full_sweep: bool, rng: random.Random,
 
     history = [str(move) for move in game.moves]
     tried = legal
-    if len(legal) > PUSH_SAMPLE[name_of(engine)]:
-        tried = [legal[0], legal[-1]] + rng.sample(legal, PUSH_SAMPLE[name_of(engine)])
+    if len(legal) > PUSH_SAMPLE[engine_name(engine)]:
+        tried = [legal[0], legal[-1]] + rng.sample(legal, PUSH_SAMPLE[engine_name(engine)])
     for index, move in enumerate(tried):
         game.push(move)
         if index == 0:  # ``moves`` is built anew on each access: look at it once
@@ -142,7 +139,7 @@ def check_state(engine, game, legal: list, full_sweep: bool, rng: random.Random,
 def check_hands(engine, rules_id: str, policy: str, steps: int, first_seed: int,
                 sweep_every: dict[str, int] = SWEEP_EVERY) -> None:
     """Seeded hands from ``first_seed`` on until ``steps`` states were checked."""
-    name = name_of(engine)
+    name = engine_name(engine)
     checked = 0
     seed = first_seed
     while checked < steps:
@@ -171,12 +168,12 @@ def check_hand(engine, rules_id: str, policy: str, seed: int, every: int) -> int
 @pytest.mark.parametrize("policy", playouts.POLICIES)
 @pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
 def test_invariants_over_random_hands(engine, rules_id, policy):
-    check_hands(engine, rules_id, policy, STEPS[name_of(engine)], 0)
+    check_hands(engine, rules_id, policy, STEPS[engine_name(engine)], 0)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", playouts.POLICIES)
 @pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
 def test_invariants_over_many_random_hands(engine, rules_id, policy):
-    check_hands(engine, rules_id, policy, SLOW_STEPS[name_of(engine)], SLOW_FIRST_SEED,
+    check_hands(engine, rules_id, policy, SLOW_STEPS[engine_name(engine)], SLOW_FIRST_SEED,
                 SLOW_SWEEP_EVERY)

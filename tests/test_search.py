@@ -33,7 +33,7 @@ from collections import Counter
 import numpy as np
 import playouts
 import pytest
-from conftest import load_engine
+from conftest import engine_name, load_engine
 from playouts import card_names, full_deck, meld_layouts, state_fields
 
 from burraco.reference.rng import Xoshiro256StarStar, shuffle
@@ -682,7 +682,7 @@ def test_policy_move_is_the_playouts_first_move(engine, rules_id, policy):
     """policy_move(policy, seed) is the first move playout(policy, seed) plays, and plays nothing;
     stepping a hand with policy_move (one fresh seed per move) gives legal moves to the end."""
     # The reference's playouts are slow: it checks the first 3 sampled positions, the core 6.
-    for start in sample_games(engine, rules_id)[:6 if engine.__name__ == "burraco" else 3]:
+    for start in sample_games(engine, rules_id)[:6 if engine_name(engine) == "core" else 3]:
         if start.is_over():
             continue
         before = start.state_string()

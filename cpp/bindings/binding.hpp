@@ -241,6 +241,8 @@ inline bool index_int(py::handle v, long long& out) {
 std::uint64_t seed_arg(py::handle seed);
 // 'random' or 'greedy'.
 Policy policy_arg(py::handle policy);
+// The name policy_arg reads for a policy: 'random' or 'greedy'.
+const char* policy_name(Policy policy);
 
 // ---- cards (cards.cpp) --------------------------------------------------------------------------
 

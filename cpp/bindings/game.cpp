@@ -92,6 +92,8 @@ std::uint64_t seed_arg(py::handle seed) {
   notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
 }
 
+const char* policy_name(Policy policy) { return policy == Policy::Random ? "random" : "greedy"; }
+
 Policy policy_arg(py::handle policy) {
   if (py::isinstance<py::str>(policy)) {
     const std::string name = policy.cast<std::string>();

@@ -448,7 +448,7 @@ void bind_search(py::module_& m) {
       .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
            "The UCB exploration constant of the tree policy.")
       .def_property_readonly("policy", [](const PyIsmcts& self) {
-        return self.search.params().policy == Policy::Random ? "random" : "greedy";
+        return policy_name(self.search.params().policy);
       },
            "The playout policy below the tree: 'random' or 'greedy'.")
       .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
@@ -481,8 +481,8 @@ void bind_search(py::module_& m) {
         // writes it (so it reads back to the same double).
         const std::string exploration = py::repr(py::float_(p.exploration)).cast<std::string>();
         return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +
-               ", exploration=" + exploration + ", policy='" +
-               (p.policy == Policy::Random ? "random" : "greedy") + "', max_rollout_moves=" +
+               ", exploration=" + exploration + ", policy='" + policy_name(p.policy) +
+               "', max_rollout_moves=" +
                (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) + ")";
       },
            "ISMCTS(iterations=..., seed=..., exploration=..., policy=..., max_rollout_moves=...): "
