@@ -143,7 +143,7 @@ BURRACO_SHOWN_ARG(MeldsArg, "collections.abc.Iterable[Meld | str] | None")
 BURRACO_SHOWN_ARG(MoveArg, "Move | str")
 BURRACO_SHOWN_ARG(RulesArg, "Rules | None")
 BURRACO_SHOWN_ARG(PresetArg, "typing.Literal['italian', 'italian-2p', 'italian-3p', 'online-2p', 'brazilian']")
-BURRACO_SHOWN_ARG(PolicyArg, "typing.Literal['random', 'greedy']")
+BURRACO_SHOWN_ARG(PolicyArg, "Policy | typing.Literal['random', 'greedy'] | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
 BURRACO_SHOWN_ARG(SeedArg, "int")
 BURRACO_SHOWN_ARG(OptSeedArg, "int | None")
 BURRACO_SHOWN_ARG(OptIntArg, "int | None")
@@ -173,6 +173,7 @@ BURRACO_SHOWN_RESULT(StrKnobResult, "str")
 BURRACO_SHOWN_RESULT(IntPairKnobResult, "tuple[int, int]")
 BURRACO_SHOWN_RESULT(OpeningKnobResult, "tuple[tuple[int, int], ...] | None")
 BURRACO_SHOWN_RESULT(IntTupleResult, "tuple[int, ...]")
+BURRACO_SHOWN_RESULT(BoolTupleResult, "tuple[bool, ...]")
 BURRACO_SHOWN_RESULT(OptTripleResult, "tuple[int, int, int] | None")
 BURRACO_SHOWN_RESULT(CardTupleResult, "tuple[Card, ...]")
 BURRACO_SHOWN_RESULT(CardsTupleResult, "tuple[Cards, ...]")
@@ -187,6 +188,8 @@ BURRACO_SHOWN_RESULT(MoveOrListResult, "Move | list[Move]")
 BURRACO_SHOWN_RESULT(MeldOrMeldsResult, "Meld | Melds")
 BURRACO_SHOWN_RESULT(BoolOrNotImplemented, "bool")
 BURRACO_SHOWN_RESULT(ReduceResult, "tuple[typing.Any, ...]")
+BURRACO_SHOWN_RESULT(AnyResult, "typing.Any")
+BURRACO_SHOWN_RESULT(PolicyResult, "Policy | str")
 BURRACO_SHOWN_RESULT(RootStatsResult, "list[tuple[Move, int, int, float]]")
 BURRACO_SHOWN_RESULT(PlayoutTableResult, "dict[str, numpy.typing.NDArray[typing.Any]]")
 BURRACO_SHOWN_RESULT(CardIterResult, "collections.abc.Iterator[Card]")
@@ -239,10 +242,31 @@ inline bool index_int(py::handle v, long long& out) {
 
 // A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
 std::uint64_t seed_arg(py::handle seed);
-// 'random' or 'greedy'.
-Policy policy_arg(py::handle policy);
-// The name policy_arg reads for a policy: 'random' or 'greedy'.
-const char* policy_name(Policy policy);
+// ---- policies (policy.cpp) ----------------------------------------------------------------------
+
+// A burraco.Policy (docs/native.md): a built-in policy, a native one (a capsule of
+// burraco/policy.h) or a Python callable. Immutable; the hook and what keeps it alive are shared.
+struct PyPolicy {
+  Policy policy;                           // what the loops take
+  std::shared_ptr<const PolicyHook> hook;  // null for the built-ins
+  py::object source;                       // the capsule or the callable (None for the built-ins)
+  std::string spec;                        // 'random', 'greedy', 'module:attribute', or ""
+  const char* kind = "builtin";            // 'builtin', 'native' or 'python'
+};
+// A policy argument: a built-in name, a Policy, a policy capsule or a Python callable (a string
+// never imports anything: Policy('module:attribute') does). Raises InvalidNotationError quoting
+// anything else, PolicyError for a native policy of another interface version.
+PyPolicy policy_arg(py::handle policy);
+// What a repr shows for the policy: 'greedy', or Policy('module:attribute'), or Policy(<source>).
+std::string policy_repr(const PyPolicy& policy);
+// The Python object a `policy` property returns.
+py::object policy_object(const PyPolicy& policy);
+// Raises the Python error of a policy loop that stopped with the exception `e` (the GIL held):
+// StateError as InvalidStateError, PolicyError as burraco.PolicyError (from the exception a
+// Python policy raised, if any), each message `prefix` + the error's + `suffix`; any other
+// exception unchanged.
+[[noreturn]] void raise_loop_failure(std::exception_ptr e, const std::string& prefix,
+                                     const std::string& suffix = "");
 
 // ---- cards (cards.cpp) --------------------------------------------------------------------------
 
@@ -486,6 +510,7 @@ void bind_game_search(py::class_<PyGame>& game);
 
 struct PyIsmcts {
   Ismcts search;
+  PyPolicy rollout;  // the rollout policy, kept alive with its hook
   // One call at a time: choose() holds it for the whole search (without the GIL), and the
   // statistics readers take it too (releasing the GIL while they wait), so a reader sees the
   // tree of a finished search, never one being built (docs/search.md "Threads").
@@ -506,6 +531,7 @@ BURRACO_CHECKED_CASTER(burraco_binding::PyGame)
 BURRACO_CHECKED_CASTER(burraco_binding::PyIsmcts)
 BURRACO_CHECKED_CASTER(burraco_binding::PyObservation)
 BURRACO_CHECKED_CASTER(burraco_binding::PyResult)
+BURRACO_CHECKED_CASTER(burraco_binding::PyPolicy)
 namespace burraco_binding {
 
 // ---- the parts of the module --------------------------------------------------------------------
@@ -522,6 +548,7 @@ void bind_rules(py::module_& m);     // rules.cpp: Rules
 void bind_melds(py::module_& m);     // melds.cpp: Meld, Melds
 void bind_game(py::module_& m);      // game.cpp: Move, MoveList, Game, SideResult, Result
 void bind_search(py::module_& m);    // search.cpp: Observation, ISMCTS, playouts, perft
+void bind_policy(py::module_& m);    // policy.cpp: Policy, get_include's header check
 void install_fast_paths(py::module_& m);  // fast_paths.cpp
 void guard_construction(py::module_& m);  // fast_paths.cpp
 

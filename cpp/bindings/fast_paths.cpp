@@ -151,7 +151,7 @@ void guard_construction(py::module_& m) {
     base->tp_new = guarded_new;
   }
   for (const char* name : {"Card", "Cards", "Rules", "Meld", "Melds", "Move", "MoveList", "Game",
-                           "SideResult", "Result", "Observation", "ISMCTS"}) {
+                           "SideResult", "Result", "Observation", "ISMCTS", "Policy"}) {
     auto* type = reinterpret_cast<PyTypeObject*>(m.attr(name).ptr());
     if (type->tp_new == pybind11_new) type->tp_new = guarded_new;
   }

@@ -92,17 +92,6 @@ std::uint64_t seed_arg(py::handle seed) {
   notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
 }
 
-const char* policy_name(Policy policy) { return policy == Policy::Random ? "random" : "greedy"; }
-
-Policy policy_arg(py::handle policy) {
-  if (py::isinstance<py::str>(policy)) {
-    const std::string name = policy.cast<std::string>();
-    if (name == "random") return Policy::Random;
-    if (name == "greedy") return Policy::Greedy;
-  }
-  notation_error("unknown playout policy " + quote(policy) + " (known: 'random', 'greedy')");
-}
-
 // The positions of the game's current turn for the policies' candidates (docs/search.md
 // "Candidates"), from its history: the snapshots are walked back, newest first, to the last change
 // of turn; the turn began at the position after it (or before the first move the game knows).

@@ -40,12 +40,16 @@ PYBIND11_MODULE(_core, m) {
       "Information-set Monte Carlo tree search (docs/search.md): "
       "ISMCTS(iterations=1000, seed=0).choose(game) -> Move. Reads only the "
       "observation of the seat to act.");
+  py::class_<PyPolicy>(m, "Policy",
+      "A policy as a value (docs/native.md): Policy('greedy'), Policy('mymodule:policy'), "
+      "Policy(callable). Accepted wherever a policy is.");
 
   bind_cards(m);
   bind_rules(m);
   bind_melds(m);
   bind_game(m);
   bind_search(m);
+  bind_policy(m);
   install_fast_paths(m);
   guard_construction(m);
 }

@@ -89,31 +89,60 @@ void bind_game_search(py::class_<PyGame>& game) {
   game
       .def("playout",
            [](PyGame& g, PolicyArg policy, SeedArg seed) {
-             const Policy p = policy_arg(policy);
+             const PyPolicy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
+             const std::string shown = "playout(" + policy_repr(p) + ", " + quote(seed) + "): ";
              std::vector<Move> buffer;
              TurnMemory memory = turn_memory(g);
              const GameState start = g.state;
              const std::size_t count = g.move_count();
-             try {
-               return playout(g.state, *g.rules, p, seed_value, buffer, memory,
-                              [&](const GameState& before, const Move& move) {
-                                g.record(before, move);
-                              });
-             } catch (const StateError& e) {
-               const std::string why = e.what();
-               rewind_game(g, start, count);
-               state_error("playout(" + quote(policy) + ", " + quote(seed) + "): " + why +
-                           " (the game is left as it was)");
+             if (!p.hook) {  // a built-in policy: played in place, the GIL held (no Python runs)
+               try {
+                 return playout(g.state, *g.rules, p.policy, seed_value, buffer, memory,
+                                [&](const GameState& before, const Move& move) { g.record(before, move); });
+               } catch (const StateError&) {
+                 rewind_game(g, start, count);
+                 raise_loop_failure(std::current_exception(), shown, " (the game is left as it was)");
+               }
              }
+             // A policy of the caller's: played on a copy without the GIL (a native policy needs
+             // none; a Python one takes it for each call, and may run other threads or touch this
+             // game meanwhile), then recorded in one step if the game is still where it started.
+             GameState work = start;
+             const RulesPtr rules = g.rules;
+             std::vector<Move> played;
+             std::exception_ptr failure;
+             {
+               py::gil_scoped_release release;
+               try {
+                 playout(work, *rules, p.policy, seed_value, buffer, memory,
+                         [&](const GameState&, const Move& move) { played.push_back(move); });
+               } catch (...) {
+                 failure = std::current_exception();
+               }
+             }
+             if (failure) raise_loop_failure(failure, shown, " (the game is left as it was)");
+             if (g.move_count() != count || state_string(g.state, *rules) != state_string(start, *rules))
+               illegal(shown + "the game changed while the policy played (another thread or the "
+                       "policy itself moved it): the playout is not recorded");
+             GameState s = start;
+             for (const Move& move : played) {
+               g.record(s, move);
+               apply_move(s, *rules, move);
+             }
+             g.state = work;
+             return static_cast<int>(played.size());
            },
            py::arg("policy") = "random", py::arg("seed") = 0,
-           "Plays the hand to its end with a playout policy and returns the number of moves played: "
-           "'random' is uniform over legal_moves(), drawn with the deal contract's generator from "
-           "`seed`; 'greedy' melds the longest meld, lays off, else discards the least useful card.")
+           "Plays the hand to its end with a policy (docs/search.md, docs/native.md) and returns the "
+           "number of moves played: 'random' is uniform over the candidates, drawn with the deal "
+           "contract's generator from `seed`; 'greedy' melds the longest meld, lays off, else "
+           "discards the least useful card; a Policy, a native policy or a Python callable "
+           "(view, moves) -> index plays its own choices. A policy that fails raises PolicyError "
+           "and leaves the game as it was.")
       .def("policy_move",
            [](const PyGame& g, PolicyArg policy, SeedArg seed) {
-             const Policy p = policy_arg(policy);
+             const PyPolicy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
              if (g.state.over()) illegal("policy_move: the hand is over, there is no move to choose");
              std::vector<Move> buffer;
@@ -123,14 +152,26 @@ void bind_game_search(py::class_<PyGame>& game) {
                            state_string(g.state, *g.rules) + "'");
              // The candidates of the first move of playout(policy, seed) from here.
              TurnMemory memory = turn_memory(g);
-             const std::vector<Move>& moves = memory.candidates(g.state, *g.rules, buffer);
+             const std::vector<Move> moves = memory.candidates(g.state, *g.rules, buffer);
+             const GameState state = g.state;  // another thread may push once the GIL is released
+             const RulesPtr rules = g.rules;
              Rng rng(seed_value);
-             const std::size_t i = p == Policy::Random ? static_cast<std::size_t>(rng.bounded(moves.size()))
-                                                       : greedy_choice(g.state, *g.rules, moves);
-             return PyMove{moves[i]};
+             if (!p.hook) return PyMove{moves[policy_choice(p.policy, state, *rules, moves, rng)]};
+             std::size_t chosen = 0;
+             std::exception_ptr failure;
+             {
+               py::gil_scoped_release release;
+               try {
+                 chosen = policy_choice(p.policy, state, *rules, moves, rng);
+               } catch (...) {
+                 failure = std::current_exception();
+               }
+             }
+             if (failure) raise_loop_failure(failure, "policy_move(" + policy_repr(p) + "): ");
+             return PyMove{moves[chosen]};
            },
            py::arg("policy") = "greedy", py::arg("seed") = 0,
-           "The move the playout policy would play now: the first move of playout(policy, seed), "
+           "The move the policy would play now: the first move of playout(policy, seed), "
            "without playing it (docs/search.md). Raises IllegalMoveError when the hand is over.")
       .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); },
                              "The number of action ids of these rules: every move that can occur under them has a "
@@ -278,6 +319,27 @@ void bind_search(py::module_& m) {
       },
            "Each pozzetto as (status, owner side or None, size or None, cards or None): the "
            "cards only where the observer may see them.")
+      .def_property_readonly("sides", [](const PyObservation& o) -> IntTupleResult {
+        py::list out;
+        for (int q = 0; q < o.obs.state.players; ++q) out.append(side_of(o.obs.state, *o.rules, q));
+        return py::tuple(out);
+      },
+           "The side of each seat now (with three players the pair becomes side 3 once the first "
+           "pozzetto is taken, RULES F.6).")
+      .def_property_readonly("opened", [](const PyObservation& o) -> BoolTupleResult {
+        py::list out;
+        for (int k = 0; k < side_slots(o.obs.state.players); ++k) out.append(py::bool_(o.obs.state.opened[k]));
+        return py::tuple(out);
+      },
+           "Per side slot: whether the side has met its brazilian opening minimum (False throughout "
+           "under rules without one).")
+      .def_property_readonly("need", [](const PyObservation& o) -> IntTupleResult {
+        py::list out;
+        for (int k = 0; k < side_slots(o.obs.state.players); ++k) out.append(o.obs.state.need[k]);
+        return py::tuple(out);
+      },
+           "Per side slot: the brazilian opening minimum the side still has to meet (0 once met "
+           "or without one).")
       .def_property_readonly("scores", [](const PyObservation& o) -> IntTupleResult {
         py::list out;
         for (int i = 0; i < (o.obs.state.players == 3 ? 3 : 2); ++i) out.append(o.obs.state.scores[i]);
@@ -337,7 +399,7 @@ void bind_search(py::module_& m) {
           if (!small_int(threads, thread_count) || thread_count < 1 || thread_count > 64)
             notation_error("playouts: threads " + quote(threads) + ": expected an int from 1 to 64");
           const std::uint64_t seed_value = seed_arg(seed);
-          const Policy p = policy_arg(policy);
+          const PyPolicy p = policy_arg(policy);
           const auto size = static_cast<py::ssize_t>(count);
           const py::ssize_t columns = rules->players == 3 ? 3 : 2;
           py::array_t<std::uint64_t> seeds(size);
@@ -348,6 +410,7 @@ void bind_search(py::module_& m) {
           std::int32_t* score_out = scores.mutable_data();
           std::int32_t* move_out = moves.mutable_data();
           std::uint8_t* reason_out = reasons.mutable_data();
+          std::exception_ptr failure;
           {
             py::gil_scoped_release release;
             const std::size_t total = static_cast<std::size_t>(count);
@@ -360,16 +423,14 @@ void bind_search(py::module_& m) {
                 buffer.reserve(256);
                 const std::size_t from = total * w / workers, to = total * (w + 1) / workers;
                 for (std::size_t i = from; i < to; ++i) {
-                  const PlayoutRow row = play_hand(*rules, batch_seed(seed_value, i), p, buffer);
+                  const PlayoutRow row = play_hand(*rules, batch_seed(seed_value, i), p.policy, buffer);
                   seed_out[i] = row.seed;
                   for (py::ssize_t c = 0; c < columns; ++c)
                     score_out[static_cast<py::ssize_t>(i) * columns + c] = row.scores[static_cast<std::size_t>(c)];
                   move_out[i] = row.moves;
                   reason_out[i] = row.end_reason;
                 }
-              } catch (const StateError& e) {  // the first hand of this worker that failed
-                errors[w] = std::make_exception_ptr(StateError(std::string("playouts: ") + e.what()));
-              } catch (...) {
+              } catch (...) {  // the first hand of this worker that failed
                 errors[w] = std::current_exception();
               }
             };
@@ -378,8 +439,12 @@ void bind_search(py::module_& m) {
             work(0);
             for (std::thread& t : pool) t.join();
             for (const std::exception_ptr& e : errors)
-              if (e) std::rethrow_exception(e);
+              if (e) {
+                failure = e;
+                break;
+              }
           }
+          if (failure) raise_loop_failure(failure, "playouts: ");
           py::dict out;
           out["seed"] = seeds;
           out["scores"] = scores;
@@ -391,7 +456,8 @@ void bind_search(py::module_& m) {
         py::arg("policy") = "random", py::arg("threads") = 1,
         "Plays n whole hands from seeds derived from `seed` (hand i from batch seed i): a dict of NumPy arrays 'seed', 'scores', 'moves', "
         "'end_reason' (1 closed, 2 stock exhausted, 3 deadlock). Releases the GIL; `threads` "
-        "splits the hands, the result does not depend on it.");
+        "splits the hands, the result does not depend on it (native policies run on every thread "
+        "at once; a Python policy takes the GIL for each move).");
   m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
 
   bound_class<PyIsmcts>(m, "ISMCTS")
@@ -401,11 +467,12 @@ void bind_search(py::module_& m) {
              params.iterations = static_cast<int>(ismcts_int(iterations, "iterations", 1, 100000000));
              params.seed = seed_arg(seed);
              params.exploration = ismcts_exploration(exploration);
-             params.policy = policy_arg(policy);
+             PyPolicy rollout = policy_arg(policy);
+             params.policy = rollout.policy;
              if (!max_rollout_moves.is_none())
                params.max_rollout_moves =
                    static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
-             return PyIsmcts{Ismcts(params)};
+             return PyIsmcts{Ismcts(params), std::move(rollout)};
            }),
            py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
            py::arg("exploration") = 0.7, py::arg("policy") = "random",
@@ -424,17 +491,17 @@ void bind_search(py::module_& m) {
              const GameState state = g.state;
              const RulesPtr rules = g.rules;
              Move chosen;
-             std::string failure;
+             std::exception_ptr failure;
              {
                py::gil_scoped_release release;
                std::lock_guard<std::mutex> lock(*self.busy);
                try {
                  chosen = self.search.choose(state, *rules);
-               } catch (const StateError& e) {
-                 failure = e.what();
+               } catch (...) {
+                 failure = std::current_exception();
                }
              }
-             if (!failure.empty()) state_error("ISMCTS.choose: " + failure);
+             if (failure) raise_loop_failure(failure, "ISMCTS.choose: ");
              return PyMove{chosen};
            },
            py::arg("game"),
@@ -447,10 +514,10 @@ void bind_search(py::module_& m) {
            "The seed of the search's generator (determinizations, expansions, playouts).")
       .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
            "The UCB exploration constant of the tree policy.")
-      .def_property_readonly("policy", [](const PyIsmcts& self) {
-        return policy_name(self.search.params().policy);
+      .def_property_readonly("policy", [](const PyIsmcts& self) -> PolicyResult {
+        return policy_object(self.rollout);
       },
-           "The playout policy below the tree: 'random' or 'greedy'.")
+           "The rollout policy below the tree: 'random' or 'greedy', or the Policy given.")
       .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
         const int cut = self.search.params().max_rollout_moves;
         return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
@@ -481,8 +548,8 @@ void bind_search(py::module_& m) {
         // writes it (so it reads back to the same double).
         const std::string exploration = py::repr(py::float_(p.exploration)).cast<std::string>();
         return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +
-               ", exploration=" + exploration + ", policy='" + policy_name(p.policy) +
-               "', max_rollout_moves=" +
+               ", exploration=" + exploration + ", policy=" + policy_repr(self.rollout) +
+               ", max_rollout_moves=" +
                (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) + ")";
       },
            "ISMCTS(iterations=..., seed=..., exploration=..., policy=..., max_rollout_moves=...): "

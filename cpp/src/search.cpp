@@ -166,6 +166,12 @@ void throw_move_cap(const GameState& s, const Rules& rules, int cap) {
                    "): state '" + state_string(s, rules) + "'");
 }
 
+void throw_policy_index(const PolicyHook& hook, std::int64_t index, std::size_t moves) {
+  throw PolicyError("policy '" + hook.name() + "' returned " + std::to_string(index) +
+                    ": expected the index of one of its " + std::to_string(moves) +
+                    (moves == 1 ? " move (0)" : " moves (0 to " + std::to_string(moves - 1) + ")"));
+}
+
 const std::vector<Move>& TurnMemory::filter(const GameState& s, const Rules& rules,
                                             const std::vector<Move>& legal) {
   if (s.phase != Phase::Meld || s.opened[side_of(s, rules, s.turn)]) return legal;

@@ -22,6 +22,8 @@ from ._core import (
     Move,
     MoveList,
     Observation,
+    POLICY_ABI,
+    Policy,
     Result,
     Rules,
     SideResult,
@@ -29,6 +31,7 @@ from ._core import (
     playouts,
 )
 from ._match import Match
+from ._policy import PolicyView, RandomStream
 from ._records import read_records, write_records
 from ._errors import (
     BurracoError,
@@ -36,6 +39,7 @@ from ._errors import (
     InvalidMeldError,
     InvalidNotationError,
     InvalidStateError,
+    PolicyError,
 )
 
 from . import _board
@@ -43,6 +47,24 @@ from . import _board
 # str(game) draws the table, as str(chess.Board) does (docs/cli.md "The board"); repr stays the
 # constructor call.
 setattr(Game, "__str__", _board.game_str)  # setattr: the stub keeps object.__str__'s type
+
+
+
+def get_include() -> str:
+    """The folder of the native policy interface (docs/native.md): ``burraco/policy.h`` for C and
+    C++, ``burraco/policy.pxd`` for Cython. Add it to both the C include path and the Cython
+    include path of a module that exports a policy, as with ``numpy.get_include()``."""
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    # An installed package holds the folder; an editable install from a checkout reads the
+    # checkout's headers.
+    for folder in (os.path.join(here, "include"),
+                   os.path.join(os.path.dirname(os.path.dirname(here)), "cpp", "include")):
+        if os.path.isfile(os.path.join(folder, "burraco", "policy.h")):
+            return folder
+    raise FileNotFoundError(f"burraco's headers are not installed beside {here}")
+
 
 try:
     __version__: str = _metadata.version("burraco")
@@ -67,9 +89,15 @@ __all__ = [
     "Move",
     "MoveList",
     "Observation",
+    "POLICY_ABI",
+    "Policy",
+    "PolicyError",
+    "PolicyView",
+    "RandomStream",
     "Result",
     "Rules",
     "SideResult",
+    "get_include",
     "perft",
     "playouts",
     "read_records",

@@ -9,6 +9,7 @@ __all__ = [
     "InvalidMeldError",
     "IllegalMoveError",
     "InvalidStateError",
+    "PolicyError",
 ]
 
 
@@ -30,3 +31,9 @@ class IllegalMoveError(BurracoError):
 
 class InvalidStateError(BurracoError):
     """A state that breaks an invariant of the game (for example cards not conserved)."""
+
+
+class PolicyError(BurracoError):
+    """A policy that cannot be used or that failed in a playout: a native policy of another
+    interface version, a policy that returned no legal move's index, a Python policy that raised
+    (the error it raised is the ``__cause__``). The message names the policy."""

@@ -37,7 +37,40 @@ std::string observation_string(const Observation& o, const Rules& rules);
 // cards shuffled with Rng(seed) and handed out in the documented order. Reads only `o`.
 GameState determinize(const Observation& o, const Rules& rules, std::uint64_t seed);
 
-enum class Policy : std::uint8_t { Random, Greedy };
+// A policy of the caller's (docs/native.md): the native policies of burraco/policy.h
+// (NativePolicy, burraco/native.hpp) and the binding's Python callables. choose() gets the real
+// state and must read it only as the seat to act may (observe() or the native view does that).
+class PolicyHook {
+ public:
+  virtual ~PolicyHook() = default;
+  // The index of the move to play among `moves` (the candidates of `s`, non-empty, in canonical
+  // order); `random` seeds the call's own random stream. An index out of range is refused by
+  // policy_choice; a policy that fails otherwise throws PolicyError (or the binding's error).
+  virtual std::int64_t choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                             std::uint64_t random) const = 0;
+  // The policy's name, for errors and reprs.
+  virtual const std::string& name() const = 0;
+};
+
+// A policy that failed: it returned no legal move's index, or raised. The message names it.
+class PolicyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The policy of a policy loop: a built-in one, or a hook (kept alive by the caller).
+struct Policy {
+  enum class Kind : std::uint8_t { Random, Greedy, Hook };
+  Kind kind = Kind::Random;
+  const PolicyHook* hook = nullptr;
+
+  static const Policy Random;
+  static const Policy Greedy;
+  static constexpr Policy of(const PolicyHook* hook) { return Policy{Kind::Hook, hook}; }
+  friend constexpr bool operator==(const Policy&, const Policy&) = default;
+};
+inline constexpr Policy Policy::Random{Policy::Kind::Random, nullptr};
+inline constexpr Policy Policy::Greedy{Policy::Kind::Greedy, nullptr};
 
 // docs/search.md "Move cap": a policy loop (playout, playouts, ISMCTS rollouts, Match) that has
 // played this many moves of a hand without reaching its end stops with a StateError. Real hands
@@ -57,6 +90,7 @@ class StateError : public std::runtime_error {
 
 [[noreturn]] void throw_no_legal_move(const GameState& s, const Rules& rules);
 [[noreturn]] void throw_move_cap(const GameState& s, const Rules& rules, int cap);
+[[noreturn]] void throw_policy_index(const PolicyHook& hook, std::int64_t index, std::size_t moves);
 
 // The positions of the current turn, for the rule that a built-in policy never returns to one
 // (docs/search.md "Candidates"). Only a meld or lay-off that empties the hand of a side that has
@@ -130,6 +164,21 @@ class TurnMemory {
 // non-empty).
 std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves);
 
+// The policy's choice among `moves` (as greedy_choice), the randomness drawn from `rng`: random
+// takes rng.bounded(size), a hook one rng.next() for its stream, greedy nothing.
+inline std::size_t policy_choice(Policy policy, const GameState& s, const Rules& rules,
+                                 const std::vector<Move>& moves, Rng& rng) {
+  switch (policy.kind) {
+    case Policy::Kind::Random: return static_cast<std::size_t>(rng.bounded(moves.size()));
+    case Policy::Kind::Greedy: return greedy_choice(s, rules, moves);
+    case Policy::Kind::Hook: break;
+  }
+  const std::int64_t i = policy.hook->choose(s, rules, moves, rng.next());
+  if (i < 0 || static_cast<std::uint64_t>(i) >= moves.size()) [[unlikely]]
+    throw_policy_index(*policy.hook, i, moves.size());
+  return static_cast<std::size_t>(i);
+}
+
 // Plays the hand with the policy until it ends, or until `cut` moves were played (cut < 0: no
 // cut); on_move(state_before, move) before each move. `memory` holds the positions of the turn
 // before `s` (begin(s) if none are known) and follows the moves. Throws StateError on a position
@@ -148,9 +197,7 @@ int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
     if (buffer.empty()) [[unlikely]]
       throw_no_legal_move(s, rules);
     const std::vector<Move>& moves = memory.candidates(s, rules, buffer);
-    const std::size_t i = policy == Policy::Random ? static_cast<std::size_t>(rng.bounded(moves.size()))
-                                                   : greedy_choice(s, rules, moves);
-    const Move move = moves[i];
+    const Move move = moves[policy_choice(policy, s, rules, moves, rng)];
     on_move(s, move);
     memory.before(s, move);
     const int seat = s.turn;

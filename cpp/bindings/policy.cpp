@@ -1,0 +1,270 @@
+// burraco._core: policies as values (docs/native.md): burraco.Policy, made from a built-in name,
+// a native policy (a capsule carrying a burraco_policy of burraco/policy.h) or a Python callable.
+#include "binding.hpp"
+
+#include <limits>
+
+#include "burraco/native.hpp"
+
+namespace burraco_binding {
+
+namespace {
+
+py::object& policy_error_type() {
+  static py::object type = py::module_::import("burraco._errors").attr("PolicyError");
+  return type;
+}
+
+[[noreturn]] void policy_error(const std::string& message) {
+  py::set_error(policy_error_type(), message.c_str());
+  throw py::error_already_set();
+}
+
+// A Python callable as a policy hook: called with the GIL taken, through
+// burraco._policy.call_python_policy (the PolicyView of the observation, the candidates).
+class PythonPolicy final : public PolicyHook {
+ public:
+  PythonPolicy(py::object function, std::string name)
+      : function_(std::move(function)), name_(std::move(name)) {}
+  ~PythonPolicy() override {
+    py::gil_scoped_acquire gil;
+    function_ = py::object();
+  }
+
+  std::int64_t choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                      std::uint64_t random) const override {
+    py::gil_scoped_acquire gil;
+    static PyObject* const call =
+        py::object(py::module_::import("burraco._policy").attr("call_python_policy")).release().ptr();
+    // The observation of the seat to act: the callable never sees a hidden card.
+    auto rules_ptr = std::make_shared<const Rules>(rules);
+    PyObservation o{observe(s, rules, s.turn), rules_ptr, {}};
+    o.text = observation_string(o.obs, rules);
+    PyMoveList list{std::make_shared<const std::vector<Move>>(moves)};
+    py::object answer;
+    try {
+      answer = py::reinterpret_borrow<py::object>(call)(function_, py::cast(std::move(o)),
+                                                        py::cast(std::move(list)), random);
+    } catch (py::error_already_set& e) {
+      const std::string message = "policy '" + name_ + "' raised " + describe(e);
+      throw PythonPolicyFailure(message, std::move(e));
+    }
+    long long index = 0;
+    if (!small_int(answer, index))  // an int too large for the engine: out of range below
+      return std::numeric_limits<std::int64_t>::max();
+    return index;
+  }
+  const std::string& name() const override { return name_; }
+
+  // A failure of the callable, with the Python exception it raised.
+  class PythonPolicyFailure : public PolicyError {
+   public:
+    PythonPolicyFailure(const std::string& message, py::error_already_set cause)
+        : PolicyError(message), cause_(std::move(cause)) {}
+    const py::error_already_set& cause() const { return cause_; }
+
+   private:
+    py::error_already_set cause_;
+  };
+
+ private:
+  static std::string describe(py::error_already_set& e) {
+    std::string type = py::str(e.type().attr("__name__"));
+    std::string text = py::str(e.value());
+    return text.empty() ? type : type + ": " + text;
+  }
+  py::object function_;
+  std::string name_;
+};
+
+// The name of a Python callable: module.qualname when it has them, else its repr.
+std::string callable_name(py::handle f) {
+  py::object qualname = py::getattr(f, "__qualname__", py::none());
+  if (py::isinstance<py::str>(qualname)) {
+    py::object module = py::getattr(f, "__module__", py::none());
+    std::string name = qualname.cast<std::string>();
+    if (py::isinstance<py::str>(module) && module.cast<std::string>() != "__main__")
+      name = module.cast<std::string>() + "." + name;
+    return name;
+  }
+  return quote(f);
+}
+
+PyPolicy native_policy(py::handle capsule, const std::string& spec) {
+  const char* name = PyCapsule_GetName(capsule.ptr());
+  if (name == nullptr || std::string_view(name) != BURRACO_POLICY_CAPSULE) {
+    PyErr_Clear();
+    notation_error(quote(capsule) + " is not a burraco policy (a policy capsule is named '" +
+                   BURRACO_POLICY_CAPSULE + "', made by burraco.policy's export_policy)");
+  }
+  const auto* descriptor =
+      static_cast<const burraco_policy*>(PyCapsule_GetPointer(capsule.ptr(), BURRACO_POLICY_CAPSULE));
+  if (descriptor == nullptr) PyErr_Clear();
+  const std::string what = spec.empty() ? quote(capsule) : "'" + spec + "'";
+  if (const std::string why = check_native_policy(descriptor); !why.empty())
+    policy_error("cannot use the native policy " + what + ": " + why);
+  PyPolicy p;
+  auto hook = std::make_shared<const NativePolicy>(descriptor);
+  p.policy = Policy::of(hook.get());
+  p.hook = std::move(hook);
+  p.source = py::reinterpret_borrow<py::object>(capsule);
+  p.spec = spec;
+  p.kind = "native";
+  return p;
+}
+
+// A policy from an object that is not a string; `spec` is the 'module:attribute' it was found at.
+PyPolicy policy_from_object(py::handle obj, const std::string& spec) {
+  if (py::isinstance<PyPolicy>(obj)) return obj.cast<const PyPolicy&>();
+  if (PyCapsule_CheckExact(obj.ptr())) return native_policy(obj, spec);
+  // An object that carries its capsule (a Cython class or module may).
+  if (py::object capsule = py::getattr(obj, "__burraco_policy__", py::none());
+      !capsule.is_none() && PyCapsule_CheckExact(capsule.ptr()))
+    return native_policy(capsule, spec);
+  if (PyCallable_Check(obj.ptr())) {
+    PyPolicy p;
+    const std::string name = spec.empty() ? callable_name(obj) : spec;
+    auto hook = std::make_shared<const PythonPolicy>(py::reinterpret_borrow<py::object>(obj), name);
+    p.policy = Policy::of(hook.get());
+    p.hook = std::move(hook);
+    p.source = py::reinterpret_borrow<py::object>(obj);
+    p.spec = spec;
+    p.kind = "python";
+    return p;
+  }
+  notation_error((spec.empty() ? "" : "'" + spec + "' is ") + quote(obj) +
+                 ", not a policy: expected 'random', 'greedy', a burraco.Policy, a native policy "
+                 "(a capsule from burraco.policy's export_policy) or a callable (view, moves) -> int");
+}
+
+PyPolicy builtin(Policy policy, const char* name) {
+  PyPolicy p;
+  p.policy = policy;
+  p.source = py::none();
+  p.spec = name;
+  return p;
+}
+
+// 'module:attribute' (the attribute may be dotted): imports the module.
+PyPolicy policy_from_spec(const std::string& spec) {
+  const std::size_t colon = spec.find(':');
+  const std::string module = spec.substr(0, colon), attribute = spec.substr(colon + 1);
+  if (module.empty() || attribute.empty() || attribute.find(':') != std::string::npos)
+    notation_error("policy " + quote(py::str(spec)) + ": expected 'random', 'greedy' or 'module:attribute'");
+  py::object target;
+  try {
+    target = py::module_::import(module.c_str());
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t dot = attribute.find('.', start);
+      target = target.attr(py::str(attribute.substr(start, dot == std::string::npos ? dot : dot - start)));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+  } catch (py::error_already_set& e) {
+    const std::string why = py::str(e.value());
+    const std::string type = py::str(e.type().attr("__name__"));
+    py::object cause = e.value();
+    py::object& kind = policy_error_type();
+    py::object error = kind("policy " + quote(py::str(spec)) + ": " + type + ": " + why);
+    error.attr("__cause__") = cause;
+    PyErr_SetObject(kind.ptr(), error.ptr());
+    throw py::error_already_set();
+  }
+  return policy_from_object(target, spec);
+}
+
+PyPolicy policy_from_string(py::handle text, bool import) {
+  const std::string name = text.cast<std::string>();
+  if (name == "random") return builtin(Policy::Random, "random");
+  if (name == "greedy") return builtin(Policy::Greedy, "greedy");
+  if (import && name.find(':') != std::string::npos) return policy_from_spec(name);
+  notation_error("unknown playout policy " + quote(text) + " (known: 'random', 'greedy'" +
+                 (import ? ", or 'module:attribute'" : "; burraco.Policy('module:attribute') loads a module's") + ")");
+}
+
+}  // namespace
+
+PyPolicy policy_arg(py::handle policy) {
+  if (py::isinstance<py::str>(policy)) return policy_from_string(policy, false);
+  return policy_from_object(policy, "");
+}
+
+std::string policy_repr(const PyPolicy& p) {
+  if (std::string_view(p.kind) == "builtin") return "'" + p.spec + "'";
+  if (!p.spec.empty()) return "Policy('" + p.spec + "')";
+  return "Policy(" + quote(p.source) + ")";
+}
+
+py::object policy_object(const PyPolicy& p) {
+  if (std::string_view(p.kind) == "builtin") return py::str(p.spec);
+  return py::cast(p);
+}
+
+void raise_loop_failure(std::exception_ptr e, const std::string& prefix, const std::string& suffix) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const PythonPolicy::PythonPolicyFailure& failure) {
+    py::object& kind = policy_error_type();
+    py::object error = kind(prefix + failure.what() + suffix);
+    error.attr("__cause__") = failure.cause().value();
+    PyErr_SetObject(kind.ptr(), error.ptr());
+    throw py::error_already_set();
+  } catch (const PolicyError& failure) {
+    policy_error(prefix + failure.what() + suffix);
+  } catch (const StateError& failure) {
+    state_error(prefix + failure.what() + suffix);
+  }
+}
+
+void bind_policy(py::module_& m) {
+  bound_class<PyPolicy>(m, "Policy")
+      .def(py::init([](AnyArg source) {
+             if (py::isinstance<py::str>(source)) return policy_from_string(source, true);
+             return policy_from_object(source, "");
+           }),
+           py::arg("source"),
+           "A policy: 'random' or 'greedy' (built in), 'module:attribute' (imports the module and "
+           "takes that attribute), a native policy (the capsule a Cython or C++ module exports "
+           "with burraco/policy.h), or a Python callable (view, moves) -> index. A native policy "
+           "built against another interface version raises PolicyError naming both versions.")
+      .def_property_readonly("name", [](const PyPolicy& p) {
+        return p.hook ? p.hook->name() : p.spec;
+      }, "The policy's name: the built-in name, the native policy's own, or the callable's.")
+      .def_property_readonly("kind", [](const PyPolicy& p) -> StrResult { return py::str(p.kind); },
+           "'builtin', 'native' (runs without the GIL) or 'python' (takes the GIL for each call).")
+      .def_property_readonly("spec", [](const PyPolicy& p) -> OptStrResult {
+        return p.spec.empty() ? py::object(py::none()) : py::object(py::str(p.spec));
+      }, "The text the policy was made from ('greedy', 'module:attribute'), or None.")
+      .def_property_readonly("source", [](const PyPolicy& p) -> AnyResult { return p.source; },
+           "The capsule or callable behind the policy (None for a built-in).")
+      .def("__repr__", [](const PyPolicy& p) {
+        const std::string shown = policy_repr(p);
+        return std::string_view(p.kind) == "builtin" ? "Policy(" + shown + ")" : shown;
+      })
+      .def("__eq__", [](const PyPolicy& a, AnyArg b) {
+        if (py::isinstance<py::str>(b)) return !a.spec.empty() && a.spec == b.cast<std::string>();
+        if (!py::isinstance<PyPolicy>(b)) return false;
+        const PyPolicy& other = b.cast<const PyPolicy&>();
+        if (!a.spec.empty() || !other.spec.empty()) return a.spec == other.spec;
+        return a.source.is(other.source);
+      })
+      .def("__ne__", [](const PyPolicy& a, AnyArg b) {
+        return !py::cast<bool>(py::cast(a).attr("__eq__")(b));
+      })
+      .def("__hash__", [](const PyPolicy& p) -> py::ssize_t {
+        return p.spec.empty() ? py::hash(p.source) : py::hash(py::str(p.spec));
+      })
+      .def("__copy__", [](const PyPolicy& p) { return p; })
+      .def("__deepcopy__", [](const PyPolicy& p, MemoArg) { return p; })
+      .def("__reduce__", [](const PyPolicy& p) -> ReduceResult {
+        if (p.spec.empty() && std::string_view(p.kind) == "native")
+          throw py::type_error("cannot pickle a native policy made from its capsule: make it from "
+                               "'module:attribute' (Policy('mymodule:policy')) to pickle it");
+        return py::make_tuple(core_attr("Policy"),
+                              py::make_tuple(p.spec.empty() ? p.source : py::object(py::str(p.spec))));
+      });
+  m.attr("POLICY_ABI") = BURRACO_POLICY_ABI;
+}
+
+}  // namespace burraco_binding

@@ -1,0 +1,179 @@
+#include "burraco/native.hpp"
+
+#include <cstddef>
+#include <type_traits>
+
+namespace burraco {
+
+// The C enums of policy.h are the engine's own, value for value.
+static_assert(static_cast<int>(MoveKind::Draw) == BURRACO_DRAW && static_cast<int>(MoveKind::Pile) == BURRACO_PILE &&
+              static_cast<int>(MoveKind::Keep) == BURRACO_KEEP && static_cast<int>(MoveKind::Reject) == BURRACO_REJECT &&
+              static_cast<int>(MoveKind::Meld) == BURRACO_MELD && static_cast<int>(MoveKind::Add) == BURRACO_ADD &&
+              static_cast<int>(MoveKind::Discard) == BURRACO_DISCARD);
+static_assert(static_cast<int>(Phase::Draw) == BURRACO_PHASE_DRAW && static_cast<int>(Phase::Meld) == BURRACO_PHASE_MELD);
+static_assert(static_cast<int>(MeldKind::Set) == BURRACO_SET && static_cast<int>(MeldKind::Run) == BURRACO_RUN);
+static_assert(static_cast<int>(WildState::InSet) == BURRACO_WILD_IN_SET &&
+              static_cast<int>(WildState::Orphan) == BURRACO_WILD_ORPHAN &&
+              static_cast<int>(WildState::FreeHigh) == BURRACO_WILD_FREE_HIGH &&
+              static_cast<int>(WildState::FreeLow) == BURRACO_WILD_FREE_LOW &&
+              static_cast<int>(WildState::Bound) == BURRACO_WILD_BOUND);
+static_assert(static_cast<int>(BurracoClass::Clean) == BURRACO_CLEAN &&
+              static_cast<int>(BurracoClass::SemiClean) == BURRACO_SEMI_CLEAN &&
+              static_cast<int>(BurracoClass::Dirty) == BURRACO_DIRTY);
+static_assert(static_cast<int>(PacketStatus::Untaken) == BURRACO_PACKET_UNTAKEN &&
+              static_cast<int>(PacketStatus::FaceDown) == BURRACO_PACKET_FACE_DOWN &&
+              static_cast<int>(PacketStatus::Seen) == BURRACO_PACKET_SEEN &&
+              static_cast<int>(PacketStatus::InHand) == BURRACO_PACKET_IN_HAND &&
+              static_cast<int>(PacketStatus::Stock) == BURRACO_PACKET_STOCK);
+static_assert(kMaxPlayers == BURRACO_MAX_PLAYERS && kSideSlots == BURRACO_MAX_PLAYERS &&
+              kMaxMelds == BURRACO_MAX_MELDS && kKinds == BURRACO_KINDS && kJoker == BURRACO_JOKER &&
+              kNoCard == BURRACO_NO_CARD && kPackets == 2);
+static_assert(std::is_standard_layout_v<burraco_policy> && offsetof(burraco_policy, abi) == 0 &&
+              offsetof(burraco_policy, size) == 4);
+
+std::string check_native_policy(const burraco_policy* descriptor) {
+  if (descriptor == nullptr) return "the policy capsule holds a null pointer";
+  if (descriptor->abi != BURRACO_POLICY_ABI)
+    return "it was compiled against burraco policy interface version " + std::to_string(descriptor->abi) +
+           ", and this burraco provides version " + std::to_string(BURRACO_POLICY_ABI) +
+           ": rebuild it against this burraco (burraco.get_include())";
+  if (descriptor->size != sizeof(burraco_policy))
+    return "its burraco_policy is " + std::to_string(descriptor->size) + " bytes, not the " +
+           std::to_string(sizeof(burraco_policy)) + " of interface version " +
+           std::to_string(BURRACO_POLICY_ABI) + ": it was not built from this version's policy.h";
+  if (descriptor->choose == nullptr) return "its choose function is null";
+  return "";
+}
+
+NativePolicy::NativePolicy(const burraco_policy* descriptor)
+    : descriptor_(descriptor), name_(descriptor->name ? descriptor->name : "(unnamed)") {}
+
+namespace {
+
+burraco_cards planes(CardSet c) { return burraco_cards{c.one(), c.two()}; }
+
+void fill_rules(const Rules& r, burraco_rules& out) {
+  out.players = static_cast<std::uint8_t>(r.players);
+  out.decks = static_cast<std::uint8_t>(r.decks);
+  out.jokers = static_cast<std::uint8_t>(r.jokers);
+  out.hand_size = static_cast<std::uint8_t>(r.hand_size);
+  out.closing_requires_pozzetto = r.closing_requires_pozzetto;
+  out.closing_requires_clean = r.closing_requires_burraco == ClosingBurraco::Clean;
+  out.pile_take_requires_meld = r.pile_take_requires_meld;
+  out.stock_end_threshold = static_cast<std::uint8_t>(r.stock_end_threshold);
+  out.closing_bonus = static_cast<std::int16_t>(r.closing_bonus);
+  out.clean_bonus = static_cast<std::int16_t>(r.clean_burraco_bonus);
+  out.semi_clean_bonus =
+      static_cast<std::int16_t>(r.semi_clean_burraco_bonus == kNone ? r.dirty_burraco_bonus : r.semi_clean_burraco_bonus);
+  out.dirty_bonus = static_cast<std::int16_t>(r.dirty_burraco_bonus);
+  out.no_pozzetto_penalty = static_cast<std::int16_t>(r.no_pozzetto_penalty);
+  for (int k = 0; k < kKinds; ++k)
+    out.card_points[k] = static_cast<std::int16_t>(r.card_points(Card(static_cast<std::uint8_t>(k))));
+  out.match_target = r.match_target;
+}
+
+}  // namespace
+
+void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+               burraco_view& v, burraco_meld* melds, std::vector<burraco_move>& moves_out,
+               burraco_rules& rules_out) {
+  const int seat = s.turn;
+  v.abi = BURRACO_POLICY_ABI;
+  v.size = sizeof(burraco_view);
+  v.players = s.players;
+  v.seat = static_cast<std::uint8_t>(seat);
+  v.phase = static_cast<std::uint8_t>(s.phase);
+  for (int q = 0; q < kMaxPlayers; ++q) {
+    const bool in_play = q < s.players;
+    v.sides[q] = in_play ? static_cast<std::uint8_t>(side_of(s, rules, q)) : 0;
+    v.hand_sizes[q] = in_play ? static_cast<std::uint8_t>(s.hands[q].size()) : 0;
+    v.known[q] = planes(!in_play ? CardSet{} : q == seat ? s.hands[q] : s.known[q]);
+    v.opened[q] = s.opened[q];
+    v.need[q] = s.need[q];
+    v.scores[q] = s.scores[q];
+  }
+  v.side = v.sides[seat];
+  v.first = s.first;
+  v.flags = s.flags;
+  v.hold = s.hold.index;
+  v.top = s.pile_size ? s.top.index : kNoCard;
+  v.pile_size = s.pile_size;
+  v.stock_size = static_cast<std::uint8_t>(s.stock_size());
+  v.meld_count = s.meld_count;
+  v.deadlock = s.deadlock;
+  v.hand = planes(s.hands[seat]);
+  v.pile = planes(s.pile);
+  for (int k = 0; k < kPackets; ++k) {
+    const Packet& p = s.packets[k];
+    burraco_packet& out = v.packets[k];
+    out.status = static_cast<std::uint8_t>(p.status);
+    out.owner = p.owner;
+    out.size = p.size;
+    out.reserved = 0;
+    out.cards = planes(packet_visible(s, seat, k) ? p.set() : CardSet{});
+  }
+  std::array<std::uint8_t, kSideSlots> per_side{};
+  for (int i = 0; i < s.meld_count; ++i) {
+    const Meld& m = s.melds[i];
+    burraco_meld& out = melds[i];
+    const std::uint8_t side = s.meld_side[i];
+    out.cards = planes(m.cards);
+    out.side = side;
+    out.index = per_side[side]++;
+    out.kind = static_cast<std::uint8_t>(m.kind);
+    out.suit = m.suit;
+    out.rank = m.rank;
+    out.lo = m.lo;
+    out.hi = m.hi;
+    out.wild_slot = m.wild_slot;
+    out.wild = m.wild.index;
+    out.wild_state = static_cast<std::uint8_t>(m.wild_state);
+    out.size = static_cast<std::uint8_t>(m.size());
+    if (out.size >= 7) {
+      out.burraco = static_cast<std::uint8_t>(m.classify(rules));
+      out.bonus = static_cast<std::int16_t>(m.bonus(rules));
+    } else {
+      out.burraco = BURRACO_NOT_BURRACO;
+      out.bonus = 0;
+    }
+    out.points = static_cast<std::int16_t>(m.points(rules));
+  }
+  v.melds = melds;
+  moves_out.resize(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move& m = moves[i];
+    burraco_move& out = moves_out[i];
+    out.kind = static_cast<std::uint8_t>(m.kind);
+    out.card = m.card.index;
+    out.reserved = 0;
+    out.meld = m.index;
+    out.cards = planes(m.cards);
+  }
+  v.moves = moves_out.data();
+  v.move_count = static_cast<std::uint32_t>(moves.size());
+  v.reserved = 0;
+  fill_rules(rules, rules_out);
+  v.rules = &rules_out;
+}
+
+namespace {
+
+// Per thread: the storage of the view (a policy may run on many threads at once).
+struct ViewStorage {
+  burraco_view view{};
+  std::array<burraco_meld, kMaxMelds> melds{};
+  std::vector<burraco_move> moves;
+  burraco_rules rules{};
+};
+
+}  // namespace
+
+std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                                  std::uint64_t random) const {
+  thread_local ViewStorage storage;
+  fill_view(s, rules, moves, storage.view, storage.melds.data(), storage.moves, storage.rules);
+  burraco_random stream{random};
+  return descriptor_->choose(&storage.view, &stream, descriptor_->data);
+}
+
+}  // namespace burraco

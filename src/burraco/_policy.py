@@ -1,0 +1,180 @@
+"""What a Python policy sees (docs/native.md "Python policies"), shared by both engines.
+
+A Python callable is a policy: ``policy(view, moves) -> int``, the index into ``moves`` of the
+move to play. ``view`` is a :class:`PolicyView` of the seat to act: its observation (the cards it
+may see, nothing hidden) and its own random stream; ``moves`` is a :class:`burraco.MoveList` of the
+candidates, in canonical order. A native policy (burraco/policy.h) gets the same information.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+
+if TYPE_CHECKING:
+    from ._core import Card, Cards, Melds, MoveList, Observation, Rules
+
+__all__ = ["PolicyView", "RandomStream"]
+
+_MASK = (1 << 64) - 1
+
+
+class RandomStream:
+    """The per-call random stream of a policy: SplitMix64 from the state the engine drew for this
+    call, the same numbers as ``burraco_random_next`` and ``burraco_random_below`` of the native
+    interface, so a Python policy and its native twin can make the same random choices.
+
+    >>> stream = RandomStream(0)
+    >>> stream.next()
+    16294208416658607535
+    >>> stream.below(10)
+    7
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= _MASK:
+            raise ValueError(f"RandomStream state {state!r}: expected an int in [0, 2**64)")
+        self.state = state
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform in ``range(n)``, ``n >= 1`` (Lemire's multiply-shift with rejection)."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= _MASK:
+            raise ValueError(f"RandomStream.below({n!r}): expected an int from 1 to 2**64 - 1")
+        m = self.next() * n
+        low = m & _MASK
+        if low < n:
+            threshold = ((1 << 64) - n) % n
+            while low < threshold:
+                m = self.next() * n
+                low = m & _MASK
+        return m >> 64
+
+    def __repr__(self) -> str:
+        return f"RandomStream({self.state})"
+
+
+class PolicyView:
+    """The position as the seat to act sees it, for a Python policy.
+
+    Every field of the native view (burraco/policy.h ``burraco_view``) has its counterpart here;
+    the cards it may not see are not in it. ``observation`` is the underlying
+    :class:`burraco.Observation`; ``random`` the call's :class:`RandomStream`.
+    """
+
+    __slots__ = ("observation", "random")
+
+    def __init__(self, observation: "Observation", random: RandomStream) -> None:
+        self.observation = observation
+        self.random = random
+
+    @property
+    def rules(self) -> "Rules":
+        """The rules of the game."""
+        return self.observation.rules
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return int(self.observation.rules.players)
+
+    @property
+    def seat(self) -> int:
+        """The seat to act, whose view this is."""
+        return self.observation.player
+
+    @property
+    def phase(self) -> str:
+        """``'draw'`` or ``'meld'``."""
+        return self.observation.phase
+
+    @property
+    def sides(self) -> Tuple[int, ...]:
+        """The side of each seat now (with three players the pair merges into side 3)."""
+        return self.observation.sides
+
+    @property
+    def side(self) -> int:
+        """The side of the seat to act."""
+        return self.observation.sides[self.observation.player]
+
+    @property
+    def hand(self) -> "Cards":
+        """The seat's own hand."""
+        return self.observation.hand
+
+    @property
+    def hand_sizes(self) -> Tuple[int, ...]:
+        """The number of cards in each seat's hand."""
+        return self.observation.hand_sizes
+
+    @property
+    def known(self) -> Tuple["Cards", ...]:
+        """Per seat, the cards known to be in that hand (taken with the pile, not yet played);
+        the seat's own entry is its hand."""
+        return self.observation.known
+
+    @property
+    def discard_pile(self) -> "Cards":
+        """Every card of the discard pile."""
+        return self.observation.discard_pile
+
+    @property
+    def top(self) -> Optional["Card"]:
+        """The top card of the discard pile, or None."""
+        return self.observation.top
+
+    @property
+    def stock_size(self) -> int:
+        """The number of cards in the stock."""
+        return self.observation.stock_size
+
+    def melds(self, side: int) -> "Melds":
+        """The melds of a side, in creation order (the index of an ``add`` move)."""
+        return self.observation.melds(side)
+
+    @property
+    def pozzetti(self) -> Tuple[Any, ...]:
+        """Each pozzetto as (status, owner, size, cards); cards only when this seat has seen it."""
+        return self.observation.pozzetti
+
+    @property
+    def opened(self) -> Tuple[bool, ...]:
+        """Per side slot: whether the side has met its brazilian opening minimum (False throughout
+        under rules without one)."""
+        return self.observation.opened
+
+    @property
+    def need(self) -> Tuple[int, ...]:
+        """Per side slot: the brazilian opening minimum still needed (0 without one)."""
+        return self.observation.need
+
+    @property
+    def scores(self) -> Tuple[int, ...]:
+        """The match scores at the start of the hand (per side; per seat in half points with
+        three players)."""
+        return self.observation.scores
+
+    def __repr__(self) -> str:
+        return f"<PolicyView seat {self.seat} {self.observation}>"
+
+
+def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any], observation: "Observation",
+                       moves: "MoveList", state: int) -> int:
+    """Calls a Python policy the way the engines do: the view of ``observation`` with the stream
+    started at ``state``, then ``operator.index`` of the answer (a bool is refused)."""
+    answer = function(PolicyView(observation, RandomStream(state)), moves)
+    if isinstance(answer, bool):
+        raise TypeError(f"returned {answer!r}, not a move index")
+    try:
+        return operator.index(answer)
+    except TypeError:
+        raise TypeError(f"returned {answer!r} ({type(answer).__name__}), not a move index") from None
