@@ -27,9 +27,10 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import numpy.typing as npt
 import pytest
+import typing_extensions
 
 import burraco  # noqa: F401  (the package's __init__ installs the records methods)
-from burraco import _core
+from burraco import _core, _policy
 
 ROOT = Path(__file__).resolve().parent.parent
 STUB = ROOT / "src" / "burraco" / "_core.pyi"
@@ -353,7 +354,8 @@ def test_cpython_methods_take_what_the_stub_says() -> None:
 def stub_namespace() -> dict[str, Any]:
     """Names to evaluate the stub's annotations: typing, the runtime classes, the stub's aliases."""
     namespace: dict[str, Any] = {**vars(typing), **vars(collections.abc), **vars(_core),
-                                 "np": np, "npt": npt}
+                                 "np": np, "npt": npt, "CapsuleType": typing_extensions.CapsuleType,
+                                 "PolicyView": _policy.PolicyView}
     tree = ast.parse(STUB.read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and (
@@ -441,6 +443,9 @@ def sample_values() -> Iterator[object]:
     search = _core.ISMCTS(iterations=30, seed=1, max_rollout_moves=5)
     search.choose(_core.Game(seed=2))
     yield search
+    yield _core.ISMCTS(iterations=30, policy=_core.Policy(len))
+    for source in ("greedy", "random", len, _core.Policy("random")):
+        yield _core.Policy(source)
 
 
 def test_values_conform_to_the_stub() -> None:

@@ -219,7 +219,7 @@ void raise_loop_failure(std::exception_ptr e, const std::string& prefix, const s
 
 void bind_policy(py::module_& m) {
   bound_class<PyPolicy>(m, "Policy")
-      .def(py::init([](AnyArg source) {
+      .def(py::init([](PolicySourceArg source) {
              if (py::isinstance<py::str>(source)) return policy_from_string(source, true);
              return policy_from_object(source, "");
            }),
@@ -231,12 +231,12 @@ void bind_policy(py::module_& m) {
       .def_property_readonly("name", [](const PyPolicy& p) {
         return p.hook ? p.hook->name() : p.spec;
       }, "The policy's name: the built-in name, the native policy's own, or the callable's.")
-      .def_property_readonly("kind", [](const PyPolicy& p) -> StrResult { return py::str(p.kind); },
+      .def_property_readonly("kind", [](const PyPolicy& p) -> PolicyKindResult { return py::str(p.kind); },
            "'builtin', 'native' (runs without the GIL) or 'python' (takes the GIL for each call).")
       .def_property_readonly("spec", [](const PyPolicy& p) -> OptStrResult {
         return p.spec.empty() ? py::object(py::none()) : py::object(py::str(p.spec));
       }, "The text the policy was made from ('greedy', 'module:attribute'), or None.")
-      .def_property_readonly("source", [](const PyPolicy& p) -> AnyResult { return p.source; },
+      .def_property_readonly("source", [](const PyPolicy& p) -> PolicySourceResult { return p.source; },
            "The capsule or callable behind the policy (None for a built-in).")
       .def("__repr__", [](const PyPolicy& p) {
         const std::string shown = policy_repr(p);

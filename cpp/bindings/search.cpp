@@ -284,8 +284,8 @@ void bind_search(py::module_& m) {
         for (int q = 0; q < o.obs.state.players; ++q) out.append(py::cast(o.obs.state.known[q]));
         return py::tuple(out);
       },
-           "For each seat, the cards of its hand the observer has seen (its own whole hand "
-           "for the observer).")
+           "Per seat, the cards everyone knows to be in that hand: taken with the pile and not "
+           "played since (RULES C.9; public, the observer's own seat too).")
       .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); },
            "The number of cards left in the stock.")
       .def_property_readonly("discard_pile", [](const PyObservation& o) { return o.obs.state.pile; },

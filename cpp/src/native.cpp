@@ -87,7 +87,7 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     const bool in_play = q < s.players;
     v.sides[q] = in_play ? static_cast<std::uint8_t>(side_of(s, rules, q)) : 0;
     v.hand_sizes[q] = in_play ? static_cast<std::uint8_t>(s.hands[q].size()) : 0;
-    v.known[q] = planes(!in_play ? CardSet{} : q == seat ? s.hands[q] : s.known[q]);
+    v.known[q] = planes(in_play ? s.known[q] : CardSet{});
     v.opened[q] = s.opened[q];
     v.need[q] = s.need[q];
     v.scores[q] = s.scores[q];

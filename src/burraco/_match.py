@@ -8,8 +8,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._core import Game, Result, Rules
+from ._core import MAX_HAND_MOVES, Game, Result, Rules
 from ._errors import IllegalMoveError, InvalidNotationError
+from ._policy import play_with, seat_policies
 
 _MASK = (1 << 64) - 1
 
@@ -129,6 +130,40 @@ class Match:
                     self._scores[side.side] += side.total
             self._results.append(result)
             self._hands += 1
+
+    def play_hand(self, policies: Any) -> Game:
+        """Deals the next hand, plays it to its end with ``policies`` and records it; returns the
+        finished game. ``policies`` is one policy for every seat (a name, a :class:`burraco.Policy`,
+        a native policy or a callable ``(view, moves) -> index``) or a list with one per seat (with
+        four players one per side is enough). One policy plays ``game.playout(policy,
+        game.seed)``; several play move by move with ``game.policy_move``, the move seeds the
+        SplitMix64 outputs of the hand seed (as ``burraco selfplay --matches``). Holds the match's
+        lock for the whole hand; a policy that fails raises :class:`burraco.PolicyError` and
+        records nothing."""
+        chosen = seat_policies(policies, self.rules.players)
+        with self._lock:
+            stream = self._stream
+            game = self.new_game()
+            assert game.seed is not None  # a match deals every hand from a seed
+            try:
+                play_with(game, chosen, game.seed, MAX_HAND_MOVES)
+            except BaseException:
+                self._stream = stream  # the hand is dealt again by the next call
+                raise
+            self.record(game)
+            return game
+
+    def play(self, policies: Any, *, max_hands: Optional[int] = None) -> Optional[int]:
+        """Plays hands with :meth:`play_hand` until the match is over (or ``max_hands`` more hands
+        were played) and returns :attr:`winner`."""
+        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int)
+                                      or max_hands < 0):
+            raise InvalidNotationError(f"max_hands {max_hands!r}: expected None or an int >= 0")
+        played = 0
+        while not self.is_over() and (max_hands is None or played < max_hands):
+            self.play_hand(policies)
+            played += 1
+        return self.winner
 
     def _passing(self) -> List[int]:
         target = self.rules.match_target * (2 if self._units == 3 else 1)

@@ -9,7 +9,9 @@ candidates, in canonical order. A native policy (burraco/policy.h) gets the same
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
+
+from ._errors import InvalidNotationError, InvalidStateError
 
 if TYPE_CHECKING:
     from ._core import Card, Cards, Melds, MoveList, Observation, Rules
@@ -31,7 +33,7 @@ class RandomStream:
     7
     """
 
-    __slots__ = ("state",)
+    __slots__ = {"state": "The generator's state: the next output is SplitMix64 of it."}
 
     def __init__(self, state: int) -> None:
         if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= _MASK:
@@ -70,7 +72,8 @@ class PolicyView:
     :class:`burraco.Observation`; ``random`` the call's :class:`RandomStream`.
     """
 
-    __slots__ = ("observation", "random")
+    __slots__ = {"observation": "The burraco.Observation of the seat to act.",
+                 "random": "The call's RandomStream (the same numbers as the native stream's)."}
 
     def __init__(self, observation: "Observation", random: RandomStream) -> None:
         self.observation = observation
@@ -118,8 +121,8 @@ class PolicyView:
 
     @property
     def known(self) -> Tuple["Cards", ...]:
-        """Per seat, the cards known to be in that hand (taken with the pile, not yet played);
-        the seat's own entry is its hand."""
+        """Per seat, the cards everyone knows to be in that hand (taken with the pile and not
+        played since; public, this seat's own entry too)."""
         return self.observation.known
 
     @property
@@ -178,3 +181,38 @@ def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any], observ
         return operator.index(answer)
     except TypeError:
         raise TypeError(f"returned {answer!r} ({type(answer).__name__}), not a move index") from None
+
+
+def seat_policies(policies: Any, players: int) -> List[Any]:
+    """One policy per seat from ``policies``: a list or tuple with one per seat (with four
+    players, one per side is enough: seat k plays entry k mod 2), or any single policy for every
+    seat."""
+    if isinstance(policies, (list, tuple)):
+        chosen = list(policies)
+        if players == 4 and len(chosen) == 2:
+            chosen = [chosen[seat % 2] for seat in range(players)]
+        if len(chosen) != players:
+            raise InvalidNotationError(
+                f"policies {policies!r}: expected one policy per seat ({players})"
+                + (" or one per side (2)" if players == 4 else ""))
+        return chosen
+    return [policies] * players
+
+
+def play_with(game: Any, policies: Sequence[Any], seed: int, move_cap: int) -> None:
+    """Plays ``game`` to its end with one policy per seat, as ``burraco selfplay`` and
+    :meth:`burraco.Match.play_hand` do: with the same policy at every seat
+    ``game.playout(policy, seed)``; else move by move, ``game.policy_move(policies[game.turn],
+    s)`` with ``s`` the successive SplitMix64 outputs of ``seed``, at most ``move_cap`` moves."""
+    first = policies[0]
+    if all(p is first or p == first for p in policies):
+        game.playout(first, seed)
+        return
+    seeds = RandomStream(seed)  # its outputs are the SplitMix64 outputs of the seed
+    played = 0
+    while not game.is_over():
+        if played == move_cap:
+            raise InvalidStateError(f"the hand is not over after {move_cap} moves (MAX_HAND_MOVES): "
+                                    f"state {game.state_string()!r}")
+        game.push(game.policy_move(policies[game.turn], seeds.next()))
+        played += 1

@@ -1,8 +1,8 @@
 """The ``burraco`` command: play against bots, self-play, replay records, perft and benchmarks.
 
-    burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|random] [--hands N]
-                 [--out FILE]
-    burraco selfplay --preset P --games N [--policy greedy | --policies greedy,random]
+    burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|random|module:attr]
+                 [--hands N] [--out FILE]
+    burraco selfplay --preset P --games N [--policy greedy | --policies greedy,module:attr]
                      [--seed S] [--out games.jsonl] [--matches] [--engine core|reference]
     burraco replay FILE [--game K | --list] [--move N] [--all] [--engine core|reference]
     burraco perft [--preset P --seed S | --state STATE] --depth D [--divide]
@@ -54,9 +54,10 @@ from . import _perft_tool
 from ._board import WIDTH, Seating, draw, side_label
 from ._errors import BurracoError
 from ._match import _splitmix64
+from ._policy import play_with
 from ._records import read_records, write_records
 
-POLICIES = ("greedy", "random")
+POLICIES = ("greedy", "random")  # the built-in policies; 'module:attribute' names any other
 ENGINES = _perft_tool.ENGINES
 _MASK = (1 << 64) - 1
 
@@ -344,9 +345,26 @@ EDITING_HELP = ("Line editing: the arrows move in the line, Up and Down recall e
                 "Tab completes a command or a legal move.")
 
 
-def _bot_move(game: Any, policy: str, seed: int) -> Any:
-    """The move a built-in policy plays here."""
+def _bot_move(game: Any, policy: Any, seed: int) -> Any:
+    """The move the bots' policy plays here."""
     return game.policy_move(policy, seed)
+
+
+def load_policy(engine: ModuleType, spec: str, option: str) -> Any:
+    """The policy a command-line spec names: a built-in name as is, else ``'module:attribute'``
+    as ``engine.Policy(spec)``, the module imported with the current folder first on the path (as
+    ``python -m`` would). Any failure is a :class:`CliError` quoting the spec."""
+    if spec in POLICIES:
+        return spec
+    if ":" not in spec:
+        raise CliError(f"{option} {spec!r}: unknown policy (built in: {', '.join(POLICIES)}; or "
+                       "module:attribute)", 2)
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return engine.Policy(spec)
+    except BurracoError as error:
+        raise CliError(f"{option}: {error}", 2) from None
 
 
 def _describe_moves(seating: Seating, played: Sequence[tuple[int, Any]]) -> list[str]:
@@ -391,7 +409,7 @@ class HandView:
 def play_hand(
     game: Any,
     view: HandView,
-    bots: str,
+    bots: Any,
     rng: random.Random,
 ) -> None:
     """Plays one hand: the bots move by themselves, the person at the prompt. Raises
@@ -501,6 +519,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"--seat {args.seat}: {rules!r} has seats 0 to {rules.players - 1}", 2)
     if args.hands is not None and args.hands < 1:
         raise CliError(f"--hands {args.hands}: expected at least 1", 2)
+    bots = load_policy(engine, args.bots, "--bots")
     seed = seed_or_random(args.seed)
     match = engine.Match(rules, seed=seed)
     names = {}
@@ -542,7 +561,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 current.append(game)
                 view = HandView(screen, seating, f"{rules.preset}, hand {match.hands_played + 1}",
                              match.scores)
-                play_hand(game, view, args.bots, rng)
+                play_hand(game, view, bots, rng)
                 match.record(game)
                 save(game)
                 current.clear()
@@ -570,7 +589,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def seat_policies(policy: str, policies: str | None, players: int) -> list[str]:
-    """One policy per seat: ``--policies a,b,...`` (one per seat, or one per side with four
+    """One policy spec per seat: ``--policies a,b,...`` (one per seat, or one per side with four
     players: seat k plays entry ``k mod 2``), else ``--policy`` for every seat."""
     if policies is None:
         chosen = [policy] * players
@@ -583,20 +602,26 @@ def seat_policies(policy: str, policies: str | None, players: int) -> list[str]:
         else:
             raise CliError(f"--policies {policies!r}: expected {players} policies, one per seat", 2)
     for name in chosen:
-        if name not in POLICIES:
-            raise CliError(f"unknown policy {name!r} (policies: {', '.join(POLICIES)})", 2)
+        if name not in POLICIES and ":" not in name:
+            raise CliError(f"unknown policy {name!r} (built in: {', '.join(POLICIES)}; or "
+                           "module:attribute)", 2)
     return chosen
 
 
-def play_out(game: Any, policies: Sequence[str], seed: int) -> None:
+def load_policies(engine: ModuleType, specs: Sequence[str], option: str) -> list[Any]:
+    """The policies of ``specs``, each distinct spec loaded once (so equal specs are one policy)."""
+    loaded: dict[str, Any] = {}
+    for spec in specs:
+        if spec not in loaded:
+            loaded[spec] = load_policy(engine, spec, option)
+    return [loaded[spec] for spec in specs]
+
+
+def play_out(engine: ModuleType, game: Any, policies: Sequence[Any], seed: int) -> None:
     """Plays a hand to its end: with one policy for every seat ``game.playout(policy, seed)``,
-    else move by move with ``game.policy_move``, the move seeds from SplitMix64 of ``seed``."""
-    if len(set(policies)) == 1:
-        game.playout(policies[0], seed)
-        return
-    seeds = seed_stream(seed)
-    while not game.is_over():
-        game.push(_bot_move(game, policies[game.turn], next(seeds)))
+    else move by move with ``game.policy_move``, the move seeds from SplitMix64 of ``seed``
+    (``Match.play_hand`` plays the same way)."""
+    play_with(game, policies, seed, engine.MAX_HAND_MOVES)
 
 
 def progress_bar(total: int, unit: str, enabled: bool = True) -> Progress:
@@ -705,7 +730,7 @@ def render_summary(
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    """``burraco selfplay``: hands (or matches) between built-in policies, with a summary."""
+    """``burraco selfplay``: hands (or matches) between policies, with a summary."""
     engine = load_engine(args.engine)
     rules = make_rules(engine, args.preset, args.players)
     policies = seat_policies(args.policy, args.policies, rules.players)
@@ -739,6 +764,7 @@ def _selfplay_loop(
 ) -> tuple[Tally, float]:
     """Plays the games of ``burraco selfplay``, writing each hand's record to ``out`` as it ends;
     returns the tally and the seconds taken."""
+    seat_play = load_policies(engine, policies, "--policies" if args.policies else "--policy")
     tally = Tally(units_of(rules))
     unit = "matches" if args.matches else "hands"
     started = time.perf_counter()
@@ -757,14 +783,14 @@ def _selfplay_loop(
                 match = engine.Match(rules, seed=next(seeds))
                 while not match.is_over() and match.hands_played < args.max_hands:
                     game = match.new_game()
-                    play_out(game, policies, game.seed)
+                    play_out(engine, game, seat_play, game.seed)
                     match.record(game)
                     finished(game)
                 tally.add_game(list(match.scores), match.winner)
             else:
                 hand_seed = next(seeds)
                 game = engine.Game(rules, seed=hand_seed)
-                play_out(game, policies, hand_seed)
+                play_out(engine, game, seat_play, hand_seed)
                 finished(game)
                 scores = unit_scores(rules, game.result())
                 tally.add_game(scores, hand_winner(scores))
@@ -1078,8 +1104,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--seed", type=_nonnegative_seed,
                       help="match seed (default: random, printed at the start)")
-    play.add_argument("--bots", choices=POLICIES, default="greedy",
-                      help="the bots' policy (default greedy)")
+    play.add_argument("--bots", default="greedy", metavar="POLICY",
+                      help="the bots' policy: greedy (default), random, or module:attribute (a "
+                      "native or Python policy, docs/native.md)")
     play.add_argument("--hands", type=int, metavar="N",
                       help="stop after N hands (default: play to the match target)")
     play.add_argument("--out", metavar="FILE",
@@ -1090,8 +1117,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     selfplay = commands.add_parser(
-        "selfplay", help="hands or matches between built-in policies, with a summary",
-        description="Play N hands (or --matches: N matches) between built-in policies and print "
+        "selfplay", help="hands or matches between policies, with a summary",
+        description="Play N hands (or --matches: N matches) between policies (built in, or any "
+        "module:attribute, docs/native.md) and print "
         "a summary: win rate and mean score per side (per seat with three players), draws, end "
         "reasons, mean moves per hand, hands per second. Hand i is dealt from the (i+1)-th "
         "SplitMix64 output of the seed, first player 0; with one policy for every seat it is hand "
@@ -1100,11 +1128,12 @@ def build_parser() -> argparse.ArgumentParser:
     rules_options(selfplay)
     selfplay.add_argument("--games", type=int, default=100, metavar="N",
                           help="number of hands (matches with --matches; default 100)")
-    selfplay.add_argument("--policy", choices=POLICIES, default="greedy",
-                          help="policy of every seat (default greedy)")
+    selfplay.add_argument("--policy", default="greedy", metavar="POLICY",
+                          help="policy of every seat: greedy (default), random, or "
+                          "module:attribute (a native or Python policy, docs/native.md)")
     selfplay.add_argument("--policies", metavar="P0,P1,...",
-                          help="one policy per seat, e.g. greedy,random (four players: one per "
-                          "side is enough)")
+                          help="one policy per seat, e.g. greedy,random or greedy,mine:policy "
+                          "(four players: one per side is enough)")
     selfplay.add_argument("--seed", type=_nonnegative_seed,
                           help="seed of the run (default: random, printed)")
     selfplay.add_argument("--out", metavar="FILE",

@@ -150,9 +150,9 @@ typedef struct burraco_view {
   int32_t scores[BURRACO_MAX_PLAYERS];     /* the match scores at the start of the hand: per side,
                                               per seat in half points with three players */
   burraco_cards hand;                      /* the viewer's hand */
-  burraco_cards known[BURRACO_MAX_PLAYERS]; /* per seat: the cards known to be in that hand (taken
-                                               with the pile and not played); the viewer's own
-                                               entry is its hand */
+  burraco_cards known[BURRACO_MAX_PLAYERS]; /* per seat: the cards everyone knows to be in
+                                               that hand (taken with the pile and not played
+                                               since; public, the viewer's own seat too) */
   burraco_cards pile;                      /* every card of the discard pile (public) */
   burraco_packet packets[2];
   const burraco_meld* melds;               /* meld_count melds in creation order, all sides */
