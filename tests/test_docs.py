@@ -20,8 +20,8 @@ RULES_PAGE = DOCS / "rules.md"
 # Pages whose examples are engine-level: each runs on both engines, with the minimum number of
 # examples it must keep (so a page cannot lose its examples unnoticed).
 DOCTESTED_PAGES = {"notation.md": 40, "rules.md": 8, "architecture.md": 4, "api.md": 6}
-# Pages whose examples use what only the core has (ISMCTS): they run on the core.
-CORE_DOCTESTED_PAGES = {"search.md": 50}
+# Pages whose examples use what only the core has (ISMCTS, native policies): they run on the core.
+CORE_DOCTESTED_PAGES = {"search.md": 50, "native.md": 12}
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 

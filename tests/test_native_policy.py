@@ -388,3 +388,27 @@ def test_selfplay_with_a_native_policy(probes):
                          env=env, timeout=120)
     assert bad.returncode == 2 and "interface version" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+# ---- docs/native.md: the tutorial ---------------------------------------------------------------------
+
+
+def test_the_tutorial_builds_and_plays(tmp_path):
+    """The files of docs/native.md's tutorial, as written there, built in place; then the command
+    of the tutorial run from their folder."""
+    page = (Path(__file__).parent.parent / "docs" / "native.md").read_text(encoding="utf-8")
+    files = dict(re.findall(r"```\w+\n# file: (\S+)\n(.*?)```", page, flags=re.DOTALL))
+    assert sorted(files) == ["mine.pyx", "pyproject.toml", "setup.py"]
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(f"# file: {name}\n{text}", encoding="utf-8")
+    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                           cwd=folder, capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout + build.stderr
+    command = re.search(r"^burraco (selfplay .*)$", page, flags=re.MULTILINE).group(1).split()
+    command[command.index("--games") + 1] = "40"
+    run = subprocess.run([sys.executable, "-m", "burraco", *command, "--seed", "3", "--quiet"],
+                         cwd=folder, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "seat 0 mine:policy, seat 1 greedy" in run.stdout and "40 hands" in run.stdout

@@ -2,8 +2,6 @@
 // a native policy (a capsule carrying a burraco_policy of burraco/policy.h) or a Python callable.
 #include "binding.hpp"
 
-#include <limits>
-
 #include "burraco/native.hpp"
 
 namespace burraco_binding {
@@ -46,12 +44,14 @@ class PythonPolicy final : public PolicyHook {
       answer = py::reinterpret_borrow<py::object>(call)(function_, py::cast(std::move(o)),
                                                         py::cast(std::move(list)), random);
     } catch (py::error_already_set& e) {
+      // KeyboardInterrupt, SystemExit: not a failure of the policy; the loop lets them through.
+      if (!e.matches(PyExc_Exception)) throw;
       const std::string message = "policy '" + name_ + "' raised " + describe(e);
       throw PythonPolicyFailure(message, std::move(e));
     }
     long long index = 0;
-    if (!small_int(answer, index))  // an int too large for the engine: out of range below
-      return std::numeric_limits<std::int64_t>::max();
+    if (!small_int(answer, index))  // an int too large for the engine: out of range, as it is
+      throw PolicyError(policy_index_text(name_, std::string(py::str(answer)), moves.size()));
     return index;
   }
   const std::string& name() const override { return name_; }

@@ -166,10 +166,14 @@ void throw_move_cap(const GameState& s, const Rules& rules, int cap) {
                    "): state '" + state_string(s, rules) + "'");
 }
 
+std::string policy_index_text(const std::string& name, const std::string& index, std::size_t moves) {
+  return "policy '" + name + "' returned " + index + ": expected the index of one of its " +
+         std::to_string(moves) +
+         (moves == 1 ? " move (0)" : " moves (0 to " + std::to_string(moves - 1) + ")");
+}
+
 void throw_policy_index(const PolicyHook& hook, std::int64_t index, std::size_t moves) {
-  throw PolicyError("policy '" + hook.name() + "' returned " + std::to_string(index) +
-                    ": expected the index of one of its " + std::to_string(moves) +
-                    (moves == 1 ? " move (0)" : " moves (0 to " + std::to_string(moves - 1) + ")"));
+  throw PolicyError(policy_index_text(hook.name(), std::to_string(index), moves));
 }
 
 const std::vector<Move>& TurnMemory::filter(const GameState& s, const Rules& rules,

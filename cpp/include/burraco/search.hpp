@@ -90,6 +90,8 @@ class StateError : public std::runtime_error {
 
 [[noreturn]] void throw_no_legal_move(const GameState& s, const Rules& rules);
 [[noreturn]] void throw_move_cap(const GameState& s, const Rules& rules, int cap);
+// "policy 'NAME' returned INDEX: expected the index of one of its N moves (0 to N-1)".
+std::string policy_index_text(const std::string& name, const std::string& index, std::size_t moves);
 [[noreturn]] void throw_policy_index(const PolicyHook& hook, std::int64_t index, std::size_t moves);
 
 // The positions of the current turn, for the rule that a built-in policy never returns to one
