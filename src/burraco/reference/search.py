@@ -92,7 +92,9 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: PolicyLike = "rando
         try:
             with game._lock:
                 moves.append(game._play(chosen, Xoshiro256StarStar(hand_seed)))
-        except (InvalidStateError, PolicyError) as error:
+        except InvalidStateError as error:  # the move cap: which hand, as the core says
+            raise _prefixed(error, f"playouts: hand seed {hand_seed}: ") from None
+        except PolicyError as error:
             raise _prefixed(error, "playouts: ") from error.__cause__
         result = game.result()
         if result.player_scores is not None:
