@@ -263,7 +263,7 @@ def _from_object(obj: object, spec: str | None) -> Policy:
         return Policy._make("python", spec if spec is not None else _callable_name(obj), spec, obj)
     raise InvalidNotationError(
         f"{'' if spec is None else repr(spec) + ' is '}{obj!r}, not a policy: expected 'random', "
-        "'greedy', a Policy or a callable (view, moves) -> int"
+        "'greedy', a Policy of either engine or a callable (view, moves) -> int"
     )
 
 
