@@ -641,3 +641,20 @@ def test_the_move_cap_with_a_python_policy(engine, monkeypatch):
     finally:
         if engine is not reference:
             burraco._core._set_move_cap(previous)
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt(), SystemExit(3)])
+def test_an_interrupt_is_no_policy_failure(engine, interrupt):
+    """KeyboardInterrupt or SystemExit raised in a policy goes through as it is (it is not a
+    failure of the policy, and a PolicyError is a ValueError that a caller may catch); the game
+    is left as it was."""
+    game = _position(engine)
+    before, moves = game.state_string(), game.moves
+    with pytest.raises(type(interrupt)) as info:
+        game.playout(Answer(interrupt), 0)
+    assert info.value is interrupt
+    assert game.state_string() == before and game.moves == moves
+    with pytest.raises(type(interrupt)):
+        game.policy_move(Answer(interrupt), 0)
+    with pytest.raises(type(interrupt)):
+        engine.playouts(engine.Rules("italian-2p"), 1, policy=Answer(interrupt))
