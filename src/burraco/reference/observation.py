@@ -50,7 +50,8 @@ class Observation(Initialized):
 
     Public: the melds, the discard pile, every hand's size and the cards known to be in it (taken
     with the pile and not played since), the stock size, each packet's status, owner and size, the
-    scores, every turn flag, each seat's side and each side's opening state. Private: the player's own hand and a packet that player has seen.
+    scores, every turn flag, each seat's side and each side's opening state. Private: the player's
+    own hand and a packet that player has seen.
     Hidden from the player: the other hands (but their known cards), the stock, the untaken packets,
     a packet face down and not yet looked at (even by its owner), and another player's seen packet.
 

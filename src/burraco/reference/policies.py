@@ -134,7 +134,7 @@ class Policy(Initialized):
     @classmethod
     def _make(cls, kind: str, name: str, spec: str | None, source: object) -> Policy:
         policy = object.__new__(cls)
-        for field, value in (("_kind", kind), ("_name", name), ("_spec", spec), ("_source", source)):
+        for field, value in zip(cls.__slots__, (kind, name, spec, source)):
             object.__setattr__(policy, field, value)
         return policy
 
@@ -287,8 +287,8 @@ def python_choice(policy: Policy, observation: Observation, moves: Sequence[Move
     exception as ``__cause__``), when its answer is not an int (a bool, a float, a str: raised
     as TypeError by the call) or when it is out of range."""
     try:
-        index = call_python_policy(policy.source, cast(Any, observation), cast(Any, MoveList(moves)),
-                                   state)
+        index = call_python_policy(policy.source, cast(Any, observation),
+                                   cast(Any, MoveList(moves)), state)
     except Exception as error:
         text = str(error)
         described = f"{type(error).__name__}: {text}" if text else type(error).__name__
