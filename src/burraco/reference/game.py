@@ -21,14 +21,16 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Optional, Union, cast
+from typing import TYPE_CHECKING, Optional, TypeVar, Union, cast
 
 from .. import _board, _records
 from .._errors import (
+    BurracoError,
     IllegalMoveError,
     InvalidMeldError,
     InvalidNotationError,
     InvalidStateError,
+    PolicyError,
 )
 from . import actions
 from ._blank import Initialized
@@ -36,7 +38,7 @@ from .cards import BLANKS, JOKER_INDEX, SUITS, Card, Cards
 from .melds import Meld, Melds
 from .moves import Move, MoveList
 from .observation import Observation, determinized_state_string, observe
-from .policies import POLICIES, candidates, greedy_move
+from .policies import Policy, PolicyLike, candidates, greedy_move, policy_arg, python_choice
 from .rng import Xoshiro256StarStar, check_seed, shuffle
 from .rules import Rules
 from .runs import slot_card
@@ -101,6 +103,14 @@ def _forget(known: Counter[Card], card: Card) -> None:
     """A copy of ``card`` left the hand: one fewer copy is known to be in it (RULES C.9)."""
     if known[card]:
         _take(known, card)
+
+
+_LoopError = TypeVar("_LoopError", bound=BurracoError)
+
+
+def _prefixed(error: _LoopError, prefix: str, suffix: str = "") -> _LoopError:
+    """``error`` again, its message between ``prefix`` (the loop that stopped) and ``suffix``."""
+    return type(error)(f"{prefix}{error}{suffix}")
 
 
 def _canonical(counter: Counter[Card]) -> list[Card]:
@@ -806,7 +816,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
             self._history.extend(found[0])
             self._state = found[1]
 
-    def playout(self, policy: str = "random", seed: int = 0) -> int:
+    def playout(self, policy: PolicyLike = "random", seed: int = 0) -> int:
         """Play the hand to its end and return how many moves that took (they join :attr:`moves`).
 
         Each move is the policy's choice among :func:`.policies.candidates` (the legal moves less
@@ -814,51 +824,85 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         ``bounded(len(candidates))`` from xoshiro256** seeded with ``seed`` (the deal contract's
         generator, so both engines play the same game). ``'greedy'``:
         :func:`.policies.greedy_move`, deterministic; the seed is checked like any seed but not
-        used (docs/search.md "Playouts").
+        used (docs/search.md "Playouts"). A :class:`.policies.Policy` or a Python callable
+        ``(view, moves) -> int`` (docs/native.md) plays its own choices, each call's random stream
+        started from one ``next()`` of that generator; it may not move this game meanwhile
+        (IllegalMoveError, nothing recorded). A policy that fails raises PolicyError, the game
+        left as it was.
 
         After :data:`MAX_HAND_MOVES` moves with the hand still going on, InvalidStateError naming
         the state reached; the game is then left as it was before the call."""
-        if policy not in POLICIES:
-            raise InvalidNotationError(
-                f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
-            )
+        chosen = policy_arg(policy)
         generator = Xoshiro256StarStar(check_seed(seed))
+        shown = f"playout({chosen._shown()}, {seed!r}): "
+        left = " (the game is left as it was)"
         with self._lock:
             start_state, start_moves = self._state, len(self._history)
-            played = 0
-            while self._state.phase != OVER:
-                if played == MAX_HAND_MOVES:
-                    reached = self.state_string()
+            if chosen.kind == "builtin":  # played in place: nothing else runs meanwhile
+                try:
+                    return self._play(chosen, generator)
+                except InvalidStateError as error:
                     self._state = start_state
                     del self._history[start_moves:]
-                    raise InvalidStateError(
-                        f"playout({policy!r}, {seed}): the hand is not over after "
-                        f"{MAX_HAND_MOVES} moves (MAX_HAND_MOVES), at {reached!r}"
-                    )
-                self._push_checked(self._choose(policy, generator))
-                played += 1
+                    raise _prefixed(error, shown, left) from None
+            # A policy of the caller's is played on a copy, then recorded in one step if this game
+            # is still where it started (the policy runs Python code, which may touch it).
+            start_text = self.state_string()
+            work = self.copy()
+            try:
+                played = work._play(chosen, generator)
+            except (InvalidStateError, PolicyError) as error:
+                raise _prefixed(error, shown, left) from error.__cause__
+            if len(self._history) != start_moves or self.state_string() != start_text:
+                raise IllegalMoveError(
+                    f"{shown}the game changed while the policy played (the policy itself moved "
+                    "it): the playout is not recorded"
+                )
+            self._history.extend(work._history[start_moves:])
+            self._state = work._state
             return played
 
-    def _choose(self, policy: str, generator: Xoshiro256StarStar) -> Move:
-        """The move ``policy`` picks here, the hand not over (docs/search.md "Candidates")."""
+    def _play(self, policy: Policy, generator: Xoshiro256StarStar) -> int:
+        """The loop of :meth:`playout` on this game (the caller holds the lock): the number of moves
+        played. InvalidStateError at the move cap, the position reached in the message (which has
+        no prefix; the caller restores what it needs); PolicyError from the policy."""
+        played = 0
+        while self._state.phase != OVER:
+            if played == MAX_HAND_MOVES:
+                raise InvalidStateError(
+                    f"the hand is not over after {MAX_HAND_MOVES} moves (MAX_HAND_MOVES), at "
+                    f"{self.state_string()!r}"
+                )
+            self._push_checked(self._choose(policy, generator))
+            played += 1
+        return played
+
+    def _choose(self, policy: Policy, generator: Xoshiro256StarStar) -> Move:
+        """The move ``policy`` picks here, the hand not over (docs/search.md "Candidates"): random
+        draws ``bounded(len(candidates))``, greedy nothing, a Python policy one ``next()`` for its
+        stream (PolicyError when it fails)."""
         moves = candidates(self, self._legal_moves())
-        if policy == "random":
+        if policy.kind == "python":
+            state = generator.next()
+            return moves[python_choice(policy, observe(self, self._state.turn), moves, state)]
+        if policy.spec == "random":
             return moves[generator.bounded(len(moves))]
         return greedy_move(self, moves)
 
-    def policy_move(self, policy: str = "greedy", seed: int = 0) -> Move:
+    def policy_move(self, policy: PolicyLike = "greedy", seed: int = 0) -> Move:
         """The move a playout with ``policy`` and ``seed`` would play first, without playing it.
 
-        Raises :class:`IllegalMoveError` when the hand is over (docs/search.md "Playouts")."""
-        if policy not in POLICIES:
-            raise InvalidNotationError(
-                f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
-            )
+        Raises :class:`IllegalMoveError` when the hand is over, PolicyError when the policy fails
+        (docs/search.md "Playouts")."""
+        chosen = policy_arg(policy)
         generator = Xoshiro256StarStar(check_seed(seed))
         with self._lock:
             if self._state.phase == OVER:
                 raise IllegalMoveError("policy_move: the hand is over, there is no move to choose")
-            return self._choose(policy, generator)
+            try:
+                return self._choose(chosen, generator)
+            except PolicyError as error:
+                raise _prefixed(error, f"policy_move({chosen._shown()}): ") from error.__cause__
 
     def _turn_states(self) -> list[_State]:
         """The positions of the current turn since its draw phase began, the current one last."""

@@ -50,7 +50,8 @@ class Observation(Initialized):
 
     Public: the melds, the discard pile, every hand's size and the cards known to be in it (taken
     with the pile and not played since), the stock size, each packet's status, owner and size, the
-    scores and every turn flag. Private: the player's own hand and a packet that player has seen.
+    scores, every turn flag, each seat's side and each side's opening state. Private: the player's
+    own hand and a packet that player has seen.
     Hidden from the player: the other hands (but their known cards), the stock, the untaken packets,
     a packet face down and not yet looked at (even by its owner), and another player's seen packet.
 
@@ -63,12 +64,15 @@ class Observation(Initialized):
         "_hand_sizes",
         "_known",
         "_melds",
+        "_need",
+        "_opened",
         "_phase",
         "_pile",
         "_player",
         "_pozzetti",
         "_rules",
         "_scores",
+        "_sides",
         "_stock_size",
         "_text",
         "_top",
@@ -88,6 +92,9 @@ class Observation(Initialized):
     _melds: tuple[Melds, ...]
     _pozzetti: tuple[tuple[str, int | None, int | None, Cards | None], ...]
     _scores: tuple[int, ...]
+    _sides: tuple[int, ...]
+    _opened: tuple[bool, ...]
+    _need: tuple[int, ...]
     _fields: tuple[tuple[str, str], ...]
     _text: str
 
@@ -174,6 +181,24 @@ class Observation(Initialized):
     def scores(self) -> tuple[int, ...]:
         """The match scores at the start of the hand (as ``game.scores``)."""
         return self._scores
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """The side of each seat now (as ``game.side_of``: with three players the pair becomes
+        side 3 once the first pozzetto is taken, RULES F.6)."""
+        return self._sides
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        """Per side slot: whether the side has met its brazilian opening minimum (False throughout
+        under rules without one)."""
+        return self._opened
+
+    @property
+    def need(self) -> tuple[int, ...]:
+        """Per side slot: the brazilian opening minimum the side still has to meet (0 once met or
+        without one); public, as the state string's ``need`` field."""
+        return self._need
 
     # --- value semantics -------------------------------------------------------------------------
 
@@ -267,6 +292,9 @@ def observe(game: Game, player: int) -> Observation:
         "_melds": tuple(game.melds(slot) for slot in range(4 if players == 3 else 2)),
         "_pozzetti": tuple(pozzetti),
         "_scores": tuple(game.scores),
+        "_sides": tuple(game.side_of(seat) for seat in range(players)),
+        "_opened": tuple(value == "1" for value in fields["opened"].split(",")),
+        "_need": tuple(int(value) for value in fields["need"].split(",")),
         "_fields": tuple(ordered),
         "_text": ";".join(f"{name}={value}" for name, value in ordered),
     }

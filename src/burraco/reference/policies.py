@@ -1,10 +1,15 @@
 """The playout policies of :meth:`Game.playout <burraco.reference.Game.playout>` (docs/search.md,
-"Playouts").
+"Playouts"; docs/native.md), and :class:`Policy`, a policy as a value.
 
 * ``'random'``: uniform over the legal moves, drawn with the deal contract's generator (the game
   draws it itself: it needs nothing but ``bounded``).
 * ``'greedy'``: :func:`greedy_move`, a fixed rule of thumb that needs no generator: draw from the
   stock, put down the longest new meld, lay off natural cards, and discard the least useful card.
+* A Python callable ``(view, moves) -> int``: :func:`python_choice` calls it with the
+  :class:`burraco.PolicyView` of the seat to act and the candidates, the way the core does.
+
+The reference runs no native policy (a capsule of burraco/policy.h): :class:`Policy` refuses one
+with :class:`burraco.PolicyError`.
 
 This module reads a game through its public API (``phase``, ``turn``, ``hand``, ``rules``,
 ``copy``, ``push``) and, to see a short brazilian opening, its opening requirements; it does not
@@ -13,22 +18,291 @@ import :mod:`.game`.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Callable, Union, cast
 
+from .._errors import InvalidNotationError, PolicyError
+from .._policy import call_python_policy
+from ._blank import Initialized
 from .cards import Card, Cards
-from .moves import Move
+from .moves import Move, MoveList
 
 if TYPE_CHECKING:
     from .game import Game
+    from .observation import Observation
 
-__all__ = ["POLICIES", "WILD_USEFULNESS", "candidates", "falls_short", "greedy_move", "usefulness"]
+__all__ = [
+    "POLICIES",
+    "WILD_USEFULNESS",
+    "Policy",
+    "PolicyLike",
+    "candidates",
+    "falls_short",
+    "greedy_move",
+    "policy_arg",
+    "python_choice",
+    "usefulness",
+]
 
-#: The policy names :meth:`Game.playout` and :func:`burraco.reference.playouts` accept.
+#: The built-in policy names (a bare string names one of these, and never imports anything).
 POLICIES = ("random", "greedy")
 
 #: The usefulness of a joker or a two: so high that a wild is discarded only from a hand of wilds.
 WILD_USEFULNESS = 1000
+
+#: The name of the capsule that carries a native policy (BURRACO_POLICY_CAPSULE, burraco/policy.h).
+NATIVE_CAPSULE = "burraco.policy"
+
+
+# --- policies as values ---------------------------------------------------------------------------
+
+
+def _capsule_name(obj: object) -> str | None:
+    """The name of ``obj`` if it is a PyCapsule (``''`` for a capsule without one), else None."""
+    kind = type(obj)
+    if kind.__name__ != "PyCapsule" or kind.__module__ != "builtins":
+        return None
+    import ctypes
+
+    get_name = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(
+        ("PyCapsule_GetName", ctypes.pythonapi))
+    name = get_name(obj)
+    return name.decode("utf-8", "replace") if name else ""
+
+
+def _callable_name(function: object) -> str:
+    """A Python policy's name: ``module.qualname`` when it has them (no module for ``__main__``),
+    else its repr."""
+    qualname = getattr(function, "__qualname__", None)
+    if isinstance(qualname, str):
+        module = getattr(function, "__module__", None)
+        if isinstance(module, str) and module != "__main__":
+            return f"{module}.{qualname}"
+        return qualname
+    return repr(function)
+
+
+def _native_refused(what: str) -> PolicyError:
+    return PolicyError(
+        f"cannot use the native policy {what} in burraco.reference: the reference engine runs "
+        "built-in and Python policies only (a native policy needs the core burraco)"
+    )
+
+
+class Policy(Initialized):
+    """A policy of the reference engine's loops (:meth:`Game.playout`, :meth:`Game.policy_move`,
+    :func:`playouts`), as a value: the reference's counterpart of ``burraco.Policy``.
+
+    ``Policy(source)`` takes:
+
+    * ``'random'`` or ``'greedy'``: a built-in policy (kind ``'builtin'``);
+    * ``'module:attribute'``: imports the module and takes that attribute (a dotted attribute
+      path is followed), a Python callable or a Policy; an import or lookup that fails raises
+      :class:`burraco.PolicyError` with the error as ``__cause__``;
+    * a Python callable ``(view, moves) -> int`` (kind ``'python'``): called for every move with
+      a :class:`burraco.PolicyView` of the seat to act and the candidates as a
+      :class:`MoveList`, it returns the index of the move to play;
+    * a Policy of either engine, built-in or Python: the same policy.
+
+    A native policy (a capsule of burraco/policy.h, or a core ``burraco.Policy`` of kind
+    ``'native'``) raises PolicyError: the reference runs built-in and Python policies only.
+    Anything else raises InvalidNotationError quoting it.
+
+    Immutable. Two policies are equal when they were made from the same text (``spec``), or,
+    made from an object, from the same object; a policy equals its ``spec`` string. Pickles as
+    ``Policy(spec)`` (the module is imported again) or ``Policy(source)``.
+    """
+
+    __slots__ = ("_kind", "_name", "_spec", "_source")
+
+    _kind: str
+    _name: str
+    _spec: str | None
+    _source: Any
+
+    def __init__(self, source: object) -> None:
+        """Makes the policy ``source`` names or is (see the class)."""
+        if isinstance(source, str):
+            made = _from_string(source, imports=True)
+        else:
+            made = _from_object(source, None)
+        for name in self.__slots__:
+            object.__setattr__(self, name, object.__getattribute__(made, name))
+
+    @classmethod
+    def _make(cls, kind: str, name: str, spec: str | None, source: object) -> Policy:
+        policy = object.__new__(cls)
+        for field, value in zip(cls.__slots__, (kind, name, spec, source)):
+            object.__setattr__(policy, field, value)
+        return policy
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Policy is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Policy is immutable: cannot delete {name!r}")
+
+    @property
+    def name(self) -> str:
+        """The policy's name: the built-in name, the ``'module:attribute'`` it was loaded from, or
+        the callable's ``module.qualname``. Errors of the policy loops name it."""
+        return self._name
+
+    @property
+    def kind(self) -> str:
+        """``'builtin'`` or ``'python'`` (the reference has no ``'native'`` policy)."""
+        return self._kind
+
+    @property
+    def spec(self) -> str | None:
+        """The text the policy was made from (``'greedy'``, ``'module:attribute'``), or None."""
+        return self._spec
+
+    @property
+    def source(self) -> Any:
+        """The callable behind a Python policy (None for a built-in)."""
+        return self._source
+
+    def _shown(self) -> str:
+        """How the loops' error messages show the policy: ``'greedy'``, else its repr."""
+        if self._kind == "builtin":
+            return f"'{self._spec}'"
+        return repr(self)
+
+    def __repr__(self) -> str:
+        if self._spec is not None:
+            return f"Policy('{self._spec}')"
+        return f"Policy({self._source!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return self._spec is not None and self._spec == other
+        if not isinstance(other, Policy):
+            return NotImplemented
+        if self._spec is not None or other._spec is not None:
+            return self._spec == other._spec
+        return self._source is other._source
+
+    def __hash__(self) -> int:
+        return hash(self._spec) if self._spec is not None else hash(self._source)
+
+    def __copy__(self) -> Policy:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Policy:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[object]]:
+        return (Policy, (self._spec if self._spec is not None else self._source,))
+
+
+#: What the reference's policy loops take: a built-in name, a Policy, or a Python callable.
+PolicyLike = Union[str, Policy, Callable[[Any, Any], Any]]
+
+
+def _builtin(name: str) -> Policy:
+    return Policy._make("builtin", name, name, None)
+
+
+def _from_string(text: str, *, imports: bool) -> Policy:
+    """The policy a string names: a built-in name, or (``imports``) a ``'module:attribute'``."""
+    name = str(text)
+    if name in POLICIES:
+        return _builtin(name)
+    if imports and ":" in name:
+        return _from_spec(name)
+    known = ("or 'module:attribute'" if imports
+             else "; burraco.reference.Policy('module:attribute') loads a module's")
+    raise InvalidNotationError(
+        f"unknown playout policy {text!r} (known: 'random', 'greedy'"
+        f"{', ' if imports else ''}{known})"
+    )
+
+
+def _from_spec(spec: str) -> Policy:
+    """``'module:attribute'``: imports the module and follows the (dotted) attribute."""
+    module, _colon, attribute = spec.partition(":")
+    if not module or not attribute or ":" in attribute:
+        raise InvalidNotationError(
+            f"policy {spec!r}: expected 'random', 'greedy' or 'module:attribute'"
+        )
+    try:
+        target: object = importlib.import_module(module)
+        for part in attribute.split("."):
+            target = getattr(target, part)
+    except Exception as error:
+        raise PolicyError(f"policy {spec!r}: {type(error).__name__}: {error}") from error
+    return _from_object(target, spec)
+
+
+def _from_object(obj: object, spec: str | None) -> Policy:
+    """The policy of an object that is not a string; ``spec`` the ``'module:attribute'`` where it
+    was found, if any."""
+    if isinstance(obj, Policy):
+        return obj
+    what = f"'{spec}'" if spec is not None else repr(obj)
+    core = sys.modules.get("burraco._core")
+    if core is not None and isinstance(obj, core.Policy):
+        if obj.kind == "builtin":
+            return _builtin(str(obj.spec))
+        if obj.kind == "python":
+            return Policy._make("python", obj.name, obj.spec, obj.source)
+        raise _native_refused(what)
+    capsule = obj if _capsule_name(obj) is not None else getattr(obj, "__burraco_policy__", None)
+    name = _capsule_name(capsule)
+    if name is not None:
+        if name != NATIVE_CAPSULE:
+            raise InvalidNotationError(
+                f"{capsule!r} is not a burraco policy (a policy capsule is named "
+                f"'{NATIVE_CAPSULE}', made by burraco.policy's export_policy)"
+            )
+        raise _native_refused(what)
+    if callable(obj):
+        return Policy._make("python", spec if spec is not None else _callable_name(obj), spec, obj)
+    raise InvalidNotationError(
+        f"{'' if spec is None else repr(spec) + ' is '}{obj!r}, not a policy: expected 'random', "
+        "'greedy', a Policy of either engine or a callable (view, moves) -> int"
+    )
+
+
+def policy_arg(policy: object) -> Policy:
+    """The policy argument of a loop (``playout``, ``policy_move``, ``playouts``): a bare string
+    is only a built-in name (it never imports: ``Policy('module:attribute')`` does), anything
+    else as :class:`Policy` takes it. InvalidNotationError quoting anything else."""
+    if isinstance(policy, str):
+        return _from_string(policy, imports=False)
+    return _from_object(policy, None)
+
+
+def python_choice(policy: Policy, observation: Observation, moves: Sequence[Move],
+                  state: int) -> int:
+    """The index a Python policy chooses among ``moves`` (the candidates, non-empty), called as
+    the core calls it: ``burraco._policy.call_python_policy`` with ``observation`` (the seat to
+    act's), a fresh :class:`MoveList` of ``moves`` and ``state`` (one 64-bit draw of the loop's
+    generator) for its :class:`burraco.RandomStream`.
+
+    PolicyError naming the policy when it raises (``policy 'NAME' raised KeyError: 'x'``, the
+    exception as ``__cause__``), when its answer is not an int (a bool, a float, a str: raised
+    as TypeError by the call) or when it is out of range."""
+    try:
+        index = call_python_policy(policy.source, cast(Any, observation),
+                                   cast(Any, MoveList(moves)), state)
+    except Exception as error:
+        text = str(error)
+        described = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        raise PolicyError(f"policy '{policy.name}' raised {described}") from error
+    count = len(moves)
+    if not 0 <= index < count:
+        expected = f"{count} move (0)" if count == 1 else f"{count} moves (0 to {count - 1})"
+        raise PolicyError(
+            f"policy '{policy.name}' returned {index}: expected the index of one of its {expected}"
+        )
+    return index
+
+
+# --- the built-in policies ------------------------------------------------------------------------
 
 
 def _rank_distance(first: Card, second: Card) -> int:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._errors import InvalidNotationError
-from .game import Game, determinize
+from .._errors import InvalidNotationError, InvalidStateError, PolicyError
+from .game import Game, _prefixed, determinize
 from .observation import Observation, observe
-from .policies import POLICIES
-from .rng import SplitMix64, check_seed
+from .policies import PolicyLike, policy_arg
+from .rng import SplitMix64, Xoshiro256StarStar, check_seed
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def hand_seeds(seed: int, n: int) -> list[int]:
     return [generator.next() for _ in range(n)]
 
 
-def playouts(rules: Rules, n: int, *, seed: int = 0, policy: str = "random",
+def playouts(rules: Rules, n: int, *, seed: int = 0, policy: PolicyLike = "random",
              threads: int = 1) -> dict[str, numpy.ndarray]:
     """Play ``n`` whole hands under ``rules`` and return their outcomes as NumPy arrays, row i for
     hand i (docs/search.md "Playouts"):
@@ -68,9 +68,10 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: str = "random",
     * ``'moves'`` (int32): the moves played;
     * ``'end_reason'`` (uint8): 1 + the index of ``result().end_reason`` in :data:`END_REASONS`.
 
-    ``threads`` (1 to 64) is checked and otherwise ignored: the reference plays the hands one after
-    another (pure Python holds the GIL), and the result never depends on it. Bad arguments raise
-    InvalidNotationError (a ValueError) quoting them.
+    ``policy`` is anything :meth:`Game.playout` takes. ``threads`` (1 to 64) is checked and
+    otherwise ignored: the reference plays the hands one after another (pure Python holds the GIL),
+    and the result never depends on it. Bad arguments raise InvalidNotationError (a ValueError)
+    quoting them; a policy that fails, PolicyError (``playouts: policy 'NAME' ...``).
     """
     import numpy as np  # a runtime dependency, imported only when playouts are asked for
 
@@ -78,10 +79,7 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: str = "random",
         raise InvalidNotationError(f"{rules!r} is not a Rules")
     count = _check_count("number of hands", n, 0, MAX_HANDS)
     seed = check_seed(seed)
-    if policy not in POLICIES:
-        raise InvalidNotationError(
-            f"unknown playout policy {policy!r} (known: {', '.join(map(repr, POLICIES))})"
-        )
+    chosen = policy_arg(policy)
     _check_count("number of threads", threads, 1, MAX_THREADS)
 
     columns = 3 if rules.players == 3 else 2
@@ -91,7 +89,13 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: str = "random",
     end_reasons: list[int] = []
     for hand_seed in seeds:
         game = Game(rules, seed=hand_seed)
-        moves.append(game.playout(policy, hand_seed))
+        try:
+            with game._lock:
+                moves.append(game._play(chosen, Xoshiro256StarStar(hand_seed)))
+        except InvalidStateError as error:  # the move cap: which hand, as the core says
+            raise _prefixed(error, f"playouts: hand seed {hand_seed}: ") from None
+        except PolicyError as error:
+            raise _prefixed(error, "playouts: ") from error.__cause__
         result = game.result()
         if result.player_scores is not None:
             scores.append(tuple(result.player_scores))
