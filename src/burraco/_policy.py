@@ -30,7 +30,7 @@ class RandomStream:
     >>> stream.next()
     16294208416658607535
     >>> stream.below(10)
-    7
+    4
     """
 
     __slots__ = {"state": "The generator's state: the next output is SplitMix64 of it."}
