@@ -48,7 +48,7 @@ Discard
 
 "Lays off" here is a cheap test, not the rules' own: a natural card on a set of its rank, or on a
 run of its suit at the slot just below its lowest or just above its highest (the ace at slot 1 or
-14); a wild on a meld that holds no wild. "Makes a set or a run with two cards" is: two naturals of
+14); it is asked of natural cards only. "Makes a set or a run with two cards" is: two naturals of
 its rank, or two naturals of its suit at slots p-2 and p-1, p-1 and p+1, or p+1 and p+2.
 """
 
@@ -122,9 +122,7 @@ cdef inline bint makes_meld(uint8_t card, burraco_cards c) noexcept nogil:
 
 
 cdef inline bint lays_off(uint8_t card, const burraco_meld* m) noexcept nogil:
-    """The cheap lay-off test of the module docstring."""
-    if is_wild(card):
-        return m.wild == BURRACO_NO_CARD
+    """The cheap lay-off test of the module docstring, for natural `card`."""
     cdef int suit = card // 13, rank = card % 13 + 1
     if m.kind == BURRACO_SET:
         return m.rank == rank

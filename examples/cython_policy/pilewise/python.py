@@ -49,7 +49,7 @@ Discard
 
 "Lays off" here is a cheap test, not the rules' own: a natural card on a set of its rank, or on a
 run of its suit at the slot just below its lowest or just above its highest (the ace at slot 1 or
-14); a wild on a meld that holds no wild. "Makes a set or a run with two cards" is: two naturals of
+14); it is asked of natural cards only. "Makes a set or a run with two cards" is: two naturals of
 its rank, or two naturals of its suit at slots p-2 and p-1, p-1 and p+1, or p+1 and p+2.
 
 Cards are handled as their indices (``Card.index``: 13 * suit + rank - 1, the joker 52), the
@@ -75,9 +75,9 @@ LATE_STOCK = 8
 _SUITS = "cdhs"
 _RANKS = "A23456789TJQK"
 
-# A meld as the tests need it: (is a set, rank of a set, suit of a run, lowest slot, highest slot,
-# holds a wild).
-_Meld = Tuple[bool, int, int, int, int, bool]
+# A meld as the lay-off test needs it: (is a set, rank of a set, suit of a run, lowest slot,
+# highest slot).
+_Meld = Tuple[bool, int, int, int, int]
 
 _points_cache: Dict["Rules", List[int]] = {}
 
@@ -136,10 +136,8 @@ def _makes_meld(card: int, counts: Sequence[int]) -> bool:
 
 
 def _lays_off(card: int, meld: _Meld) -> bool:
-    """The cheap lay-off test of the module docstring."""
-    is_set, set_rank, run_suit, lo, hi, has_wild = meld
-    if _is_wild(card):
-        return not has_wild
+    """The cheap lay-off test of the module docstring, for natural `card`."""
+    is_set, set_rank, run_suit, lo, hi = meld
     suit, rank = divmod(card, 13)
     rank += 1
     if is_set:
@@ -163,11 +161,11 @@ def _use_to_hand(card: int, hand: Sequence[int]) -> int:
 
 
 def _meld_tuple(meld) -> _Meld:
-    """A burraco.Meld as the tests need it."""
+    """A burraco.Meld as the lay-off test needs it."""
     if meld.kind == "set":
-        return (True, _RANKS.index(meld.rank) + 1, -1, 0, 0, meld.wild is not None)
+        return (True, _RANKS.index(meld.rank) + 1, -1, 0, 0)
     lo, hi = meld.span
-    return (False, 0, _SUITS.index(meld.suit), lo, hi, meld.wild is not None)
+    return (False, 0, _SUITS.index(meld.suit), lo, hi)
 
 
 def _side_slots(view: "PolicyView") -> range:
