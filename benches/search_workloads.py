@@ -548,6 +548,123 @@ def ismcts(engine_name: str, sizes: Sizes) -> Workload:
     return Workload("ismcts", engine_name, run, check, n, "iteration")
 
 
+# ---- native policies (docs/native.md) -------------------------------------------------------------
+
+# The policy of examples/cython_policy, written twice: native (Cython) and its Python twin, which
+# play the same hands. Installed with `pip install --no-build-isolation ./examples/cython_policy`.
+NATIVE_POLICY = "pilewise._native:policy"
+TWIN_POLICY = "pilewise.python:policy"
+# The built-in greedy ported to the interface: the same hands as 'greedy' under italian-2p, so the
+# time between the two is what the interface costs.
+PORT_POLICY = "pilewise._greedy:policy"
+NATIVE_RULES = "italian-2p"
+NATIVE_SEED = 4099
+TWIN_SHARE = 25  # the Python twin plays 1/25 of the native policy's hands
+
+
+def _policy(engine, spec: str):
+    """engine.Policy(spec); NotApplicable when the example package is not installed."""
+    if spec in ("random", "greedy"):
+        return spec
+    try:
+        importlib.import_module(spec.partition(":")[0])
+    except ImportError:
+        raise NotApplicable("n/a: examples/cython_policy is not installed "
+                            "(pip install --no-build-isolation ./examples/cython_policy)") from None
+    return engine.Policy(spec)
+
+
+@functools.cache
+def _twin_table(n: int):
+    """The Python twin's first n hands of the native policy's batch (the check of its rows)."""
+    import burraco
+
+    table = burraco.playouts(make_rules(burraco, NATIVE_RULES), n, seed=NATIVE_SEED,
+                             policy=burraco.Policy(TWIN_POLICY))
+    return {key: column.copy() for key, column in table.items()}
+
+
+def policy_batch(engine_name: str, sizes: Sizes, spec: str, threads: int = 1) -> Workload:
+    """``burraco.playouts(italian-2p, n, seed=NATIVE_SEED, policy=spec, threads=threads)``: a
+    native policy, its Python twin (fewer hands) or a built-in one; core only."""
+    row = f"policy/{spec}/{threads}"
+    if engine_name != "core":
+        raise NotApplicable("n/a: native policies run in the core")
+    engine = load("core")
+    policy = _policy(engine, spec)
+    rules = make_rules(engine, NATIVE_RULES)
+    n = max(2, sizes.batch_hands // (TWIN_SHARE if spec == TWIN_POLICY else 1))
+    playouts = engine.playouts
+
+    def run():
+        return playouts(rules, n, seed=NATIVE_SEED, policy=policy, threads=threads)
+
+    def check(answer) -> None:
+        assert [int(s) for s in answer["seed"]] == splitmix64_outputs(NATIVE_SEED, n), f"{row}: seeds"
+        if spec in (NATIVE_POLICY, TWIN_POLICY):  # the twins play the same hands
+            first = _twin_table(2)
+            for key, column in first.items():
+                assert (answer[key][:2] == column).all(), f"{row}: {key} != the Python twin's"
+        elif spec == PORT_POLICY:  # the port plays greedy's hands
+            greedy = playouts(rules, 2, seed=NATIVE_SEED, policy="greedy")
+            for key, column in greedy.items():
+                assert (answer[key][:2] == column).all(), f"{row}: {key} != greedy's"
+        else:
+            seeds = [int(s) for s in answer["seed"][:2]]
+            alone = [engine.Game(rules, seed=s).playout(spec, s) for s in seeds]
+            assert list(answer["moves"][:2]) == alone, f"{row}: moves != Game.playout's"
+
+    return Workload(row, engine_name, run, check, n, "hand",
+                    moves=lambda answer: int(answer["moves"].sum()), hands=n)
+
+
+def policy_ismcts(engine_name: str, sizes: Sizes, spec: str) -> Workload:
+    """``ISMCTS(iterations=n, seed=1, policy=spec).choose(game)`` at ISMCTS_POSITION: the rollout
+    policy native or built in; core only."""
+    row = f"ismcts/{spec}"
+    if engine_name != "core":
+        raise NotApplicable("n/a: native policies run in the core")
+    engine = load("core")
+    policy = _policy(engine, spec)
+    game = position(engine, *ISMCTS_POSITION)
+    legal = set(game.legal_moves())
+    n = sizes.ismcts_iterations
+    first: list = []
+
+    def run():
+        return engine.ISMCTS(iterations=n, seed=1, exploration=ISMCTS_EXPLORATION,
+                             policy=policy).choose(game)
+
+    def check(answer) -> None:
+        assert answer in legal, f"{row}: {answer!r} is not legal"
+        first.append(answer)
+        assert answer == first[0], f"{row}: seed 1 chose {answer!r}, then {first[0]!r}"
+
+    return Workload(row, engine_name, run, check, n, "iteration")
+
+
+def policy_view(engine_name: str) -> Workload:
+    """What the native interface costs per call: ``burraco._core._policy_view_repeat(game,
+    calls)`` fills the view of the 12-card meld-phase position (LEGAL_POSITIONS['legal_12'])
+    ``calls`` times in one C++ loop."""
+    if engine_name != "core":
+        raise NotApplicable("n/a: a C++ loop inside the core")
+    from burraco import _core
+
+    position_id, moves = LEGAL_POSITIONS["legal_12"]
+    game = position(load("core"), position_id, moves)
+    expected = len(game.legal_moves()) + sum(len(game.melds(side)) for side in range(2))
+
+    def run() -> int:
+        return _core._policy_view_repeat(game, CPP_LEGAL_CALLS)
+
+    def check(answer: int) -> None:
+        assert answer == CPP_LEGAL_CALLS * expected, f"policy_view: {answer}"
+
+    return Workload("policy_view", engine_name, run, check, CPP_LEGAL_CALLS, "call",
+                    note=f"{len(game.legal_moves())} moves")
+
+
 # ---- OpenSpiel gin_rummy -------------------------------------------------------------------------
 
 

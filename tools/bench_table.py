@@ -76,6 +76,14 @@ NOTES = (
         " 12 = 11 cards after drawing it (also the ISMCTS position), copy and resample after"
         f" {W.GIN_MIDGAME_MOVES} seeded moves (its clone copies the history)."
     ),
+    (
+        "native policies (docs/native.md): examples/cython_policy installed (pip install"
+        " --no-build-isolation ./examples/cython_policy), else n/a. pilewise takes the pile and"
+        " plays longer hands with larger positions than greedy, so its hands/s measure its own"
+        " game; the greedy native port plays greedy's very hands, so the time between the two is"
+        " what the native interface costs. ISMCTS: 2,000 iterations from the ISMCTS position,"
+        " whole rollouts. The view: burraco._core._policy_view_repeat."
+    ),
 )
 
 
@@ -375,8 +383,88 @@ def playout_lines(label: str, figures: dict[str, Figure], target_rate: float | N
     ]
 
 
-def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list) -> list:
-    """Measures every row; returns (group title, lines) pairs; every figure is added to raw."""
+def _ratio_line(label: str, top: Figure | None, bottom: Figure | None, target: str,
+                test: Callable[[float], bool]) -> Line:
+    """A core-only line: top's rate over bottom's (hands or iterations per second)."""
+    line = Line(label, "ratio", {e: "" for e in ENGINES}, {e: None for e in ENGINES}, target)
+    if top is None or bottom is None or top.status != "ok" or bottom.status != "ok":
+        line.cells["core"] = line.met = next(
+            (f.status for f in (top, bottom) if f is not None and f.status != "ok"), "")
+        return line
+    ratio = top.per_second / bottom.per_second
+    line.cells["core"], line.values["core"] = f"{ratio:.2f}x", ratio
+    line.met = _yes(test(ratio))
+    return line
+
+
+def native_lines(fig, sizes) -> list[Line]:
+    """The rows of issue-style targets for native policies (docs/native.md "Cost")."""
+    def rate(f: Figure) -> str:
+        text = fmt_rate(f.per_second)
+        if f.moves and f.hands:
+            text += f" ({f.moves / f.hands:.1f} moves/hand, {fmt_time(f.seconds / f.moves)}/move)"
+        return text
+
+    def core_only(key, label, metric, build) -> tuple[Line, Figure]:
+        figure = fig(lambda: build("core"), "core", key)
+        figures = {"core": figure}
+        for engine in ENGINES:
+            if engine != "core":
+                figures[engine] = Figure(status="n/a", reason="n/a: core only")
+        return _line(label, metric, figures, rate, lambda f: f.per_second), figure
+
+    native_line, native = core_only(
+        "native_policy", "pilewise native: playouts(threads=1)", "hands/s",
+        lambda e: W.policy_batch(e, sizes, W.NATIVE_POLICY))
+    twin_line, twin = core_only(
+        "twin_policy", "pilewise Python twin: playouts(threads=1)", "hands/s",
+        lambda e: W.policy_batch(e, sizes, W.TWIN_POLICY))
+    greedy_line, greedy = core_only(
+        "greedy_policy", "greedy: playouts(threads=1)", "hands/s",
+        lambda e: W.policy_batch(e, sizes, "greedy"))
+    two_line, two = core_only(
+        "native_policy2", "pilewise native: playouts(threads=2)", "hands/s",
+        lambda e: W.policy_batch(e, sizes, W.NATIVE_POLICY, threads=2))
+    search_native_line, search_native = core_only(
+        "ismcts_native", "ISMCTS, pilewise native rollouts", "it/s",
+        lambda e: W.policy_ismcts(e, sizes, W.NATIVE_POLICY))
+    search_greedy_line, search_greedy = core_only(
+        "ismcts_greedy", "ISMCTS, greedy rollouts", "it/s",
+        lambda e: W.policy_ismcts(e, sizes, "greedy"))
+    port_line, port = core_only(
+        "port_policy", "greedy, native port: playouts(threads=1)", "hands/s",
+        lambda e: W.policy_batch(e, sizes, W.PORT_POLICY))
+    search_port_line, search_port = core_only(
+        "ismcts_port", "ISMCTS, greedy native-port rollouts", "it/s",
+        lambda e: W.policy_ismcts(e, sizes, W.PORT_POLICY))
+    view_figure = fig(lambda: W.policy_view("core"), "core", "policy_view")
+    view = _line("the native view, one call (12 cards, meld phase)", "time/call (C++)",
+                 {"core": view_figure, **{e: Figure(status="n/a", reason="n/a: core only")
+                                          for e in ENGINES if e != "core"}},
+                 fmt_per_item, lambda f: f.per_item)
+    return [
+        native_line, twin_line, greedy_line, two_line,
+        _ratio_line("pilewise native / Python twin", native, twin, ">= 20x", lambda r: r >= 20),
+        _ratio_line("pilewise native / greedy", native, greedy, ">= 0.67x (within 1.5x)",
+                    lambda r: r >= 1 / 1.5),
+        _ratio_line("pilewise native, 2 threads / 1 thread", two, native, ">= 1.8x",
+                    lambda r: r >= 1.8),
+        port_line,
+        _ratio_line("greedy native port / built-in greedy", port, greedy,
+                    ">= 0.67x (within 1.5x)", lambda r: r >= 1 / 1.5),
+        search_native_line, search_port_line, search_greedy_line,
+        _ratio_line("ISMCTS pilewise / greedy rollouts", search_native, search_greedy, ">= 0.5x",
+                    lambda r: r >= 0.5),
+        _ratio_line("ISMCTS greedy-port / greedy rollouts", search_port, search_greedy,
+                    ">= 0.5x", lambda r: r >= 0.5),
+        view,
+    ]
+
+
+def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
+                only: str | None = None) -> list:
+    """Measures every row (only="native": the native-policy rows alone); returns (group title,
+    lines) pairs; every figure is added to raw."""
     sizes = W.SMOKE if smoke else W.FULL
     mode = "smoke" if smoke else "full"
     gin = W.open_spiel_available()
@@ -391,6 +479,10 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list)
         return figure
 
     groups: list[tuple[str, list]] = []
+    native_title = ("Native policies: examples/cython_policy's pilewise, native (Cython) and its "
+                    f"Python twin, and its native port of greedy, beside greedy ({W.NATIVE_RULES})")
+    if only == "native":
+        return [(native_title, native_lines(fig, sizes))]
 
     def per_rules(key, title, builder, engines, target_for, extra=None):
         lines, all_figures = [], {}
@@ -507,6 +599,9 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list)
         ENGINES,
         italian_only(None),
     )
+
+
+    groups.append((native_title, native_lines(fig, sizes)))
 
     def single(key, label, metric, build, target="", test=None, show=None, get=None):
         figures = {e: fig(lambda e=e: build(e), e, key) for e in ENGINES}
@@ -677,6 +772,8 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a repeat loops the workload for, at least",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--only", choices=["native"],
+                        help="measure one group of rows alone (native: the native policies)")
     parser.add_argument("--rss-child", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="full", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -699,7 +796,7 @@ def main(argv: list[str] | None = None) -> int:
 
     info = versions()
     raw: list[dict[str, Any]] = []
-    groups = build_table(args.smoke, args.repeats, args.min_time, progress, raw)
+    groups = build_table(args.smoke, args.repeats, args.min_time, progress, raw, args.only)
     if not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)
     elapsed = time.perf_counter() - started

@@ -265,6 +265,33 @@ void bind_policy(py::module_& m) {
                               py::make_tuple(p.spec.empty() ? p.source : py::object(py::str(p.spec))));
       });
   m.attr("POLICY_ABI") = BURRACO_POLICY_ABI;
+  // For the benches (tools/bench_table.py): what the native interface costs per call.
+  m.def(
+      "_policy_view_repeat",
+      [](const PyGame& g, IntArg calls) {
+        long long n = -1;
+        if (!small_int(calls, n) || n < 0 || n > 1000000000)
+          notation_error("_policy_view_repeat: calls " + quote(calls) + ": expected an int 0..10**9");
+        if (g.state.over()) illegal("_policy_view_repeat: the hand is over");
+        const GameState state = g.state;  // the game may change once the GIL is released
+        const RulesPtr rules = g.rules;
+        std::uint64_t seen = 0;
+        {
+          py::gil_scoped_release release;
+          std::vector<Move> moves;
+          legal_moves(state, *rules, moves);
+          ViewStorage storage;
+          for (long long i = 0; i < n; ++i) {
+            fill_view(state, *rules, moves, storage);
+            seen += storage.view.move_count + storage.view.meld_count;
+          }
+        }
+        return seen;
+      },
+      py::arg("game"), py::arg("calls"),
+      "Fills the native view of the game's position (its legal moves as the candidates) `calls` "
+      "times in one C++ loop, the storage kept from call to call as a policy loop keeps it; "
+      "returns the summed move and meld counts (a bench helper).");
 }
 
 }  // namespace burraco_binding

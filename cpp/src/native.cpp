@@ -1,6 +1,8 @@
 #include "burraco/native.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 namespace burraco {
@@ -28,6 +30,8 @@ static_assert(static_cast<int>(PacketStatus::Untaken) == BURRACO_PACKET_UNTAKEN 
 static_assert(kMaxPlayers == BURRACO_MAX_PLAYERS && kSideSlots == BURRACO_MAX_PLAYERS &&
               kMaxMelds == BURRACO_MAX_MELDS && kKinds == BURRACO_KINDS && kJoker == BURRACO_JOKER &&
               kNoCard == BURRACO_NO_CARD && kPackets == 2);
+// Melds are compared by their bytes (a Meld has no padding, so equal values have equal bytes).
+static_assert(std::has_unique_object_representations_v<Meld>);
 static_assert(std::is_standard_layout_v<burraco_policy> && offsetof(burraco_policy, abi) == 0 &&
               offsetof(burraco_policy, size) == 4);
 
@@ -72,11 +76,42 @@ void fill_rules(const Rules& r, burraco_rules& out) {
   out.match_target = r.match_target;
 }
 
+
+void fill_meld(const Meld& m, const Rules& rules, burraco_meld& out) {
+  out.cards = planes(m.cards);
+  out.kind = static_cast<std::uint8_t>(m.kind);
+  out.suit = m.suit;
+  out.rank = m.rank;
+  out.lo = m.lo;
+  out.hi = m.hi;
+  out.wild_slot = m.wild_slot;
+  out.wild = m.wild.index;
+  out.wild_state = static_cast<std::uint8_t>(m.wild_state);
+  out.size = static_cast<std::uint8_t>(m.size());
+  if (out.size >= 7) {
+    out.burraco = static_cast<std::uint8_t>(m.classify(rules));
+    out.bonus = static_cast<std::int16_t>(m.bonus(rules));
+  } else {
+    out.burraco = BURRACO_NOT_BURRACO;
+    out.bonus = 0;
+  }
+  out.points = static_cast<std::int16_t>(m.points(rules));
+}
+
 }  // namespace
 
 void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-               burraco_view& v, burraco_meld* melds, std::vector<burraco_move>& moves_out,
-               burraco_rules& rules_out) {
+               ViewStorage& storage) {
+  burraco_view& v = storage.view;
+  // The rules block and the melds' classification depend on the rules only: kept while the
+  // rules are equal to those they were made for.
+  const bool same_rules = storage.rules_ready && storage.rules_copy == rules;
+  if (!same_rules) {
+    fill_rules(rules, storage.rules);
+    storage.rules_copy = rules;
+    storage.rules_ready = true;
+    storage.cached_melds = 0;
+  }
   const int seat = s.turn;
   v.abi = BURRACO_POLICY_ABI;
   v.size = sizeof(burraco_view);
@@ -112,33 +147,23 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     out.reserved = 0;
     out.cards = planes(packet_visible(s, seat, k) ? p.set() : CardSet{});
   }
+  // A meld changes only when a card is laid off on it, and one move changes at most one: the
+  // entries of the melds unchanged since the last call on this thread are kept.
   std::array<std::uint8_t, kSideSlots> per_side{};
   for (int i = 0; i < s.meld_count; ++i) {
     const Meld& m = s.melds[i];
-    burraco_meld& out = melds[i];
+    burraco_meld& out = storage.melds[i];
     const std::uint8_t side = s.meld_side[i];
-    out.cards = planes(m.cards);
+    if (i >= storage.cached_melds || std::memcmp(&storage.meld_keys[i], &m, sizeof(Meld)) != 0) {
+      fill_meld(m, rules, out);
+      storage.meld_keys[i] = m;
+    }
     out.side = side;
     out.index = per_side[side]++;
-    out.kind = static_cast<std::uint8_t>(m.kind);
-    out.suit = m.suit;
-    out.rank = m.rank;
-    out.lo = m.lo;
-    out.hi = m.hi;
-    out.wild_slot = m.wild_slot;
-    out.wild = m.wild.index;
-    out.wild_state = static_cast<std::uint8_t>(m.wild_state);
-    out.size = static_cast<std::uint8_t>(m.size());
-    if (out.size >= 7) {
-      out.burraco = static_cast<std::uint8_t>(m.classify(rules));
-      out.bonus = static_cast<std::int16_t>(m.bonus(rules));
-    } else {
-      out.burraco = BURRACO_NOT_BURRACO;
-      out.bonus = 0;
-    }
-    out.points = static_cast<std::int16_t>(m.points(rules));
   }
-  v.melds = melds;
+  storage.cached_melds = std::max<int>(storage.cached_melds, s.meld_count);
+  v.melds = storage.melds.data();
+  std::vector<burraco_move>& moves_out = storage.moves;
   moves_out.resize(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
@@ -152,26 +177,13 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
   v.moves = moves_out.data();
   v.move_count = static_cast<std::uint32_t>(moves.size());
   v.reserved = 0;
-  fill_rules(rules, rules_out);
-  v.rules = &rules_out;
+  v.rules = &storage.rules;
 }
-
-namespace {
-
-// Per thread: the storage of the view (a policy may run on many threads at once).
-struct ViewStorage {
-  burraco_view view{};
-  std::array<burraco_meld, kMaxMelds> melds{};
-  std::vector<burraco_move> moves;
-  burraco_rules rules{};
-};
-
-}  // namespace
 
 std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                                   std::uint64_t random) const {
-  thread_local ViewStorage storage;
-  fill_view(s, rules, moves, storage.view, storage.melds.data(), storage.moves, storage.rules);
+  thread_local ViewStorage storage;  // a policy may run on many threads at once
+  fill_view(s, rules, moves, storage);
   burraco_random stream{random};
   return descriptor_->choose(&storage.view, &stream, descriptor_->data);
 }

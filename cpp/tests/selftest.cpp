@@ -5,6 +5,7 @@
 //   * every meld made from a universe of proposals, and every lay-off onto it, round-trips through
 //     its layout text, conserves its cards and keeps the naturals where they were (RULES B.6 L1,
 //     the two-conversion aside).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "burraco/ismcts.hpp"
 #include "burraco/rng.hpp"
 #include "burraco/meld.hpp"
+#include "burraco/native.hpp"
 #include "burraco/rules.hpp"
 #include "burraco/search.hpp"
 #include "burraco/validate.hpp"
@@ -663,6 +665,110 @@ void check_keep_reject_last_turn() {
   std::printf("selftest: keep/reject set the last turn; greedy ends in %d moves\n", moves);
 }
 
+// ---- native policies (burraco/policy.h) ------------------------------------------------------------
+
+// The state the probe policy checks its view against (one thread: the selftest plays serially).
+const GameState* probe_state = nullptr;
+const Rules* probe_rules = nullptr;
+long probe_calls = 0;
+
+bool same(burraco_cards a, CardSet b) { return a.one == b.one() && a.two == b.two(); }
+
+// A native policy that reads every field of its view and checks it against the real state: the
+// seat's own cards and the public ones as they are, nothing hidden; then a uniform choice.
+std::int32_t probe_choose(const burraco_view* v, burraco_random* random, void*) {
+  const GameState& s = *probe_state;
+  ++probe_calls;
+  CHECK(v->abi == BURRACO_POLICY_ABI && v->size == sizeof(burraco_view));
+  CHECK(v->seat == s.turn && v->players == s.players && v->meld_count == s.meld_count);
+  CHECK(same(v->hand, s.hands[s.turn]) && same(v->pile, s.pile));
+  for (int q = 0; q < s.players; ++q) {
+    CHECK(same(v->known[q], s.known[q]) && v->hand_sizes[q] == s.hands[q].size());
+    CHECK(v->sides[q] == side_of(s, *probe_rules, q));
+  }
+  for (int k = 0; k < kPackets; ++k)
+    CHECK(same(v->packets[k].cards, packet_visible(s, s.turn, k) ? s.packets[k].set() : CardSet{}));
+  std::array<int, kSideSlots> per_side{};
+  for (int i = 0; i < v->meld_count; ++i) {
+    const burraco_meld& m = v->melds[i];
+    CHECK(same(m.cards, s.melds[i].cards) && m.side == s.meld_side[i]);
+    CHECK(m.index == per_side[m.side]++ && m.size == s.melds[i].size());
+    CHECK(m.points == s.melds[i].points(*probe_rules));
+  }
+  std::uint8_t cards[kMaxDeck];
+  for (std::uint32_t i = 0; i < v->move_count; ++i) {
+    const burraco_move& m = v->moves[i];
+    CHECK(m.kind <= BURRACO_DISCARD);
+    CHECK(burraco_cards_list(m.cards, cards) == burraco_cards_size(m.cards));
+  }
+  CHECK(v->rules->card_points[kJoker] == probe_rules->card_points(Card::joker()));
+  return static_cast<std::int32_t>(burraco_random_below(random, v->move_count));
+}
+
+std::int32_t past_the_end(const burraco_view* v, burraco_random*, void*) {
+  return static_cast<std::int32_t>(v->move_count);
+}
+
+// Native policies in the loops: the probe's checks in playouts of every preset and in ISMCTS
+// rollouts; an index out of range stops the loop with PolicyError; another version is refused.
+void check_native_policies() {
+  const burraco_policy probe{BURRACO_POLICY_ABI, sizeof(burraco_policy), "probe", probe_choose, nullptr};
+  const burraco_policy bad{BURRACO_POLICY_ABI, sizeof(burraco_policy), "past", past_the_end, nullptr};
+  CHECK(check_native_policy(&probe).empty() && check_native_policy(&bad).empty());
+  burraco_policy other = probe;
+  other.abi = BURRACO_POLICY_ABI + 1;
+  CHECK(check_native_policy(&other).find("version") != std::string::npos);
+  other = probe;
+  other.size = 4;
+  CHECK(!check_native_policy(&other).empty());
+  CHECK(!check_native_policy(nullptr).empty());
+  const NativePolicy probe_hook(&probe), bad_hook(&bad);
+  for (std::string_view name : kPresetNames) {
+    const Rules rules = *preset_rules(name);
+    probe_rules = &rules;
+    for (std::uint64_t seed = 0; seed < 4; ++seed) {
+      GameState s = deal_seeded(rules, seed, 0, {});
+      std::vector<Move> buffer;
+      probe_state = &s;
+      playout(s, rules, Policy::of(&probe_hook), seed, buffer,
+              [](const GameState&, const Move&) {});
+      CHECK(s.over() && validate_state(s, rules).empty());
+    }
+    GameState s = deal_seeded(rules, 9, 0, {});
+    std::vector<Move> buffer;
+    bool refused = false;
+    try {
+      playout(s, rules, Policy::of(&bad_hook), 1, buffer, [](const GameState&, const Move&) {});
+    } catch (const PolicyError& e) {
+      refused = std::string(e.what()).find("policy 'past' returned") != std::string::npos;
+    }
+    CHECK(refused);
+  }
+  const Rules rules = *preset_rules("italian-2p");
+  probe_rules = &rules;
+  GameState root = deal_seeded(rules, 3, 0, {});
+  // In the rollouts the probe checks its view against the state of each call (a determinization
+  // of the root): the hook below points it there first.
+  struct Counting final : PolicyHook {
+    const PolicyHook& inner;
+    explicit Counting(const PolicyHook& h) : inner(h) {}
+    std::int64_t choose(const GameState& s, const Rules& r, const std::vector<Move>& moves,
+                        std::uint64_t random) const override {
+      probe_state = &s;
+      return inner.choose(s, r, moves, random);
+    }
+    const std::string& name() const override { return inner.name(); }
+  } counting(probe_hook);
+  Ismcts counted(IsmctsParams{80, 5, 0.7, Policy::of(&counting), 20});
+  const long before = probe_calls;
+  const Move chosen = counted.choose(root, rules);
+  std::vector<Move> legal;
+  legal_moves(root, rules, legal);
+  CHECK(std::find(legal.begin(), legal.end(), chosen) != legal.end());
+  CHECK(counted.iterations() == 80 && probe_calls > before);
+  std::printf("selftest: native policies: %ld calls checked field by field\n", probe_calls);
+}
+
 // forbid_discard_of_single_pile_card=False: no hold after a one-card pile take (RULES C.5).
 void check_forbid_knob() {
   for (bool forbid : {true, false}) {
@@ -742,6 +848,7 @@ int main() {
   check_keep_reject_last_turn();
   check_forbid_knob();
   check_rules_refused();
+  check_native_policies();
   check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);

@@ -1,7 +1,9 @@
 // burraco — native policies (burraco/policy.h, docs/native.md) as policy hooks of the loops.
 #pragma once
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "burraco/policy.h"
 #include "burraco/search.hpp"
@@ -27,10 +29,22 @@ class NativePolicy final : public PolicyHook {
   std::string name_;
 };
 
-// The view of the seat to act in `s` with `moves` (what NativePolicy passes): the hidden cards
-// left out. `melds`, `moves_out` and `rules_out` are the storage its pointers point to.
+// The storage of a view: what its pointers point to, and what one call leaves for the next on
+// the same thread (the rules block, the entries of the melds).
+struct ViewStorage {
+  burraco_view view{};
+  burraco_rules rules{};
+  Rules rules_copy;           // the rules `rules` and the meld entries were made under
+  bool rules_ready = false;
+  std::array<burraco_meld, kMaxMelds> melds{};
+  std::array<Meld, kMaxMelds> meld_keys{};  // the melds the first cached_melds entries show
+  int cached_melds = 0;
+  std::vector<burraco_move> moves;
+};
+
+// The view of the seat to act in `s` with `moves` (what NativePolicy passes), in `storage`: the
+// hidden cards left out. Reuses what `storage` holds from an earlier call where it still applies.
 void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-               burraco_view& view, burraco_meld* melds, std::vector<burraco_move>& moves_out,
-               burraco_rules& rules_out);
+               ViewStorage& storage);
 
 }  // namespace burraco

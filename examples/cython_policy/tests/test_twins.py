@@ -144,3 +144,18 @@ def test_selfplay_command():
     assert list(scores.groups()) == expected, done.stdout
     moves = re.search(r"^mean moves per hand\s+(\S+)\s*$", done.stdout, re.M)
     assert moves and moves.group(1) == f"{table['moves'].mean():.1f}", done.stdout
+
+
+@pytest.mark.parametrize("preset", ["italian-2p", "italian", "italian-3p", "online-2p"])
+def test_the_greedy_port_plays_the_built_in_greedy_hands(preset):
+    """pilewise._greedy is the built-in greedy ported to the native interface: under rules without
+    an opening minimum it plays the same hands, seat for seat and move for move."""
+    rules = Rules(preset)
+    port = burraco.playouts(rules, 40, seed=9, policy=Policy("pilewise._greedy:policy"))
+    built_in = burraco.playouts(rules, 40, seed=9, policy="greedy")
+    for key in ("seed", "scores", "moves", "end_reason"):
+        assert np.array_equal(port[key], built_in[key]), key
+    game, twin = Game(rules, seed=5), Game(rules, seed=5)
+    game.playout(Policy("pilewise._greedy:policy"), 5)
+    twin.playout("greedy", 5)
+    assert game.record() == twin.record()
