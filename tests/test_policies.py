@@ -453,6 +453,29 @@ def test_engines_play_python_policies_alike(core, reference, preset, policy):
         assert views["burraco"] == views["burraco.reference"]
 
 
+@pytest.mark.parametrize("preset", ["italian-2p", "italian", "italian-3p"])
+def test_engines_play_the_same_match_hands(core, reference, preset):
+    """Match.play_hand in both engines: one policy for every seat, then one per seat (four
+    players: one per side), the same hands and scores; a failing policy records nothing."""
+    matches = {engine: engine.Match(engine.Rules(preset), seed=21) for engine in (core, reference)}
+    per_seat = [uniform, "greedy"] if preset != "italian-3p" else [uniform, "greedy", reader]
+    for policies in (reader, per_seat):
+        hands = {engine: match.play_hand(policies) for engine, match in matches.items()}
+        mine, theirs = hands[core], hands[reference]
+        assert [str(m) for m in mine.moves] == [str(m) for m in theirs.moves]
+        assert mine.record() == theirs.record()
+        assert matches[core].scores == matches[reference].scores
+    for engine, match in matches.items():
+        with pytest.raises(burraco.PolicyError, match="returned 999"):
+            match.play_hand(lambda view, moves: 999)
+        assert match.hands_played == 2
+        with pytest.raises(burraco.InvalidNotationError, match="one policy per seat"):
+            match.play_hand(["greedy"] * 5)
+    assert matches[core].play(uniform, max_hands=2) == matches[reference].play(uniform, max_hands=2)
+    assert matches[core].scores == matches[reference].scores
+    assert matches[core].hands_played == matches[reference].hands_played == 4
+
+
 @pytest.mark.parametrize("preset", ["italian-2p", "italian-3p", "brazilian"])
 def test_engines_give_the_same_playouts_rows(core, reference, preset):
     for policy in (uniform, core.Policy(reader)):

@@ -6,8 +6,9 @@ import os
 import threading
 
 from .._errors import IllegalMoveError, InvalidNotationError
+from .._policy import play_with, seat_policies
 from ._blank import Initialized
-from .game import Game
+from .game import MAX_HAND_MOVES, Game
 from .rng import SplitMix64, check_seed
 from .rules import Rules
 from .scoring import Result
@@ -21,8 +22,8 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
     Hand h is dealt from the (h+1)-th SplitMix64 output of the match seed, with seat h mod N first.
     ``scores`` are per side (2 and 4 players) or per seat in half points (3 players, RULES E.6).
 
-    A Match deals hands and adds up their results; it plays no move itself (the move cap of
-    docs/game.md is the playing loop's: ``Game.playout``). It may be shared between threads:
+    A Match deals hands and adds up their results; :meth:`play_hand` also plays one with given
+    policies (the move cap of docs/game.md is the playing loop's: ``Game.playout``). It may be shared between threads:
     :meth:`record`, the only call that changes it, holds a lock, and every reader takes one
     consistent snapshot (docs/game.md "Threads"). It pickles and copies with its results;
     two matches are equal when their rules, seed and recorded results are (it is unhashable,
@@ -42,7 +43,7 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
         self._seed = check_seed(seed)
         self._scores: tuple[int, ...] = (0,) * (3 if rules.players == 3 else 2)
         self._results: tuple[Result, ...] = ()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     @property
     def rules(self) -> Rules:
@@ -114,6 +115,34 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
             self._results = self._results + (result,)
         return result
 
+    def play_hand(self, policies: object) -> Game:
+        """Deal the next hand, play it to its end with ``policies`` and record it; return the
+        finished game. ``policies``: one policy for every seat (a name, a :class:`Policy` or a
+        callable ``(view, moves) -> index``), or a list with one per seat (with four players one
+        per side is enough). One policy plays ``game.playout(policy, game.seed)``; several play
+        move by move with ``game.policy_move``, the move seeds the SplitMix64 outputs of the hand
+        seed (as ``burraco selfplay --matches``). The match's lock is held for the whole hand; a
+        policy that fails raises PolicyError and records nothing."""
+        chosen = seat_policies(policies, self._rules.players)
+        with self._lock:
+            game = self.new_game()
+            assert game.seed is not None  # every hand of a match is dealt from a seed
+            play_with(game, chosen, game.seed, MAX_HAND_MOVES)
+            self.record(game)
+            return game
+
+    def play(self, policies: object, *, max_hands: int | None = None) -> int | None:
+        """Play hands with :meth:`play_hand` until the match is over (or ``max_hands`` more hands
+        were played); return :attr:`winner`."""
+        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int)
+                                      or max_hands < 0):
+            raise InvalidNotationError(f"max_hands {max_hands!r}: expected None or an int >= 0")
+        played = 0
+        while not self.is_over() and (max_hands is None or played < max_hands):
+            self.play_hand(policies)
+            played += 1
+        return self.winner
+
     def _passes(self, score: int) -> bool:
         target = self._rules.match_target
         if self._rules.players == 3:
@@ -168,7 +197,7 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def __copy__(self) -> Match:
         new = object.__new__(Match)
