@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import burraco
-from burraco import Card, Cards, Game, ISMCTS, Match, Policy, PolicyError, Rules
+from burraco import ISMCTS, Card, Game, Match, Policy, PolicyError, Rules
 
 HERE = Path(__file__).parent / "native"
 PRESETS = ("italian-2p", "italian", "italian-3p", "brazilian")
@@ -68,7 +68,7 @@ def moves_of(game):
     return [str(move) for move in game.moves]
 
 
-# ---- the interface ------------------------------------------------------------------------------
+# ---- the interface -------------------------------------------------------------------------------
 
 
 def test_get_include_holds_the_header_and_the_declarations(probes):
@@ -141,7 +141,7 @@ def test_things_that_are_not_policies_are_refused_quoting_them(probes):
             Policy(spec)
 
 
-# ---- the view -----------------------------------------------------------------------------------
+# ---- the view ------------------------------------------------------------------------------------
 
 MOVE_KINDS = ("draw", "pile", "keep", "reject", "meld", "add", "discard")
 WILD_STATES = (None, "bound", "free-low", "free-high", "orphan", "set")
@@ -166,7 +166,8 @@ def check_view(view, seen, rules):
     assert view["hand"] == card_list(obs.hand)
     assert view["hand_sizes"][:players] == list(obs.hand_sizes)
     assert [view["known"][q] for q in range(players)] == [card_list(k) for k in obs.known]
-    assert view["pile"] == card_list(obs.discard_pile) and view["pile_size"] == len(obs.discard_pile)
+    assert view["pile"] == card_list(obs.discard_pile)
+    assert view["pile_size"] == len(obs.discard_pile)
     assert view["top"] == (obs.top.index if obs.top is not None else NO_CARD)
     assert view["stock_size"] == obs.stock_size
     slots = len(obs.opened)
@@ -214,7 +215,8 @@ def check_view(view, seen, rules):
         rules.players, rules.decks, rules.jokers, rules.hand_size)
     assert r["card_points"] == [rules.card_points(Card.from_index(i)) for i in range(53)]
     assert (r["closing_bonus"], r["clean_bonus"], r["dirty_bonus"], r["match_target"]) == (
-        rules.closing_bonus, rules.clean_burraco_bonus, rules.dirty_burraco_bonus, rules.match_target)
+        rules.closing_bonus, rules.clean_burraco_bonus, rules.dirty_burraco_bonus,
+        rules.match_target)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -265,7 +267,7 @@ def test_a_seen_pozzetto_shows_its_cards_to_its_owner_only(probes):
     pytest.fail("no position with a seen pozzetto in 40 italian hands")
 
 
-# ---- the same hands as a Python twin --------------------------------------------------------------
+# ---- the same hands as a Python twin -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -319,7 +321,7 @@ def test_match_play_hand_with_policies(probes):
     assert four.hands_played == 1
 
 
-# ---- failures change nothing -------------------------------------------------------------------------
+# ---- failures change nothing ---------------------------------------------------------------------
 
 
 def test_a_policy_that_returns_no_move_index_stops_the_loop(probes):
@@ -369,7 +371,7 @@ def test_a_python_policy_that_moves_the_game_is_not_recorded():
     assert game.state_string() == start
 
 
-# ---- the command ------------------------------------------------------------------------------------
+# ---- the command ---------------------------------------------------------------------------------
 
 
 def test_selfplay_with_a_native_policy(probes):
@@ -390,7 +392,7 @@ def test_selfplay_with_a_native_policy(probes):
     assert "Traceback" not in bad.stderr
 
 
-# ---- docs/native.md: the tutorial ---------------------------------------------------------------------
+# ---- docs/native.md: the tutorial ----------------------------------------------------------------
 
 
 def test_the_tutorial_builds_and_plays(tmp_path):

@@ -30,8 +30,10 @@ static_assert(static_cast<int>(PacketStatus::Untaken) == BURRACO_PACKET_UNTAKEN 
 static_assert(kMaxPlayers == BURRACO_MAX_PLAYERS && kSideSlots == BURRACO_MAX_PLAYERS &&
               kMaxMelds == BURRACO_MAX_MELDS && kKinds == BURRACO_KINDS && kJoker == BURRACO_JOKER &&
               kNoCard == BURRACO_NO_CARD && kPackets == 2);
-// Melds are compared by their bytes (a Meld has no padding, so equal values have equal bytes).
+// Melds are compared by their bytes (a Meld has no padding, so equal values have equal bytes);
+// the rules too, by the bytes of a copy made with memcpy.
 static_assert(std::has_unique_object_representations_v<Meld>);
+static_assert(std::is_trivially_copyable_v<Rules>);
 static_assert(std::is_standard_layout_v<burraco_policy> && offsetof(burraco_policy, abi) == 0 &&
               offsetof(burraco_policy, size) == 4);
 
@@ -105,10 +107,13 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
   burraco_view& v = storage.view;
   // The rules block and the melds' classification depend on the rules only: kept while the
   // rules are equal to those they were made for.
-  const bool same_rules = storage.rules_ready && storage.rules_copy == rules;
+  // Compared by their bytes: the same unchanged Rules always matches, and equal bytes are equal
+  // rules (a copy with other padding only costs a refill).
+  const bool same_rules =
+      storage.rules_ready && std::memcmp(&storage.rules_copy, &rules, sizeof(Rules)) == 0;
   if (!same_rules) {
     fill_rules(rules, storage.rules);
-    storage.rules_copy = rules;
+    std::memcpy(static_cast<void*>(&storage.rules_copy), &rules, sizeof(Rules));
     storage.rules_ready = true;
     storage.cached_melds = 0;
   }

@@ -6,9 +6,10 @@ the C include path (for policy.h) and on Cython's include path (for ``cimport bu
 
 import platform
 
-import burraco
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+
+import burraco
 
 include = burraco.get_include()
 # The card sets are bit planes read with popcount: on x86-64 ask for the x86-64-v2 level (hardware

@@ -170,8 +170,8 @@ class PolicyView:
         return f"<PolicyView seat {self.seat} {self.observation}>"
 
 
-def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any], observation: "Observation",
-                       moves: "MoveList", state: int) -> int:
+def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any],
+                       observation: "Observation", moves: "MoveList", state: int) -> int:
     """Calls a Python policy the way the engines do: the view of ``observation`` with the stream
     started at ``state``, then ``operator.index`` of the answer (a bool is refused)."""
     answer = function(PolicyView(observation, RandomStream(state)), moves)
@@ -180,7 +180,8 @@ def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any], observ
     try:
         return operator.index(answer)
     except TypeError:
-        raise TypeError(f"returned {answer!r} ({type(answer).__name__}), not a move index") from None
+        kind = type(answer).__name__
+        raise TypeError(f"returned {answer!r} ({kind}), not a move index") from None
 
 
 def seat_policies(policies: Any, players: int) -> List[Any]:
@@ -212,7 +213,7 @@ def play_with(game: Any, policies: Sequence[Any], seed: int, move_cap: int) -> N
     played = 0
     while not game.is_over():
         if played == move_cap:
-            raise InvalidStateError(f"the hand is not over after {move_cap} moves (MAX_HAND_MOVES): "
-                                    f"state {game.state_string()!r}")
+            raise InvalidStateError(f"the hand is not over after {move_cap} moves "
+                                    f"(MAX_HAND_MOVES): state {game.state_string()!r}")
         game.push(game.policy_move(policies[game.turn], seeds.next()))
         played += 1

@@ -184,8 +184,9 @@ inline std::size_t policy_choice(Policy policy, const GameState& s, const Rules&
 // Plays the hand with the policy until it ends, or until `cut` moves were played (cut < 0: no
 // cut); on_move(state_before, move) before each move. `memory` holds the positions of the turn
 // before `s` (begin(s) if none are known) and follows the moves. Throws StateError on a position
-// with no legal move or when the hand passes kMaxHandMoves moves; `s` is then the position
-// reached. Returns the number of moves played.
+// with no legal move or when the hand passes kMaxHandMoves moves, PolicyError (or what a hook
+// throws) when the policy fails; `s` is then the position reached. Returns the number of moves
+// played.
 template <class OnMove>
 int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
             std::vector<Move>& buffer, TurnMemory& memory, OnMove&& on_move, int cut = -1) {

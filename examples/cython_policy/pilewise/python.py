@@ -10,9 +10,9 @@ plays by:
 
 Draw phase
     ``keep`` when it is a candidate (the brazilian first draw). Else ``pile`` when the top card of
-    the discard pile is of use at once: it is a wild (a joker or a two), or it lays off on one of the
-    side's own melds, or it makes a set or a run with two cards of the hand. Else ``draw``. Else
-    the first candidate.
+    the discard pile is of use at once: it is a wild (a joker or a two), or it lays off on one of
+    the side's own melds, or it makes a set or a run with two cards of the hand. Else ``draw``.
+    Else the first candidate.
 
 Meld phase
     The first non-empty class of these, in this order:
@@ -128,7 +128,8 @@ def _makes_meld(card: int, counts: Sequence[int]) -> bool:
     if sum(counts[13 * s + rank - 1] for s in range(4)) >= 2:
         return True
     for p in _slots(rank):
-        if _at_slot(counts, suit, p - 1) and (_at_slot(counts, suit, p - 2) or _at_slot(counts, suit, p + 1)):
+        below = _at_slot(counts, suit, p - 1)
+        if below and (_at_slot(counts, suit, p - 2) or _at_slot(counts, suit, p + 1)):
             return True
         if _at_slot(counts, suit, p + 1) and _at_slot(counts, suit, p + 2):
             return True
@@ -222,7 +223,8 @@ def _meld_choice(view: "PolicyView", moves: "MoveList") -> int:
     points_of = _card_points(view.rules)
     # unopened: put nothing down unless the turn can reach the requirement (while unopened, every
     # meld of the side was put down this turn)
-    hold_back = unopened and sum(m.points for m in own) + _reach_points(moves, points_of) < view.need[side]
+    reach = sum(m.points for m in own) + _reach_points(moves, points_of)
+    hold_back = unopened and reach < view.need[side]
 
     opponent_melds: List[_Meld] = [
         _meld_tuple(m) for s in _side_slots(view) if s != side for m in view.melds(s)

@@ -13,12 +13,11 @@ import subprocess
 import sys
 
 import numpy as np
+import pilewise.python
 import pytest
 
 import burraco
 from burraco import Game, Policy, Rules
-
-import pilewise.python
 
 NATIVE = Policy("pilewise._native:policy")
 PYTHON = Policy(pilewise.python.policy)
