@@ -90,6 +90,18 @@ std::string callable_name(py::handle f) {
   return quote(f);
 }
 
+// A policy of the caller's: the hook, and what keeps it alive.
+PyPolicy hooked(std::shared_ptr<const PolicyHook> hook, py::handle source, const std::string& spec,
+                const char* kind) {
+  PyPolicy p;
+  p.policy = Policy::of(hook.get());
+  p.hook = std::move(hook);
+  p.source = py::reinterpret_borrow<py::object>(source);
+  p.spec = spec;
+  p.kind = kind;
+  return p;
+}
+
 PyPolicy native_policy(py::handle capsule, const std::string& spec) {
   const char* name = PyCapsule_GetName(capsule.ptr());
   if (name == nullptr || std::string_view(name) != BURRACO_POLICY_CAPSULE) {
@@ -103,14 +115,7 @@ PyPolicy native_policy(py::handle capsule, const std::string& spec) {
   const std::string what = spec.empty() ? quote(capsule) : "'" + spec + "'";
   if (const std::string why = check_native_policy(descriptor); !why.empty())
     policy_error("cannot use the native policy " + what + ": " + why);
-  PyPolicy p;
-  auto hook = std::make_shared<const NativePolicy>(descriptor);
-  p.policy = Policy::of(hook.get());
-  p.hook = std::move(hook);
-  p.source = py::reinterpret_borrow<py::object>(capsule);
-  p.spec = spec;
-  p.kind = "native";
-  return p;
+  return hooked(std::make_shared<const NativePolicy>(descriptor), capsule, spec, "native");
 }
 
 // A policy from an object that is not a string; `spec` is the 'module:attribute' it was found at.
@@ -122,15 +127,9 @@ PyPolicy policy_from_object(py::handle obj, const std::string& spec) {
       !capsule.is_none() && PyCapsule_CheckExact(capsule.ptr()))
     return native_policy(capsule, spec);
   if (PyCallable_Check(obj.ptr())) {
-    PyPolicy p;
     const std::string name = spec.empty() ? callable_name(obj) : spec;
-    auto hook = std::make_shared<const PythonPolicy>(py::reinterpret_borrow<py::object>(obj), name);
-    p.policy = Policy::of(hook.get());
-    p.hook = std::move(hook);
-    p.source = py::reinterpret_borrow<py::object>(obj);
-    p.spec = spec;
-    p.kind = "python";
-    return p;
+    return hooked(std::make_shared<const PythonPolicy>(py::reinterpret_borrow<py::object>(obj), name),
+                  obj, spec, "python");
   }
   notation_error((spec.empty() ? "" : "'" + spec + "' is ") + quote(obj) +
                  ", not a policy: expected 'random', 'greedy', a burraco.Policy, a native policy "

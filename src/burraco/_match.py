@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ._core import MAX_HAND_MOVES, Game, Result, Rules
 from ._errors import IllegalMoveError, InvalidNotationError
-from ._policy import play_with, seat_policies
+from ._policy import play_match, play_with, seat_policies
 
 _MASK = (1 << 64) - 1
 
@@ -156,14 +156,7 @@ class Match:
     def play(self, policies: Any, *, max_hands: Optional[int] = None) -> Optional[int]:
         """Plays hands with :meth:`play_hand` until the match is over (or ``max_hands`` more hands
         were played) and returns :attr:`winner`."""
-        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int)
-                                      or max_hands < 0):
-            raise InvalidNotationError(f"max_hands {max_hands!r}: expected None or an int >= 0")
-        played = 0
-        while not self.is_over() and (max_hands is None or played < max_hands):
-            self.play_hand(policies)
-            played += 1
-        return self.winner
+        return play_match(self, policies, max_hands)
 
     def _passing(self) -> List[int]:
         target = self.rules.match_target * (2 if self._units == 3 else 1)

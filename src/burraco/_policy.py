@@ -200,6 +200,20 @@ def seat_policies(policies: Any, players: int) -> List[Any]:
     return [policies] * players
 
 
+def play_match(match: Any, policies: Any, max_hands: Optional[int]) -> Optional[int]:
+    """``match.play(policies, max_hands=...)`` of both engines: ``match.play_hand(policies)``
+    until the match is over or ``max_hands`` more hands were played; the winner."""
+    if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int)
+                                  or max_hands < 0):
+        raise InvalidNotationError(f"max_hands {max_hands!r}: expected None or an int >= 0")
+    played = 0
+    while not match.is_over() and (max_hands is None or played < max_hands):
+        match.play_hand(policies)
+        played += 1
+    winner: Optional[int] = match.winner
+    return winner
+
+
 def play_with(game: Any, policies: Sequence[Any], seed: int, move_cap: int) -> None:
     """Plays ``game`` to its end with one policy per seat, as ``burraco selfplay`` and
     :meth:`burraco.Match.play_hand` do: with the same policy at every seat

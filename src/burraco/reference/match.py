@@ -6,7 +6,7 @@ import os
 import threading
 
 from .._errors import IllegalMoveError, InvalidNotationError
-from .._policy import play_with, seat_policies
+from .._policy import play_match, play_with, seat_policies
 from ._blank import Initialized
 from .game import MAX_HAND_MOVES, Game
 from .rng import SplitMix64, check_seed
@@ -134,14 +134,7 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
     def play(self, policies: object, *, max_hands: int | None = None) -> int | None:
         """Play hands with :meth:`play_hand` until the match is over (or ``max_hands`` more hands
         were played); return :attr:`winner`."""
-        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int)
-                                      or max_hands < 0):
-            raise InvalidNotationError(f"max_hands {max_hands!r}: expected None or an int >= 0")
-        played = 0
-        while not self.is_over() and (max_hands is None or played < max_hands):
-            self.play_hand(policies)
-            played += 1
-        return self.winner
+        return play_match(self, policies, max_hands)
 
     def _passes(self, score: int) -> bool:
         target = self._rules.match_target
