@@ -10,18 +10,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ._core import MAX_HAND_MOVES, Game, Result, Rules
 from ._errors import IllegalMoveError, InvalidNotationError
-from ._policy import play_match, play_with, seat_policies
+from ._policy import _splitmix64, play_match, play_with, seat_policies
 
 _MASK = (1 << 64) - 1
-
-
-def _splitmix64(state: int) -> Tuple[int, int]:
-    """One SplitMix64 step: (new state, output)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
 
 
 class Match:

@@ -21,6 +21,16 @@ __all__ = ["PolicyView", "RandomStream"]
 _MASK = (1 << 64) - 1
 
 
+def _splitmix64(state: int) -> Tuple[int, int]:
+    """One SplitMix64 step: (new state, output). The hand seeds of a match and of a batch, and
+    the outputs of :class:`RandomStream`."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
 class RandomStream:
     """The per-call random stream of a policy: SplitMix64 from the state the engine drew for this
     call, the same numbers as ``burraco_random_next`` and ``burraco_random_below`` of the native
@@ -42,10 +52,8 @@ class RandomStream:
 
     def next(self) -> int:
         """The next 64-bit output."""
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        self.state, output = _splitmix64(self.state)
+        return output
 
     def below(self, n: int) -> int:
         """Uniform in ``range(n)``, ``n >= 1`` (Lemire's multiply-shift with rejection)."""

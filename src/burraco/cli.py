@@ -53,8 +53,7 @@ from rich.text import Text
 from . import _perft_tool
 from ._board import WIDTH, Seating, draw, side_label
 from ._errors import BurracoError
-from ._match import _splitmix64
-from ._policy import play_with
+from ._policy import _splitmix64, play_with
 from ._records import read_records, write_records
 
 POLICIES = ("greedy", "random")  # the built-in policies; 'module:attribute' names any other
