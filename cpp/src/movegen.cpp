@@ -74,13 +74,15 @@ constexpr std::uint64_t kinds_after_suit(int suit) {
 
 constexpr std::array<std::uint8_t, kKinds> kSuitOf = [] {
   std::array<std::uint8_t, kKinds> t{};
-  for (int k = 0; k < kSuitedKinds; ++k) t[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k / 13);
+  for (int k = 0; k < kSuitedKinds; ++k)
+    t[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k / 13);
   t[kJoker] = 0xFF;
   return t;
 }();
 constexpr std::array<std::uint8_t, kKinds> kRankOf = [] {
   std::array<std::uint8_t, kKinds> t{};
-  for (int k = 0; k < kSuitedKinds; ++k) t[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k % 13 + 1);
+  for (int k = 0; k < kSuitedKinds; ++k)
+    t[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k % 13 + 1);
   t[kJoker] = 0;
   return t;
 }();
@@ -115,8 +117,8 @@ struct RunView {
 
 struct MeldNode {
   CardSet cards;
-  int n = 0;     // cards chosen
-  int last = 0;  // kind of the last card chosen
+  int n = 0;       // cards chosen
+  int last = 0;    // kind of the last card chosen
   int copies = 0;  // copies of `last` chosen
   SetView set;
   RunView run;
@@ -159,7 +161,8 @@ class MeldWalk {
       node.n = 1;
       node.last = k;
       node.copies = 1;
-      const int suit = kSuitOf[static_cast<std::size_t>(k)], rank = kRankOf[static_cast<std::size_t>(k)];
+      const int suit = kSuitOf[static_cast<std::size_t>(k)];
+    const int rank = kRankOf[static_cast<std::size_t>(k)];
       if (rank == kTwo) {
         node.set.alive = set_naturals_ != 0 && max_set_ >= 3;
         node.set.wild = true;
@@ -208,7 +211,7 @@ class MeldWalk {
     if (!v.alive || n >= max_run_) return 0;
     if (v.suit < 0) {  // after a leading two of suit x: x's two again, x's 3..K, any later suit
       const int x = v.pending;
-      return kind_bit(13 * x + 1) | (kind_suit(x) & ~std::uint64_t{3} << (13 * x)) |
+      return kind_bit(13 * x + 1) | (kind_suit(x) & (~std::uint64_t{3} << (13 * x))) |
              kinds_after_suit(x);
     }
     const int suit = v.suit;
@@ -250,7 +253,8 @@ class MeldWalk {
       ++v.others;
       return v;
     }
-    const int suit = kSuitOf[static_cast<std::size_t>(k)], rank = kRankOf[static_cast<std::size_t>(k)];
+    const int suit = kSuitOf[static_cast<std::size_t>(k)];
+    const int rank = kRankOf[static_cast<std::size_t>(k)];
     if (v.suit < 0) {
       const int x = v.pending;
       v.suit = static_cast<std::int8_t>(suit);
