@@ -162,7 +162,7 @@ class MeldWalk {
       node.last = k;
       node.copies = 1;
       const int suit = kSuitOf[static_cast<std::size_t>(k)];
-    const int rank = kRankOf[static_cast<std::size_t>(k)];
+      const int rank = kRankOf[static_cast<std::size_t>(k)];
       if (rank == kTwo) {
         node.set.alive = set_naturals_ != 0 && max_set_ >= 3;
         node.set.wild = true;
