@@ -72,17 +72,16 @@ bool contiguous(unsigned mask) {
   return (shifted & (shifted + 1)) == 0;
 }
 
-// Completes a run from its natural slots and its wild (RULES B.3-B.5): places the wild (in the
-// single hole, else at the low end, else at the high end; or in `fixed_slot` for a bound wild
-// that may not move), then checks V1-V6. Writes every run field of `out` but `cards`.
-MeldError finish_run(unsigned naturals, Card wild, int fixed_slot, int suit, const Rules& rules,
-                     Meld& out) {
+}  // namespace
+
+MeldError run_shape(unsigned naturals, bool has_wild, bool own_two, int fixed_slot,
+                    const Rules& rules, RunShape& out) {
   const int lo = lowest(naturals), hi = highest(naturals);
   if ((naturals & kSlotLowAce) && (naturals & kSlotHighAce) && !rules.allow_both_aces_in_run)
     return MeldError::BothAces;  // V4
   const int gaps = (hi - lo + 1) - std::popcount(naturals);
   int wild_slot = 0;
-  if (wild.index == kNoCard) {
+  if (!has_wild) {
     if (gaps != 0) return MeldError::Hole;
   } else if (fixed_slot != 0) {
     if (!contiguous(naturals | (1u << fixed_slot))) return MeldError::BoundWildCannotMove;
@@ -99,23 +98,37 @@ MeldError finish_run(unsigned naturals, Card wild, int fixed_slot, int suit, con
     return MeldError::NoSlotForWild;  // V6
   }
   // A two of the run's suit in slot 2 is natural (V2): such a placement is not a wild.
-  if (wild_slot == 2 && rules.natural_two_in_run && !wild.is_joker() && wild.suit() == suit &&
-      wild.is_two())
-    return MeldError::Hole;
+  if (wild_slot == 2 && rules.natural_two_in_run && own_two) return MeldError::Hole;
   const int first = wild_slot ? std::min(lo, wild_slot) : lo;
   const int last = wild_slot ? std::max(hi, wild_slot) : hi;
   if (last - first + 1 > rules.max_run_size) return MeldError::TooLong;
   const bool orphan = first == 1 && last == 14 && !rules.allow_both_aces_in_run;
   if (orphan && !rules.allow_orphan_wild_14) return MeldError::OrphanNotAllowed;  // V5
+  out = RunShape{first, last, wild_slot, orphan};
+  return MeldError::Ok;
+}
+
+namespace {
+
+// Completes a run from its natural slots and its wild (RULES B.3-B.5): run_shape places the wild
+// and checks V1-V6. Writes every run field of `out` but `cards`.
+MeldError finish_run(unsigned naturals, Card wild, int fixed_slot, int suit, const Rules& rules,
+                     Meld& out) {
+  const bool has_wild = wild.index != kNoCard;
+  const bool own_two = has_wild && wild.is_two() && wild.suit() == suit;
+  RunShape shape;
+  const MeldError error = run_shape(naturals, has_wild, own_two, fixed_slot, rules, shape);
+  if (error != MeldError::Ok) return error;
+  const int lo = lowest(naturals), hi = highest(naturals), wild_slot = shape.wild_slot;
   out.kind = MeldKind::Run;
   out.suit = static_cast<std::uint8_t>(suit);
   out.rank = 0;
-  out.lo = static_cast<std::uint8_t>(first);
-  out.hi = static_cast<std::uint8_t>(last);
+  out.lo = static_cast<std::uint8_t>(shape.first);
+  out.hi = static_cast<std::uint8_t>(shape.last);
   out.wild_slot = static_cast<std::uint8_t>(wild_slot);
   out.wild = wild_slot ? wild : Card{};
   if (!wild_slot) out.wild_state = WildState::None;
-  else if (orphan) out.wild_state = WildState::Orphan;
+  else if (shape.orphan) out.wild_state = WildState::Orphan;
   else if (wild_slot > lo && wild_slot < hi) out.wild_state = WildState::Bound;
   else out.wild_state = wild_slot < lo ? WildState::FreeLow : WildState::FreeHigh;
   return MeldError::Ok;

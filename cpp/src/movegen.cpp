@@ -48,16 +48,18 @@ MeldKey meld_key(CardSet cards) {
 // view can grow is dropped with its whole subtree. The views never refuse a card that some legal
 // meld could add next, so every legal meld is reached, once, in canonical order.
 //
-// Sets are legal by construction. A run is decided on slot bits by finish_run's checks (meld.cpp),
-// trying the ace low and high and an own two as natural or wild, as make_meld does, without
-// building the layout. Two pruning rules keep the walk small: a wild is taken only where the meld
-// can still be legal after it (a run needs two cards before a wild that sorts after its suit; a
-// set with one natural needs another of its rank sorting after the wild), and beside an ace the
-// first of 3..K must fit a low run (A 2 3 4) or a high run the hand can complete (r..K A).
+// Sets are legal by construction. A run is decided on slot bits by run_shape (meld.hpp), the rules
+// make_meld places runs by, trying the ace low and high and an own two as natural or wild as
+// make_meld does, without building the layout.
+//
+// Two pruning rules keep the walk small: a wild is taken only where the meld can still be legal
+// after it (a run needs two cards before a wild that sorts after its suit; a set with one natural
+// needs another of its rank sorting after the wild), and beside an ace the first of 3..K must fit
+// a low run (A 2 3 4) or a high run the hand can complete (r..K A).
 //
 // Cost (callgrind, tools/callgrind_rows.py, rows cpp_legal_12 and cpp_legal_30): the dealt
-// italian hand's meld phase 8,635 instructions a call (9,176 with the sorted candidates this
-// replaced), 43 nodes for its 12 melds; a 31-card hand after a pile take 48,022 (83,650), 197
+// italian hand's meld phase 8,467 instructions a call (9,176 with the sorted candidates this
+// replaced), 43 nodes for its 12 melds; a 31-card hand after a pile take 50,115 (83,650), 197
 // nodes for 102 melds.
 
 constexpr std::uint64_t kind_bit(int k) { return std::uint64_t{1} << k; }
@@ -117,9 +119,8 @@ struct RunView {
 
 struct MeldNode {
   CardSet cards;
-  int n = 0;       // cards chosen
-  int last = 0;    // kind of the last card chosen
-  int copies = 0;  // copies of `last` chosen
+  int n = 0;     // cards chosen (cards.size(), kept to spare the popcounts)
+  int last = 0;  // kind of the last card chosen
   SetView set;
   RunView run;
 };
@@ -160,7 +161,6 @@ class MeldWalk {
       node.cards.add(Card(static_cast<std::uint8_t>(k)));
       node.n = 1;
       node.last = k;
-      node.copies = 1;
       const int suit = kSuitOf[static_cast<std::size_t>(k)];
       const int rank = kRankOf[static_cast<std::size_t>(k)];
       if (rank == kTwo) {
@@ -277,15 +277,17 @@ class MeldWalk {
     return v;
   }
 
-  bool set_legal(const MeldNode& node) const {
-    return node.set.alive && node.set.naturals >= 2 && node.n >= 3;
-  }
+  // Is the set view (three cards or more) a legal set? Its rank, wild and size were checked on
+  // the way; it needs two naturals.
+  static bool set_legal(const MeldNode& node) { return node.set.alive && node.set.naturals >= 2; }
 
-  // Is the run view a legal run? make_meld's run rules (RULES B.3-B.5, V1-V6) on slot bits: the
-  // ace low or high (or both), an own two natural in slot 2 or the wild; any one choice suffices.
+  // Is the run view (three cards or more) a legal run? make_meld's choices on slot bits: the ace
+  // low or high (or both), an own two natural in slot 2 or the wild; run_shape judges each, and
+  // any one legal choice suffices.
   bool run_legal(const MeldNode& node) const {
     const RunView& v = node.run;
-    if (!v.alive || node.n < 3 || v.suit < 0) return false;
+    if (!v.alive) return false;
+    assert(v.suit >= 0);  // a leading two's suit is settled by the second card
     if (v.ranks == 0 && v.aces != 1) return false;  // no natural, or two aces alone (a set)
     const unsigned ranks = v.ranks;
     unsigned ace_options[2] = {0, 0};
@@ -307,43 +309,23 @@ class MeldWalk {
         const int wilds = v.others + v.own_twos - natural_two;
         if (wilds > 1) continue;
         const unsigned slots = ranks | aces | (natural_two ? 1u << 2 : 0u);
-        if (run_fits(slots, wilds, v.others == 0)) return true;
+        RunShape shape;
+        if (run_shape(slots, wilds == 1, v.others == 0, 0, rules_, shape) == MeldError::Ok)
+          return true;
       }
     }
     return false;
-  }
-
-  // finish_run's checks (meld.cpp) on natural slots and at most one wild, without the layout.
-  bool run_fits(unsigned slots, int wilds, bool wild_is_own_two) const {
-    const int lo = std::countr_zero(slots), hi = 31 - std::countl_zero(slots);
-    if ((slots & (1u << 1)) && (slots & (1u << 14)) && !rules_.allow_both_aces_in_run) return false;
-    const int gaps = (hi - lo + 1) - std::popcount(slots);
-    int first = lo, last = hi;
-    if (wilds == 0) {
-      if (gaps != 0) return false;
-    } else {
-      int wild_slot;
-      if (gaps > 1) return false;
-      if (gaps == 1) wild_slot = std::countr_zero(~slots & ~((1u << lo) - 1));
-      else if (lo - 1 >= rules_.min_slot()) wild_slot = lo - 1;
-      else if (hi + 1 <= rules_.max_slot()) wild_slot = hi + 1;
-      else return false;
-      if (wild_slot == 2 && rules_.natural_two_in_run && wild_is_own_two) return false;
-      first = std::min(first, wild_slot);
-      last = std::max(last, wild_slot);
-    }
-    if (last - first + 1 > max_run_) return false;
-    if (first == 1 && last == 14 && !rules_.allow_both_aces_in_run && !rules_.allow_orphan_wild_14)
-      return false;
-    return true;
   }
 
   void grow(const MeldNode& node) {
     const std::uint64_t set_ok = set_next(node.set, node.n), run_ok = run_next(node.run, node.n);
     const std::uint64_t next = (set_ok | run_ok) & one_;
     const int k = node.last;
-    // The same kind again first (while the hand has another copy), then the kinds above it.
-    if (node.copies == 1 && k != kJoker && ((next & two_) >> k & 1)) visit(node, k, set_ok, run_ok);
+    // The same kind again first (while the hand has another copy and the meld has one), then the
+    // kinds above it. A meld has one joker at most.
+    if (k != kJoker && ((next & two_) >> k & 1) &&
+        !(node.cards.two() & CardSet::bit(Card(static_cast<std::uint8_t>(k)))))
+      visit(node, k, set_ok, run_ok);
     for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1)
       visit(node, std::countr_zero(rest), set_ok, run_ok);
   }
@@ -356,7 +338,6 @@ class MeldWalk {
                                   : CardSet(parent.cards.one() | bit, parent.cards.two());
     node.n = parent.n + 1;
     node.last = k;
-    node.copies = k == parent.last ? parent.copies + 1 : 1;
     if ((set_ok >> k) & 1) node.set = set_step(parent.set, k);
     if ((run_ok >> k) & 1) node.run = run_step(parent.run, k);
     if (node.n >= 3 && (set_legal(node) || run_legal(node))) emit(node.cards, node.n);

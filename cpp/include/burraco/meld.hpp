@@ -101,6 +101,18 @@ struct MeldResult {
 // RULES B.2-B.4: is this multiset a meld, and which canonical layout does it take?
 MeldResult make_meld(CardSet cards, const Rules& rules);
 
+// A run's extent from its natural slots and at most one wild (RULES B.3-B.5, V1-V6): the wild's
+// slot (0: none; in the single hole, else low, else high, or `fixed_slot` for a bound wild that
+// may not move) and the first and last slot, or why there is no such run. `own_two`: the wild is
+// a two of the run's suit, which is never a wild in slot 2 where such a two is natural. The one
+// place of these rules: make_meld, lay_off, parse_layout and the move generator all use it.
+struct RunShape {
+  int first = 0, last = 0, wild_slot = 0;
+  bool orphan = false;  // slots 1..14 with the wild beside A..K (V5)
+};
+MeldError run_shape(unsigned naturals, bool has_wild, bool own_two, int fixed_slot,
+                    const Rules& rules, RunShape& out);
+
 // RULES B.2 (sets) and B.6 (runs): the meld after laying off one card.
 MeldResult lay_off(const Meld& meld, Card card, const Rules& rules);
 
