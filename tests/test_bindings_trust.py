@@ -382,12 +382,28 @@ def _threads(targets):
 def test_views_under_concurrent_moves_are_consistent_and_leak_nothing(name, fast_switching):
     engine = ENGINES[name]
     game = engine.Game(engine.Rules("italian-2p"), seed=21)
-    deadline = time.monotonic() + 2.0
+    # Each reader runs for at least two seconds and until it has checked enough views; the
+    # counts, not the clock, end the test, so a slow machine takes longer instead of failing.
+    # The hard limit only turns a reader that can never get its views into a failure.
+    soft = time.monotonic() + 2.0
+    hard = time.monotonic() + 120.0
+    wanted = {"player": 40, "acting": 10, "whole": 20}
     checked = {"player": 0, "acting": 0, "whole": 0}
+    per_seat = [{"player": 0, "acting": 0} for _ in range(2)]
+    readers_left = [4]
+    lock = threading.Lock()
+
+    def keep_going(enough):
+        now = time.monotonic()
+        return now < hard and (now < soft or not enough())
+
+    def reader_done():
+        with lock:
+            readers_left[0] -= 1
 
     def mover():
         step = 0
-        while time.monotonic() < deadline:
+        while time.monotonic() < hard and (time.monotonic() < soft or readers_left[0] > 0):
             if game.is_over() or len(game.moves) > 300:
                 while game.moves:  # back to the deal, and play again
                     game.pop()
@@ -399,35 +415,62 @@ def test_views_under_concurrent_moves_are_consistent_and_leak_nothing(name, fast
             step += 1
 
     def player_views(seat):
+        mine = per_seat[seat]
+
+        def enough():
+            return (mine["player"] >= wanted["player"] // 2
+                    and mine["acting"] >= wanted["acting"] // 2)
+
         def run():
-            while time.monotonic() < deadline:
-                view = json.loads(game.to_json(player=seat))
-                own = engine.Cards(view["seats"][seat]["hand"])
-                assert view["player"] == seat
-                if view["legal_moves"] is not None:
-                    assert view["turn"] == seat and view["phase"] != "over"
-                    for text in view["legal_moves"]:
-                        # every card a move plays comes from the seat's own hand
-                        cards = engine.Move(text).cards
-                        assert cards <= own, (seat, text, view["seats"][seat]["hand"])
+            try:
+                while keep_going(enough):
+                    check()
+            finally:
+                reader_done()
+
+        def check():
+            view = json.loads(game.to_json(player=seat))
+            own = engine.Cards(view["seats"][seat]["hand"])
+            assert view["player"] == seat
+            if view["legal_moves"] is not None:
+                assert view["turn"] == seat and view["phase"] != "over"
+                for text in view["legal_moves"]:
+                    # every card a move plays comes from the seat's own hand
+                    cards = engine.Move(text).cards
+                    assert cards <= own, (seat, text, view["seats"][seat]["hand"])
+                with lock:
                     checked["acting"] += 1
-                else:
-                    assert view["turn"] != seat or view["phase"] == "over"
+                    mine["acting"] += 1
+            else:
+                assert view["turn"] != seat or view["phase"] == "over"
+            with lock:
                 checked["player"] += 1
+                mine["player"] += 1
         return run
 
+    whole_per_reader = wanted["whole"] // 2
+
     def whole_views():
-        while time.monotonic() < deadline:
-            text = game.to_json()
-            back = engine.Game.from_json(text)
-            assert back.state_string() == json.loads(text)["state"]
-            record = game.record()
-            replayed = engine.Game.from_record(record)
-            assert [str(m) for m in replayed.moves] == record["moves"]
+        done = [0]
+        try:
+            while keep_going(lambda: done[0] >= whole_per_reader):
+                check_whole()
+                done[0] += 1
+        finally:
+            reader_done()
+
+    def check_whole():
+        text = game.to_json()
+        back = engine.Game.from_json(text)
+        assert back.state_string() == json.loads(text)["state"]
+        record = game.record()
+        replayed = engine.Game.from_record(record)
+        assert [str(m) for m in replayed.moves] == record["moves"]
+        with lock:
             checked["whole"] += 1
 
     _threads([mover, player_views(0), player_views(1), whole_views, whole_views])
-    assert checked["player"] >= 40 and checked["acting"] >= 10 and checked["whole"] >= 20
+    assert all(checked[k] >= wanted[k] for k in wanted), (checked, wanted)
 
 
 @pytest.mark.parametrize("name", ENGINE_NAMES)
