@@ -256,7 +256,7 @@ def test_signatures_name_python_types():
         "hand(self: burraco._core.Game, player: int) -> burraco._core.Cards")
     assert game.observation.__doc__.splitlines()[0].endswith("-> burraco._core.Observation")
     assert "player: int" in game.observation.__doc__.splitlines()[0]
-    assert ("policy: Policy | typing.Literal['random', 'greedy'] | typing_extensions.CapsuleType | "
+    assert ("policy: Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | "
             "collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]"
             in game.playout.__doc__)
     assert burraco.Rules.from_text.__doc__.splitlines()[0] == (

@@ -493,7 +493,7 @@ def test_a_piped_session_shows_the_pozzetto_as_new_cards(tmp_path):
     next turn it joins the hand, announced, and the board lists its cards as new."""
     out = tmp_path / "hand.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "burraco", "play", "--preset", "italian-2p", "--seed", "11",
+        [sys.executable, "-m", "burraco", "play", "--preset", "italian-2p", "--seed", "12",
          "--hands", "1", "--out", str(out)],
         input="1\n" * 3000, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
     )

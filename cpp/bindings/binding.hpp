@@ -143,9 +143,12 @@ BURRACO_SHOWN_ARG(MeldsArg, "collections.abc.Iterable[Meld | str] | None")
 BURRACO_SHOWN_ARG(MoveArg, "Move | str")
 BURRACO_SHOWN_ARG(RulesArg, "Rules | None")
 BURRACO_SHOWN_ARG(PresetArg, "typing.Literal['italian', 'italian-2p', 'italian-3p', 'online-2p', 'brazilian']")
-BURRACO_SHOWN_ARG(PolicyArg, "Policy | typing.Literal['random', 'greedy'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
+BURRACO_SHOWN_ARG(PolicyArg, "Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
 BURRACO_SHOWN_ARG(PolicySourceArg, "Policy | str | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
 BURRACO_SHOWN_ARG(SeedArg, "int")
+BURRACO_SHOWN_ARG(BotArg, "ISMCTS | Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
+BURRACO_SHOWN_ARG(BoolArg, "bool")
+BURRACO_SHOWN_ARG(ProgressArg, "collections.abc.Callable[[int], object] | None")
 BURRACO_SHOWN_ARG(OptSeedArg, "int | None")
 BURRACO_SHOWN_ARG(OptIntArg, "int | None")
 BURRACO_SHOWN_ARG(RealArg, "float")
@@ -190,7 +193,7 @@ BURRACO_SHOWN_RESULT(MeldOrMeldsResult, "Meld | Melds")
 BURRACO_SHOWN_RESULT(BoolOrNotImplemented, "bool")
 BURRACO_SHOWN_RESULT(ReduceResult, "tuple[typing.Any, ...]")
 BURRACO_SHOWN_RESULT(PolicySourceResult, "typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex] | None")
-BURRACO_SHOWN_RESULT(PolicyResult, "Policy | typing.Literal['random', 'greedy']")
+BURRACO_SHOWN_RESULT(PolicyResult, "Policy | typing.Literal['random', 'greedy', 'heuristic']")
 BURRACO_SHOWN_RESULT(PolicyKindResult, "typing.Literal['builtin', 'native', 'python']")
 BURRACO_SHOWN_RESULT(RootStatsResult, "list[tuple[Move, int, int, float]]")
 BURRACO_SHOWN_RESULT(PlayoutTableResult, "dict[str, numpy.typing.NDArray[typing.Any]]")
@@ -550,7 +553,8 @@ void bind_rules(py::module_& m);     // rules.cpp: Rules
 void bind_melds(py::module_& m);     // melds.cpp: Meld, Melds
 void bind_game(py::module_& m);      // game.cpp: Move, MoveList, Game, SideResult, Result
 void bind_search(py::module_& m);    // search.cpp: Observation, ISMCTS, playouts, perft
-void bind_policy(py::module_& m);    // policy.cpp: Policy, get_include's header check
+void bind_policy(py::module_& m);
+void bind_arena(py::module_& m);     // arena.cpp: duplicate pairs of bots (burraco.arena)    // policy.cpp: Policy, get_include's header check
 void install_fast_paths(py::module_& m);  // fast_paths.cpp
 void guard_construction(py::module_& m);  // fast_paths.cpp
 

@@ -50,6 +50,7 @@ PYBIND11_MODULE(_core, m) {
   bind_game(m);
   bind_search(m);
   bind_policy(m);
+  bind_arena(m);
   install_fast_paths(m);
   guard_construction(m);
 }

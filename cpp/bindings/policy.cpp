@@ -132,7 +132,7 @@ PyPolicy policy_from_object(py::handle obj, const std::string& spec) {
                   obj, spec, "python");
   }
   notation_error((spec.empty() ? "" : "'" + spec + "' is ") + quote(obj) +
-                 ", not a policy: expected 'random', 'greedy', a burraco.Policy, a native policy "
+                 ", not a policy: expected 'random', 'greedy', 'heuristic', a burraco.Policy, a native policy "
                  "(a capsule from burraco.policy's export_policy) or a callable (view, moves) -> int");
 }
 
@@ -149,7 +149,7 @@ PyPolicy policy_from_spec(const std::string& spec) {
   const std::size_t colon = spec.find(':');
   const std::string module = spec.substr(0, colon), attribute = spec.substr(colon + 1);
   if (module.empty() || attribute.empty() || attribute.find(':') != std::string::npos)
-    notation_error("policy " + quote(py::str(spec)) + ": expected 'random', 'greedy' or 'module:attribute'");
+    notation_error("policy " + quote(py::str(spec)) + ": expected 'random', 'greedy', 'heuristic' or 'module:attribute'");
   py::object target;
   try {
     target = py::module_::import(module.c_str());
@@ -177,8 +177,9 @@ PyPolicy policy_from_string(py::handle text, bool import) {
   const std::string name = text.cast<std::string>();
   if (name == "random") return builtin(Policy::Random, "random");
   if (name == "greedy") return builtin(Policy::Greedy, "greedy");
+  if (name == "heuristic") return builtin(Policy::Heuristic, "heuristic");
   if (import && name.find(':') != std::string::npos) return policy_from_spec(name);
-  notation_error("unknown playout policy " + quote(text) + " (known: 'random', 'greedy'" +
+  notation_error("unknown playout policy " + quote(text) + " (known: 'random', 'greedy', 'heuristic'" +
                  (import ? ", or 'module:attribute'" : "; burraco.Policy('module:attribute') loads a module's") + ")");
 }
 
@@ -223,7 +224,7 @@ void bind_policy(py::module_& m) {
              return policy_from_object(source, "");
            }),
            py::arg("source"),
-           "A policy: 'random' or 'greedy' (built in), 'module:attribute' (imports the module and "
+           "A policy: 'random', 'greedy' or 'heuristic' (built in), 'module:attribute' (imports the module and "
            "takes that attribute), a native policy (the capsule a Cython or C++ module exports "
            "with burraco/policy.h), or a Python callable (view, moves) -> index. A native policy "
            "built against another interface version raises PolicyError naming both versions.")

@@ -136,8 +136,9 @@ void bind_game_search(py::class_<PyGame>& game) {
            py::arg("policy") = "random", py::arg("seed") = 0,
            "Plays the hand to its end with a policy (docs/search.md, docs/native.md) and returns the "
            "number of moves played: 'random' is uniform over the candidates, drawn with the deal "
-           "contract's generator from `seed`; 'greedy' melds the longest meld, lays off, else "
-           "discards the least useful card; a Policy, a native policy or a Python callable "
+           "contract's generator from `seed`; 'greedy' takes a pile that pays, melds the longest "
+           "meld, lays off, else discards the least useful card; 'heuristic' plays the move its "
+           "evaluation prefers (docs/bots.md); a Policy, a native policy or a Python callable "
            "(view, moves) -> index plays its own choices. A policy that fails raises PolicyError "
            "and leaves the game as it was.")
       .def("policy_move",
@@ -517,7 +518,7 @@ void bind_search(py::module_& m) {
       .def_property_readonly("policy", [](const PyIsmcts& self) -> PolicyResult {
         return policy_object(self.rollout);
       },
-           "The rollout policy below the tree: 'random' or 'greedy', or the Policy given.")
+           "The rollout policy below the tree: 'random', 'greedy' or 'heuristic', or the Policy given.")
       .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
         const int cut = self.search.params().max_rollout_moves;
         return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));

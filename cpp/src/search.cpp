@@ -292,6 +292,33 @@ int usefulness(CardSet hand, Card c) {
   return score;
 }
 
+// docs/search.md "greedy": never while the side has not met an opening minimum (a hand that cannot
+// open would only grow); else the pile pays when it holds at least four cards, or when its top card
+// is natural and two other naturals of the hand make three of a kind with it, or three in a row of
+// its suit (the ace low or high; twos are wild, so never in the row). A pattern of the cards
+// alone, so a native port can follow it exactly.
+bool pile_pays(const GameState& s, const Rules& rules) {
+  const Card top = s.top;
+  if (rules.opening_steps > 0 && !s.opened[side_of(s, rules, s.turn)]) return false;
+  if (s.pile_size >= 4) return true;
+  if (!top.valid() || top.is_wild()) return false;
+  const CardSet hand = s.hands[s.turn];
+  const int rank = top.rank(), suit = top.suit();
+  int same_rank = 0;
+  for (int x = 0; x < kSuits; ++x) same_rank += hand.count(Card::suited(x, rank));
+  if (same_rank >= 2) return true;
+  // Slots 1..14 of the suit (the ace at 1 and 14); twos are wild, so slot 2 never counts.
+  auto has = [&](int slot) {
+    if (slot < 1 || slot > 14 || slot == kTwo) return false;
+    return hand.count(Card::suited(suit, slot == 14 ? kAce : slot)) > 0;
+  };
+  const int slots[2] = {rank, rank == kAce ? 14 : rank};
+  for (const int t : slots)
+    if ((has(t - 2) && has(t - 1)) || (has(t - 1) && has(t + 1)) || (has(t + 1) && has(t + 2)))
+      return true;
+  return false;
+}
+
 }  // namespace
 
 std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& legal) {
@@ -299,6 +326,8 @@ std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vec
   if (s.phase == Phase::Draw) {
     for (std::size_t i = 0; i < legal.size(); ++i)
       if (legal[i].kind == MoveKind::Keep) return i;
+    for (std::size_t i = 0; i < legal.size(); ++i)
+      if (legal[i].kind == MoveKind::Pile && pile_pays(s, rules)) return i;
     for (std::size_t i = 0; i < legal.size(); ++i)
       if (legal[i].kind == MoveKind::Draw) return i;
     return 0;

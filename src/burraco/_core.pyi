@@ -38,7 +38,7 @@ _Rank: TypeAlias = Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J"
 _Suit: TypeAlias = Literal["c", "d", "h", "s"]
 _Preset: TypeAlias = Literal["italian", "italian-2p", "italian-3p", "online-2p", "brazilian"]
 _Phase: TypeAlias = Literal["draw", "meld", "over"]
-_PolicyName: TypeAlias = Literal["random", "greedy"]
+_PolicyName: TypeAlias = Literal["random", "greedy", "heuristic"]
 _EndReason: TypeAlias = Literal["closed", "stock_exhausted", "deadlock"]
 _MoveKind: TypeAlias = Literal["draw", "pile", "keep", "reject", "meld", "add", "discard"]
 _MeldKind: TypeAlias = Literal["set", "run"]
@@ -651,6 +651,32 @@ def playouts(
     threads: int = 1,
 ) -> _PlayoutTable: ...
 def perft(game: Game, depth: int) -> int: ...
+
+@type_check_only
+class _ArenaTable(TypedDict):
+    # burraco._core._arena_pairs(): row 2i + g is game g of pair i (docs/bots.md "Arena").
+    pair: npt.NDArray[np.uint64]
+    game: npt.NDArray[np.uint8]
+    hand_seed: npt.NDArray[np.uint64]
+    scores: npt.NDArray[np.int32]  # shape (n, 2): per side
+    moves: npt.NDArray[np.int32]
+    end_reason: npt.NDArray[np.uint8]
+    seconds: npt.NDArray[np.float64]  # shape (n, 2): per bot
+    decisions: npt.NDArray[np.int32]  # shape (n, 2): per bot
+    history: list[list[str]] | None
+
+def _arena_pairs(
+    rules: Rules | None,
+    a: ISMCTS | _PolicyLike,
+    b: ISMCTS | _PolicyLike,
+    *,
+    seed: int,
+    first: int,
+    stop: int,
+    threads: int = 1,
+    keep_moves: bool = False,
+    progress: Callable[[int], object] | None = None,
+) -> _ArenaTable: ...
 
 # ---- policies (docs/native.md) ----------------------------------------------------------------
 

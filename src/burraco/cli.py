@@ -56,7 +56,7 @@ from ._errors import BurracoError
 from ._policy import _splitmix64, play_with
 from ._records import read_records, write_records
 
-POLICIES = ("greedy", "random")  # the built-in policies; 'module:attribute' names any other
+POLICIES = ("greedy", "heuristic", "random")  # the built-in policies; 'module:attribute' names any other
 ENGINES = _perft_tool.ENGINES
 _MASK = (1 << 64) - 1
 
@@ -802,6 +802,87 @@ def _selfplay_loop(
     return tally, seconds
 
 
+# ---- arena ---------------------------------------------------------------------------------------
+
+
+def render_duels(result: Any) -> Table:
+    """The arena's table: per two bots, the first's pair wins with the 95 % Wilson interval, its
+    mean margin per pair with the 95 % interval's half-width, and each bot's CPU per move."""
+    table = plain_table("bot A", "bot B", "pairs", "A wins", "95 % CI", "A margin/pair",
+                        "ms/move A", "ms/move B")
+    for duel in result.duels:
+        low, high = duel.interval
+        table.add_row(duel.a, duel.b, f"{duel.pairs:,}", f"{100 * duel.win_rate:.1f} %",
+                      f"{100 * low:.1f}-{100 * high:.1f} %",
+                      f"{duel.mean_margin:+.0f} ± {duel.margin_halfwidth:.0f}",
+                      f"{duel.ms_per_decision(0):.3f}", f"{duel.ms_per_decision(1):.3f}")
+    return table
+
+
+def render_ratings(result: Any) -> Table:
+    """The Bradley-Terry ratings, best first (Elo scale, mean 0)."""
+    table = plain_table("bot", "rating")
+    for name, rating in sorted(result.ratings.items(), key=lambda item: -item[1]):
+        table.add_row(name, f"{rating:+.0f}")
+    return table
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    """``burraco arena``: bots on duplicate deals, a table of results, ratings, records."""
+    from . import arena  # the core engine only: the reference has no arena
+
+    engine = load_engine("core")
+    rules = make_rules(engine, args.preset, args.players)
+    if rules.players == 3:
+        raise CliError(f"{rules!r}: the arena needs two sides (two or four players)", 2)
+    specs = [spec.strip() for spec in args.bots.split(",")]
+    if len(specs) < 2:
+        raise CliError(f"--bots {args.bots!r}: expected two bots or more, e.g. heuristic,greedy", 2)
+    if args.pairs < 1:
+        raise CliError(f"--pairs {args.pairs}: expected at least 1", 2)
+    if not 1 <= args.threads <= 64:
+        raise CliError(f"--threads {args.threads}: expected 1 to 64", 2)
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # module:attribute bots from the current folder
+    try:
+        bots = [arena.bot(spec) for spec in specs]
+    except BurracoError as error:
+        raise CliError(f"--bots: {error}", 2) from None
+    seed = seed_or_random(args.seed)
+    duels = len(bots) * (len(bots) - 1) // 2
+    total = 2 * args.pairs * duels
+    with progress_bar(total, "games", enabled=not args.quiet) as bar:
+        task = bar.add_task("arena", total=total, rate="")
+        started = time.perf_counter()
+
+        def progress(done: int) -> None:
+            elapsed = time.perf_counter() - started
+            bar.update(task, completed=done,
+                       rate=f"{done / elapsed:,.1f} games/s" if elapsed > 0 else "")
+
+        result = arena.tournament(rules, specs, pairs=args.pairs, seed=seed, threads=args.threads,
+                                  keep_moves=args.out is not None, progress=progress)
+    screen = Screen(color=not args.no_color)
+    screen.say(f"burraco arena: {rules!r}, seed {seed}, {args.pairs:,} duplicate pairs per two "
+               f"bots, {args.threads} thread{'s' if args.threads != 1 else ''}")
+    screen.table(render_duels(result))
+    if result.ratings is not None:
+        screen.table(render_ratings(result))
+    if args.out is not None:
+        written = 0
+        with open(args.out, "w", encoding="utf-8") as out:
+            for duel in result.duels:
+                games = duel.games
+                for row, moves in enumerate(games["history"]):
+                    game = engine.Game(rules, seed=int(games["hand_seed"][row]))
+                    for move in moves:
+                        game.push(move)
+                    written += write_records(out, [game.record()])
+        screen.say(f"wrote {written:,} records to {args.out} (per two bots, pair by pair: game 0 "
+                   "with bot A on the even seats, then game 1 swapped)")
+    return 0
+
+
 # ---- replay --------------------------------------------------------------------------------------
 
 
@@ -1069,7 +1150,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser with its subcommands."""
     parser = _OneLineParser(
         prog="burraco",
-        description="Burraco / Buraco rules engine: play, self-play, replay, perft, benchmarks.",
+        description="Burraco / Buraco rules engine: play, self-play, arena, replay, perft, "
+        "benchmarks.",
         epilog="Every subcommand has --help. Presets: italian, italian-2p, italian-3p, "
         "online-2p, brazilian.",
     )
@@ -1145,6 +1227,32 @@ def build_parser() -> argparse.ArgumentParser:
     color_option(selfplay)
     engine_option(selfplay)
     selfplay.set_defaults(run=cmd_selfplay)
+
+    arena_cmd = commands.add_parser(
+        "arena", help="bots against bots on duplicate deals, with confidence intervals",
+        description="Play every two of the bots on the same duplicate pairs (one deal played "
+        "twice with the seats swapped; hand i dealt from the (i+1)-th SplitMix64 output of the "
+        "seed) and print, per two bots, the first's share of the pairs won with its 95 % "
+        "(Wilson) interval, its mean margin per pair and each bot's CPU time per move; with "
+        "three bots or more, Bradley-Terry ratings on the Elo scale. Bots: random, greedy, "
+        "heuristic, ismcts:ITERATIONS[:rollout=P][:cut=N][:c=X][:seed=N], or module:attribute "
+        "(docs/bots.md).",
+    )
+    rules_options(arena_cmd, default="italian-2p")
+    arena_cmd.add_argument("--bots", required=True, metavar="A,B[,C...]",
+                           help="the bots, e.g. heuristic,greedy,random or ismcts:1000,heuristic")
+    arena_cmd.add_argument("--pairs", type=int, default=100, metavar="N",
+                           help="duplicate pairs per two bots (default 100)")
+    arena_cmd.add_argument("--seed", type=_nonnegative_seed,
+                           help="seed of the deals (default: random, printed)")
+    arena_cmd.add_argument("--threads", type=int, default=1, metavar="N",
+                           help="C++ threads playing the games (default 1; the results do not "
+                           "depend on it)")
+    arena_cmd.add_argument("--out", metavar="FILE",
+                           help="write the record of every game to FILE (JSON Lines)")
+    arena_cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+    color_option(arena_cmd)
+    arena_cmd.set_defaults(run=cmd_arena)
 
     replay = commands.add_parser(
         "replay", help="replay a recorded hand move by move",

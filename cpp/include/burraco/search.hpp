@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "burraco/game.hpp"
+#include "burraco/heuristic.hpp"
 #include "burraco/rng.hpp"
 
 namespace burraco {
@@ -58,19 +59,27 @@ class PolicyError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The policy of a policy loop: a built-in one, or a hook (kept alive by the caller).
+// The policy of a policy loop: a built-in one, or a hook (kept alive by the caller). The
+// heuristic policy plays with `heuristic` (kept alive by the caller), or with the default
+// parameters when it is null.
 struct Policy {
-  enum class Kind : std::uint8_t { Random, Greedy, Hook };
+  enum class Kind : std::uint8_t { Random, Greedy, Hook, Heuristic };
   Kind kind = Kind::Random;
   const PolicyHook* hook = nullptr;
+  const HeuristicParams* heuristic = nullptr;
 
   static const Policy Random;
   static const Policy Greedy;
-  static constexpr Policy of(const PolicyHook* hook) { return Policy{Kind::Hook, hook}; }
+  static const Policy Heuristic;
+  static constexpr Policy of(const PolicyHook* hook) { return Policy{Kind::Hook, hook, nullptr}; }
+  static constexpr Policy of(const HeuristicParams* params) {
+    return Policy{Kind::Heuristic, nullptr, params};
+  }
   friend constexpr bool operator==(const Policy&, const Policy&) = default;
 };
-inline constexpr Policy Policy::Random{Policy::Kind::Random, nullptr};
-inline constexpr Policy Policy::Greedy{Policy::Kind::Greedy, nullptr};
+inline constexpr Policy Policy::Random{Policy::Kind::Random, nullptr, nullptr};
+inline constexpr Policy Policy::Greedy{Policy::Kind::Greedy, nullptr, nullptr};
+inline constexpr Policy Policy::Heuristic{Policy::Kind::Heuristic, nullptr, nullptr};
 
 // docs/search.md "Move cap": a policy loop (playout, playouts, ISMCTS rollouts, Match) that has
 // played this many moves of a hand without reaching its end stops with a StateError. Real hands
@@ -166,13 +175,18 @@ class TurnMemory {
 // non-empty).
 std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves);
 
+// The heuristic policy's choice (heuristic.hpp) with the policy's parameters or the defaults.
+std::size_t heuristic_policy_choice(Policy policy, const GameState& s, const Rules& rules,
+                                    const std::vector<Move>& moves);
+
 // The policy's choice among `moves` (as greedy_choice), the randomness drawn from `rng`: random
-// takes rng.bounded(size), a hook one rng.next() for its stream, greedy nothing.
+// takes rng.bounded(size), a hook one rng.next() for its stream, greedy and heuristic nothing.
 inline std::size_t policy_choice(Policy policy, const GameState& s, const Rules& rules,
                                  const std::vector<Move>& moves, Rng& rng) {
   switch (policy.kind) {
     case Policy::Kind::Random: return static_cast<std::size_t>(rng.bounded(moves.size()));
     case Policy::Kind::Greedy: return greedy_choice(s, rules, moves);
+    case Policy::Kind::Heuristic: return heuristic_policy_choice(policy, s, rules, moves);
     case Policy::Kind::Hook: break;
   }
   const std::int64_t i = policy.hook->choose(s, rules, moves, rng.next());

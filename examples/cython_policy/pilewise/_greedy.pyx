@@ -6,7 +6,9 @@ whose short-opening rule greedy reads from the engine's state), so the two play 
 hands: the time between them is what the native interface costs (the bench table's "greedy, native
 port" row). A second, small example of the interface beside pilewise itself:
 
-* draw phase: keep the first card if offered, else draw from the stock;
+* draw phase: keep the first card if offered; else take the pile when it holds four cards or more,
+  or when its top card is natural and two other naturals of the hand make three of a kind or three
+  in a row of its suit with it; else draw from the stock;
 * meld phase: the longest meld; else a natural card laid off; else, with two cards or fewer, any
   lay-off; else discard the card of least use to the hand (ties: the most points, then the first).
 """
@@ -44,6 +46,38 @@ cdef int use_in_hand(burraco_cards hand, uint8_t card) noexcept nogil:
     return score
 
 
+cdef inline bint in_row(burraco_cards hand, int suit, int slot) noexcept nogil:
+    """The hand holds the natural card of this run slot (1..14, the ace at both ends; slot 2 is
+    a two, which is wild, so never)."""
+    if slot < 1 or slot > 14 or slot == 2:
+        return False
+    return copies(hand, suit, 1 if slot == 14 else slot) > 0
+
+
+cdef bint pile_pays(const burraco_view* view) noexcept nogil:
+    cdef uint8_t top = view.top
+    cdef int rank, suit, s, same = 0
+    if view.need[view.side] > 0 and not view.opened[view.side]:
+        return False  # greedy leaves the pile alone until an opening minimum is met
+    if view.pile_size >= 4:
+        return True
+    if top == BURRACO_NO_CARD or burraco_card_is_wild(top):
+        return False
+    rank, suit = burraco_card_rank(top), burraco_card_suit(top)
+    for s in range(4):
+        same += copies(view.hand, s, rank)
+    if same >= 2:
+        return True
+    return row_with(view.hand, suit, rank) or (rank == 1 and row_with(view.hand, suit, 14))
+
+
+cdef inline bint row_with(burraco_cards hand, int suit, int t) noexcept nogil:
+    """The hand holds two naturals of the suit making three in a row with slot t."""
+    return ((in_row(hand, suit, t - 2) and in_row(hand, suit, t - 1))
+            or (in_row(hand, suit, t - 1) and in_row(hand, suit, t + 1))
+            or (in_row(hand, suit, t + 1) and in_row(hand, suit, t + 2)))
+
+
 cdef int32_t choose(const burraco_view* view, burraco_random* random, void* data) noexcept nogil:
     cdef uint32_t i
     cdef int32_t best = -1
@@ -53,6 +87,10 @@ cdef int32_t choose(const burraco_view* view, burraco_random* random, void* data
         for i in range(view.move_count):
             if view.moves[i].kind == BURRACO_KEEP:
                 return i
+        if pile_pays(view):
+            for i in range(view.move_count):
+                if view.moves[i].kind == BURRACO_PILE:
+                    return i
         for i in range(view.move_count):
             if view.moves[i].kind == BURRACO_DRAW:
                 return i

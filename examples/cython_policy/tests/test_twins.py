@@ -122,12 +122,6 @@ def test_native_beats_random(preset):
     assert margin > 0, f"pilewise's mean margin over random in {preset}: {margin}"
 
 
-def test_native_beats_greedy():
-    """The same over greedy, the stronger built-in policy."""
-    margin = duel_margin("italian-2p", NATIVE, "greedy", range(1, 13))
-    assert margin > 0, f"pilewise's mean margin over greedy: {margin}"
-
-
 def test_selfplay_command():
     """`burraco selfplay --policy module:attribute` plays the native policy in every seat: the
     hands are those of burraco.playouts with that policy, so its summary's mean scores and mean

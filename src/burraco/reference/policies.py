@@ -211,12 +211,17 @@ def _from_string(text: str, *, imports: bool) -> Policy:
     name = str(text)
     if name in POLICIES:
         return _builtin(name)
+    if name == "heuristic":
+        raise PolicyError(
+            "policy 'heuristic' is built into the core engine only (burraco.Game, docs/bots.md); "
+            "the reference engine plays 'random', 'greedy' and Python policies"
+        )
     if imports and ":" in name:
         return _from_spec(name)
     known = ("or 'module:attribute'" if imports
              else "; burraco.reference.Policy('module:attribute') loads a module's")
     raise InvalidNotationError(
-        f"unknown playout policy {text!r} (known: 'random', 'greedy'"
+        f"unknown playout policy {text!r} (known: 'random', 'greedy', 'heuristic'"
         f"{', ' if imports else ''}{known})"
     )
 
@@ -226,7 +231,7 @@ def _from_spec(spec: str) -> Policy:
     module, _colon, attribute = spec.partition(":")
     if not module or not attribute or ":" in attribute:
         raise InvalidNotationError(
-            f"policy {spec!r}: expected 'random', 'greedy' or 'module:attribute'"
+            f"policy {spec!r}: expected 'random', 'greedy', 'heuristic' or 'module:attribute'"
         )
     try:
         target: object = importlib.import_module(module)
@@ -345,6 +350,38 @@ def falls_short(game: Game, move: Move, hand: Cards) -> bool:
     return after._state.need != game._state.need
 
 
+def pile_pays(game: Game) -> bool:
+    """Whether greedy takes the pile: never while the acting side has not met an opening minimum
+    (a hand that cannot open would only grow); else when it holds at least four cards, or its
+    top card is natural
+    (neither a joker nor a two) and two other natural cards of the hand make with it three of a
+    kind (any suits) or three in a row of its suit. In a row the ace is rank 1 or 14 and a two
+    never stands for itself, so ``A 2 3`` is no row but ``Q K A`` is. A pattern of the cards alone,
+    whatever the rules allow: a native port can follow it exactly."""
+    if game.rules.opening_minimum is not None and not game._state.opened[game.side_of(game.turn)]:
+        return False
+    if len(game.discard_pile) >= 4:
+        return True
+    top = game.top_discard
+    if top is None or top.is_wild:
+        return False
+    hand = game.hand(game.turn)
+    if sum(1 for card in hand if card.rank == top.rank) >= 2:
+        return True
+
+    def positions(card: Card) -> set[int]:
+        return {1, 14} if card.is_ace else {card.rank_value}
+
+    held = set()
+    for card in hand:
+        if card.suit == top.suit and not card.is_wild:
+            held |= positions(card)
+    return any({start, start + 1, start + 2} - {position} <= held
+               for position in positions(top)
+               for start in range(position - 2, position + 1)
+               if 2 not in {start, start + 1, start + 2} and start >= 1 and start + 2 <= 14)
+
+
 def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
     """The moves a built-in policy chooses among (docs/search.md "Candidates"): ``moves``, the legal
     moves of ``game`` in canonical order, less every move after which the position (its state
@@ -398,7 +435,8 @@ def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
     """The greedy policy's choice among ``moves``, the candidates (:func:`candidates`) of ``game``
     in canonical order.
 
-    1. Draw phase: ``keep`` if legal, else ``draw`` if legal, else the first legal move.
+    1. Draw phase: ``keep`` if legal, else ``pile`` if legal and :func:`pile_pays`, else
+       ``draw`` if legal, else the first legal move.
     2. Meld phase, the first rule that applies, never choosing a meld or lay-off that would empty
        the hand of a side whose brazilian opening falls short (:func:`falls_short`: the turn's
        cards would only come back, and greedy would play them again forever):
@@ -411,9 +449,9 @@ def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
        * (never reached while C.7 holds: there is always a discard or a lay-off) the first move.
     """
     if game.phase == "draw":
-        for wanted in ("keep", "draw"):
+        for wanted in ("keep", "pile", "draw"):
             for move in moves:
-                if move.kind == wanted:
+                if move.kind == wanted and (wanted != "pile" or pile_pays(game)):
                     return move
         return moves[0]
     hand = game.hand(game.turn)

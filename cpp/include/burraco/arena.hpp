@@ -1,0 +1,61 @@
+// burraco — bots playing one another on duplicate deals (docs/bots.md "Arena").
+//
+// A bot is a policy (random, greedy, heuristic with its parameters, or a hook) or an ISMCTS search
+// with its parameters. A duplicate pair plays one deal twice with the bots' seats swapped, so
+// the luck of the cards cancels out: in game 0 of a pair the first bot holds the even seats (side
+// 0 of two or four players), in game 1 the odd ones; with three players the first bot holds seat
+// 0 in game 0 and seats 1 and 2 in game 1 (not a fair split: three-player arenas are left out).
+//
+// Every game of pair i is dealt from hand seed batch_seed(seed, i), player 0 first. The policy
+// bots of a game draw from one Rng seeded by batch_seed(hand seed, game number); an ISMCTS bot
+// searches with a generator seeded by batch_seed(its parameters' seed, hand seed + game number),
+// fresh for each game. So a game depends neither on the other games nor on the threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "burraco/heuristic.hpp"
+#include "burraco/ismcts.hpp"
+#include "burraco/search.hpp"
+
+namespace burraco {
+
+struct BotSpec {
+  bool search = false;         // an ISMCTS search (ismcts) rather than a policy (policy)
+  Policy policy = Policy::Random;  // a heuristic policy's parameters point into `heuristic`
+  HeuristicParams heuristic;
+  IsmctsParams ismcts;         // its rollout policy's heuristic parameters: `heuristic`
+};
+
+// One game of a pair.
+struct ArenaGame {
+  std::uint64_t pair = 0;
+  std::uint8_t game = 0;                  // 0: bot A on the even seats; 1: swapped
+  std::array<std::int32_t, 2> scores{};   // per side (0: even seats)
+  std::int32_t moves = 0;
+  std::uint8_t end_reason = 0;            // 1 closed, 2 stock exhausted, 3 deadlock
+  double seconds[2] = {0, 0};             // CPU time the bots A and B spent choosing
+  std::int32_t decisions[2] = {0, 0};     // moves they chose
+  std::vector<Move> history;              // kept when asked for
+};
+
+// Plays pairs [from, to) of bots a and b on `threads` threads (precondition: two or four
+// players); the games in pair order, game 0 before game 1. `keep_moves` fills
+// ArenaGame::history. `done` (if given) counts the finished games as they finish; once `stop` (if
+// given) is set, the threads stop after their current game and the call throws ArenaStopped.
+// A failure of a game (StateError, PolicyError) is thrown after every thread has stopped.
+struct ArenaStopped {};
+std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const BotSpec& b,
+                                   std::uint64_t seed, std::uint64_t from, std::uint64_t to,
+                                   int threads, bool keep_moves, std::atomic<std::uint64_t>* done,
+                                   const std::atomic<bool>* stop);
+
+// One game of an arena (the unit arena_pairs runs on its threads).
+ArenaGame arena_game(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
+                     std::uint64_t pair, int game, bool keep_moves);
+
+}  // namespace burraco

@@ -1,0 +1,75 @@
+// burraco — the `heuristic` policy: a position evaluation and the moves it prefers
+// (docs/bots.md "heuristic").
+//
+// The evaluation estimates, from one seat, the final score margin of its side: its melds' points
+// and burraco bonuses, a share of a burraco's bonus for every meld on its way to one (more for a
+// clean meld than a dirty one), less a share of the points in the seat's hand, plus what the cards
+// of the hand promise (a wild is kept for a burraco; a natural counts its rank-mates and suit
+// neighbours), less the cost of a pozzetto not yet taken and of every card still between the seat
+// and it; the same for the other sides from what the seat may see (their melds and the sizes of
+// their hands); after the seat's discard, less the harm that card can do (it lays off on another
+// side's meld, it matches the cards that side took with the pile). A finished hand is valued
+// exactly: the side's total less the best other side's total.
+//
+// The policy reads the position only as its seat may see it:
+//   * draw phase: a pending brazilian first draw is kept; otherwise it plays the rest of the turn
+//     in its head twice, once after taking the pile (all of it is face up) and once on the hand as
+//     it is (the stock card unknown), and takes the pile when that turn ends better by more than
+//     `pile_margin`;
+//   * meld phase: among the melds and lay-offs it plays the one that raises the evaluation most,
+//     when one raises it by more than `meld_margin`; else it discards the card whose discard
+//     leaves the best evaluation (a closing is valued as the hand it ends).
+// Ties go to the first move in canonical order. The policy draws no random numbers.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "burraco/game.hpp"
+
+namespace burraco {
+
+struct HeuristicParams {
+  // Share of a card's points held against the hand while it is in a hand (0: ignore the hand).
+  double hand_weight = 0.6;
+  // What a wild in the hand is worth: kept for a burraco rather than spent on a small meld.
+  double wild_value = 45;
+  // Per unit of a natural card's usefulness in the hand: 10 for each other card of its rank, 1 for
+  // each card of its suit one or two ranks away (the greedy policy's measure, docs/search.md).
+  double use_weight = 0.3;
+  // The share of the clean burraco bonus a clean meld of 3, 4, 5 and 6 cards is counted for
+  // (a meld on its way to a burraco); `dirty_share` of it for a meld with a wild.
+  std::array<double, 4> progress = {0.0, 0.05, 0.15, 0.3};
+  double dirty_share = 0.4;
+  // The cost of a pozzetto the side has not taken, on top of the rules' no-pozzetto penalty, and
+  // the cost of each card in the hand while it is not taken (fewer cards: nearer to it).
+  double pozzetto_extra = 60;
+  double pozzetto_card = 4;
+  // Discarding a card another side can lay off on its melds costs this plus the card's points;
+  // one that matches (same rank, or same suit one rank away) a card that side took with the pile
+  // costs `danger_known`.
+  double danger_lay = 25;
+  double danger_known = 40;
+  // Points of an average unseen card in another player's hand (for their hand's liability).
+  double unseen_card_points = 7;
+  // Take the pile when the imagined turn after it evaluates more than this above drawing: with
+  // four players `pile_margin`, with two `pile_margin_two_players` (measured: in a two-player
+  // game the pile is worth more than the evaluation says; with four, taking it more often loses).
+  double pile_margin = 0;
+  double pile_margin_two_players = -60;
+  // Play a meld or lay-off only when it raises the evaluation by more than this.
+  double meld_margin = 0;
+
+  friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
+};
+
+// The evaluation of `s` for the side of `seat` (see above), reading only what that seat may see.
+double heuristic_evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& params);
+
+// The heuristic policy's choice among `moves` (candidates of `s`, non-empty, canonical order);
+// `scratch` is reused space.
+std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                             const HeuristicParams& params, std::vector<Move>& scratch);
+
+}  // namespace burraco

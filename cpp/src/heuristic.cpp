@@ -1,0 +1,245 @@
+// The heuristic policy (heuristic.hpp, docs/bots.md).
+#include "burraco/heuristic.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+#include "burraco/search.hpp"
+#include "turn.hpp"
+
+namespace burraco {
+
+using namespace detail;
+
+namespace {
+
+// 10 for every other card of its rank, 1 for every card of its suit one or two ranks away (the
+// ace both low and high); twos are wild and count for neither. The greedy policy's measure.
+int usefulness(CardSet hand, Card c) {
+  CardSet others = hand;
+  others.remove(c);
+  int score = 0;
+  const int rank = c.rank(), suit = c.suit();
+  for (int s = 0; s < kSuits; ++s) score += 10 * others.count(Card::suited(s, rank));
+  for (int r = 1; r <= kRanks; ++r) {
+    if (r == kTwo) continue;
+    const int copies = others.count(Card::suited(suit, r));
+    if (!copies) continue;
+    int d = std::abs(r - rank);
+    if (r == kAce) d = std::min(d, 14 - rank);
+    if (rank == kAce) d = std::min(d, 14 - r);
+    if (d == 1 || d == 2) score += copies;
+  }
+  return score;
+}
+
+double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
+  const int bonus = m.bonus(rules);
+  double value = m.points(rules) + bonus;
+  if (bonus == 0 && m.size() >= 3 && m.size() <= 6) {
+    const double share = p.progress[static_cast<std::size_t>(m.size() - 3)];
+    value += share * rules.clean_burraco_bonus * (m.is_clean() ? 1.0 : p.dirty_share);
+  }
+  return value;
+}
+
+// The cards of the seat's hand valued: held against it, and what they promise. `unseen` of them
+// (a pozzetto just joined in a lookahead) are not looked at: each counts as an average card.
+double hand_value(CardSet hand, CardSet unseen, const Rules& rules, const HeuristicParams& p) {
+  CardSet seen = hand;
+  unseen.for_each([&](Card c) { seen.remove(c); });
+  double value = -p.hand_weight * p.unseen_card_points * unseen.size();
+  seen.for_each([&](Card c) {
+    value -= p.hand_weight * rules.card_points(c);
+    value += c.is_wild() ? p.wild_value : p.use_weight * usefulness(seen, c);
+  });
+  return value;
+}
+
+// The harm of `card` on the pile for the sides other than `side`.
+double discard_danger(const GameState& s, const Rules& rules, int side, Card card,
+                      const HeuristicParams& p) {
+  if (!card.valid()) return 0;
+  double harm = 0;
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] != side && lay_off(s.melds[i], card, rules).ok()) {
+      harm += p.danger_lay + rules.card_points(card);
+      break;
+    }
+  if (card.is_wild()) return harm;
+  for (int q = 0; q < s.players; ++q) {
+    if (seat_side(s, rules, q) == side || s.known[q].empty()) continue;
+    bool matches = false;
+    s.known[q].for_each([&](Card k) {
+      if (k.is_wild()) return;
+      if (k.rank() == card.rank() || (k.suit() == card.suit() && std::abs(k.rank() - card.rank()) == 1))
+        matches = true;
+    });
+    if (matches) {
+      harm += p.danger_known;
+      break;
+    }
+  }
+  return harm;
+}
+
+// The evaluation; `unseen` as in hand_value, `discarded` the card the seat just put on the pile
+// (or none).
+double evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& p,
+                CardSet unseen, Card discarded) {
+  const int side = seat_side(s, rules, seat);
+  if (s.over()) {
+    // The hand as the seat sees it: the other hands hold their known cards; the rest of each is
+    // counted as average cards.
+    GameState seen = s;
+    double others_unknown = 0, own_unknown = -static_cast<double>(unseen.size()) * p.unseen_card_points;
+    for (int q = 0; q < s.players; ++q) {
+      if (q == seat) continue;
+      seen.hands[q] = s.known[q];
+      const double missing = (s.hands[q].size() - s.known[q].size()) * p.unseen_card_points;
+      if (seat_side(s, rules, q) == side) own_unknown -= missing;
+      else others_unknown -= missing;
+    }
+    unseen.for_each([&](Card c) { seen.hands[seat].remove(c); });
+    const HandResult r = score_hand(seen, rules);
+    double own = 0, best_other = -std::numeric_limits<double>::infinity();
+    for (int k = 0; k < r.side_count; ++k) {
+      const SideResult& x = r.sides[static_cast<std::size_t>(k)];
+      if (x.side == side) own = x.total;
+      else best_other = std::max(best_other, static_cast<double>(x.total));
+    }
+    if (best_other == -std::numeric_limits<double>::infinity()) best_other = 0;
+    return own + own_unknown - best_other - (r.side_count > 1 ? others_unknown / (r.side_count - 1) : 0);
+  }
+  std::array<int, kSideSlots> sides{};
+  const int count = active_sides(s, rules, sides);
+  std::array<double, kSideSlots> value{};
+  for (int i = 0; i < s.meld_count; ++i) value[s.meld_side[i]] += meld_value(s.melds[i], rules, p);
+  for (int k = 0; k < count; ++k) {
+    const int x = sides[static_cast<std::size_t>(k)];
+    if (!took_packet(s, rules, x)) {
+      value[static_cast<std::size_t>(x)] -= rules.no_pozzetto_penalty + p.pozzetto_extra;
+      for (int q = 0; q < s.players; ++q)
+        if (seat_side(s, rules, q) == x) value[static_cast<std::size_t>(x)] -= p.pozzetto_card * s.hands[q].size();
+    }
+  }
+  for (int q = 0; q < s.players; ++q) {
+    const int x = seat_side(s, rules, q);
+    if (q == seat) {
+      value[static_cast<std::size_t>(x)] += hand_value(s.hands[q], unseen, rules, p);
+    } else {
+      // Cards the seat cannot see: average cards; the known ones as they are.
+      double hand = -p.unseen_card_points * (s.hands[q].size() - s.known[q].size());
+      s.known[q].for_each([&](Card c) { hand -= rules.card_points(c); });
+      value[static_cast<std::size_t>(x)] += p.hand_weight * hand;
+    }
+  }
+  double best_other = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k < count; ++k)
+    if (sides[static_cast<std::size_t>(k)] != side)
+      best_other = std::max(best_other, value[static_cast<std::size_t>(sides[static_cast<std::size_t>(k)])]);
+  if (best_other == -std::numeric_limits<double>::infinity()) best_other = 0;
+  double result = value[static_cast<std::size_t>(side)] - best_other;
+  if (discarded.valid()) result -= discard_danger(s, rules, side, discarded, p);
+  return result;
+}
+
+// The cards that joined the seat's hand from a pozzetto between `before` and `after` (the seat
+// has not seen them when it chooses).
+CardSet new_packet_cards(const GameState& before, const GameState& after, int seat) {
+  CardSet out;
+  for (int k = 0; k < kPackets; ++k)
+    if (before.packets[k].status == PacketStatus::Untaken &&
+        after.packets[k].status == PacketStatus::InHand && after.packets[k].owner == seat)
+      out = after.packets[k].set();
+  return out;
+}
+
+struct Scored {
+  std::size_t index;
+  double value;       // evaluation after the move
+  bool ends_lookahead;  // the turn is over, or a pozzetto joined the hand
+};
+
+// The meld-phase choice (see the header) and the evaluation it leads to.
+Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                         const HeuristicParams& p) {
+  const int seat = s.turn;
+  const double now = evaluate(s, rules, seat, p, CardSet{}, Card{});
+  Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
+  Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move& m = moves[i];
+    GameState t = s;
+    if (!apply_move(t, rules, m).ok()) continue;
+    const CardSet unseen = new_packet_cards(s, t, seat);
+    const bool discard = m.kind == MoveKind::Discard;
+    const double v = evaluate(t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{});
+    const bool ends = discard || t.over() || t.turn != seat || !unseen.empty();
+    if (discard || t.over()) {
+      if (v > best_end.value) best_end = {i, v, true};
+    } else if (v > best_put.value) {
+      best_put = {i, v, ends};
+    }
+  }
+  if (best_put.index < moves.size() && best_put.value > now + p.meld_margin) return best_put;
+  if (best_end.index < moves.size()) return best_end;
+  if (best_put.index < moves.size()) return best_put;
+  return {0, now, true};
+}
+
+// The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
+double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
+                    std::vector<Move>& scratch) {
+  for (int step = 0; step < 40; ++step) {
+    if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
+    legal_moves(t, rules, scratch);
+    if (scratch.empty()) break;
+    const Scored c = meld_phase_choice(t, rules, scratch, p);
+    if (c.ends_lookahead) return c.value;
+    apply_move(t, rules, scratch[c.index]);
+  }
+  return evaluate(t, rules, seat, p, CardSet{}, Card{});
+}
+
+}  // namespace
+
+double heuristic_evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& params) {
+  return evaluate(s, rules, seat, params, CardSet{}, Card{});
+}
+
+std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                             const HeuristicParams& p, std::vector<Move>& scratch) {
+  if (moves.size() == 1) return 0;
+  if (s.phase == Phase::Draw) {
+    std::size_t draw = moves.size(), pile = moves.size();
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (moves[i].kind == MoveKind::Keep) return i;
+      if (moves[i].kind == MoveKind::Draw) draw = i;
+      if (moves[i].kind == MoveKind::Pile) pile = i;
+    }
+    if (pile == moves.size()) return draw < moves.size() ? draw : 0;
+    if (draw == moves.size()) return pile;
+    GameState taken = s;
+    if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
+    const double with_pile = imagine_turn(taken, rules, s.turn, p, scratch);
+    GameState as_is = s;  // the turn on the hand as it is: the stock card is not known
+    as_is.phase = Phase::Meld;
+    const double without = imagine_turn(as_is, rules, s.turn, p, scratch);
+    const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
+    return with_pile > without + margin ? pile : draw;
+  }
+  if (s.phase != Phase::Meld) return 0;
+  const Scored c = meld_phase_choice(s, rules, moves, p);
+  return c.index < moves.size() ? c.index : 0;
+}
+
+std::size_t heuristic_policy_choice(Policy policy, const GameState& s, const Rules& rules,
+                                    const std::vector<Move>& moves) {
+  static const HeuristicParams defaults{};
+  thread_local std::vector<Move> scratch;
+  return heuristic_choice(s, rules, moves, policy.heuristic ? *policy.heuristic : defaults, scratch);
+}
+
+}  // namespace burraco

@@ -1,0 +1,253 @@
+"""Bots against bots on duplicate deals (docs/bots.md "Arena").
+
+A *bot* is named by a spec, as on the command line:
+
+* ``'random'``, ``'greedy'``, ``'heuristic'``: the built-in policies;
+* ``'ismcts:1000'``: an ISMCTS search of 1,000 iterations, with options after more colons:
+  ``rollout=random|greedy|heuristic`` (the rollout policy), ``cut=N`` (rollouts cut after N
+  moves and scored as they stand), ``c=X`` (the exploration constant), ``seed=N``; for example
+  ``'ismcts:1000:rollout=heuristic:cut=40'``;
+* ``'module:attribute'``: a policy of yours (a native policy or a Python callable,
+  docs/native.md).
+
+A *pair* is one deal played twice with the bots' seats swapped, so the luck of the cards cancels
+out: in game 0 the first bot holds the even seats (side 0), in game 1 the odd ones. A bot wins a
+pair when its two scores' margins over the other side add up to more than zero (a tie counts
+half). :func:`duel` plays two bots; :func:`tournament` plays every two of several and rates them.
+
+>>> import burraco
+>>> from burraco.arena import duel
+>>> result = duel(burraco.Rules("italian-2p"), "heuristic", "random", pairs=4, seed=1)
+>>> result.pairs, result.wins_a + result.wins_b + result.ties
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _core
+from ._errors import InvalidNotationError
+
+__all__ = ["Bot", "Duel", "Tournament", "bot", "bradley_terry", "duel", "tournament",
+           "wilson_interval"]
+
+BUILT_IN = ("random", "greedy", "heuristic")
+_ISMCTS_OPTIONS = ("rollout", "cut", "c", "seed")
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot of the arena: its spec (how it was named) and what the engine plays (a policy
+    argument or an :class:`burraco.ISMCTS`)."""
+
+    spec: str
+    player: Any
+
+
+def bot(spec: str | Any) -> Bot:
+    """The bot a spec names (see the module's docstring), or a :class:`burraco.Policy` or
+    :class:`burraco.ISMCTS` as it is (named by the policy's name, or the search's repr);
+    :class:`burraco.InvalidNotationError` quoting the spec if it names none,
+    :class:`burraco.PolicyError` if its module fails."""
+    if isinstance(spec, _core.Policy):
+        return Bot(spec.name, spec)
+    if isinstance(spec, _core.ISMCTS):
+        return Bot(repr(spec), spec)
+    if not isinstance(spec, str):
+        raise InvalidNotationError(f"bot {spec!r}: expected a spec string such as 'heuristic' or "
+                                   "'ismcts:1000', a burraco.Policy or a burraco.ISMCTS")
+    text = spec.strip()
+    if text in BUILT_IN:
+        return Bot(text, text)
+    if text == "ismcts" or text.startswith("ismcts:"):
+        return Bot(text, _ismcts(text))
+    if ":" in text:
+        return Bot(text, _core.Policy(text))
+    raise InvalidNotationError(f"bot {spec!r}: expected {', '.join(map(repr, BUILT_IN))}, "
+                               "'ismcts:ITERATIONS[:option=value...]' or 'module:attribute'")
+
+
+def _ismcts(spec: str) -> Any:
+    parts = spec.split(":")[1:]
+    if not parts or not parts[0].strip().isdigit():
+        raise InvalidNotationError(f"bot {spec!r}: expected 'ismcts:ITERATIONS', such as "
+                                   "'ismcts:1000'")
+    options: dict[str, Any] = {"iterations": int(parts[0])}
+    for part in parts[1:]:
+        key, equals, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or key not in _ISMCTS_OPTIONS:
+            raise InvalidNotationError(
+                f"bot {spec!r}: option {part!r}: expected one of "
+                + ", ".join(f"{name}=..." for name in _ISMCTS_OPTIONS))
+        try:
+            if key == "rollout":
+                if value not in BUILT_IN:
+                    raise ValueError(value)
+                options["policy"] = value
+            elif key == "cut":
+                options["max_rollout_moves"] = int(value)
+            elif key == "c":
+                options["exploration"] = float(value)
+            else:
+                options["seed"] = int(value)
+        except ValueError:
+            raise InvalidNotationError(f"bot {spec!r}: option {part!r}: bad value") from None
+    return _core.ISMCTS(**options)
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``wins / n`` (95 % for the default ``z``).
+
+    >>> [round(x, 3) for x in wilson_interval(80, 100)]
+    [0.711, 0.867]
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    return (max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale))
+
+
+@dataclass
+class Duel:
+    """Two bots over duplicate pairs: the per-game arrays of the engine and the pair figures."""
+
+    a: str
+    b: str
+    pairs: int
+    wins_a: int
+    wins_b: int
+    ties: int
+    margins: list[int]  # bot a's margin per pair (both games)
+    games: Any = field(repr=False)  # the engine's per-game arrays (burraco._core._arena_pairs)
+
+    @property
+    def win_rate(self) -> float:
+        """Bot a's share of the pairs, a tie counting half."""
+        return (self.wins_a + 0.5 * self.ties) / self.pairs if self.pairs else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95 % Wilson interval of :attr:`win_rate`."""
+        return wilson_interval(self.wins_a + 0.5 * self.ties, self.pairs)
+
+    @property
+    def mean_margin(self) -> float:
+        """Bot a's mean margin per pair (points)."""
+        return sum(self.margins) / len(self.margins) if self.margins else 0.0
+
+    @property
+    def margin_halfwidth(self) -> float:
+        """The half-width of the 95 % normal interval of :attr:`mean_margin`."""
+        n = len(self.margins)
+        if n < 2:
+            return float("inf")
+        mean = self.mean_margin
+        variance = sum((m - mean) ** 2 for m in self.margins) / (n - 1)
+        return 1.96 * math.sqrt(variance / n)
+
+    def ms_per_decision(self, which: int) -> float:
+        """CPU milliseconds bot a (0) or b (1) spent per move it chose."""
+        seconds = float(self.games["seconds"][:, which].sum())
+        decisions = int(self.games["decisions"][:, which].sum())
+        return 1000.0 * seconds / decisions if decisions else 0.0
+
+
+def duel(rules: Any, a: str | Any, b: str | Any, *, pairs: int, seed: int = 0, threads: int = 1,
+         first: int = 0, keep_moves: bool = False,
+         progress: Callable[[int], object] | None = None) -> Duel:
+    """Plays pairs ``first`` .. ``first + pairs - 1`` of bots ``a`` and ``b`` (what :func:`bot`
+    takes, or a :class:`Bot`) under ``rules`` (two or four players) on ``threads`` threads; hand ``i`` is
+    dealt from ``batch_seed(seed, i)``, as ``burraco.playouts`` deals. ``progress(games_done)``
+    is called as the games finish. The result does not depend on ``threads``."""
+    bot_a = a if isinstance(a, Bot) else bot(a)
+    bot_b = b if isinstance(b, Bot) else bot(b)
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
+        raise InvalidNotationError(f"pairs {pairs!r}: expected an int of at least 1")
+    games = _core._arena_pairs(rules, bot_a.player, bot_b.player, seed=seed, first=first,
+                               stop=first + pairs, threads=threads, keep_moves=keep_moves,
+                               progress=progress)
+    scores = games["scores"]
+    margins = []
+    wins_a = wins_b = ties = 0
+    for i in range(pairs):
+        g0, g1 = scores[2 * i], scores[2 * i + 1]
+        margin = int(g0[0] - g0[1]) + int(g1[1] - g1[0])
+        margins.append(margin)
+        if margin > 0:
+            wins_a += 1
+        elif margin < 0:
+            wins_b += 1
+        else:
+            ties += 1
+    return Duel(bot_a.spec, bot_b.spec, pairs, wins_a, wins_b, ties, margins, games)
+
+
+def bradley_terry(names: Sequence[str], duels: Sequence[Duel], iterations: int = 2000) -> dict[str, float]:
+    """Bradley-Terry ratings of the bots on an Elo scale (400 points: ten to one odds), the mean
+    rating 0, fitted to the pair wins of ``duels`` (a tie half to each) by the MM algorithm. A bot
+    that won or lost every pair gets a rating pulled in by one virtual tie against each opponent,
+    so every rating is finite."""
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    wins = [[0.0] * n for _ in range(n)]
+    for d in duels:
+        i, j = index[d.a], index[d.b]
+        wins[i][j] += d.wins_a + 0.5 * d.ties + 0.5
+        wins[j][i] += d.wins_b + 0.5 * d.ties + 0.5
+    strength = [1.0] * n
+    for _ in range(iterations):
+        new = []
+        for i in range(n):
+            won = sum(wins[i])
+            denominator = sum((wins[i][j] + wins[j][i]) / (strength[i] + strength[j])
+                              for j in range(n) if j != i)
+            new.append(won / denominator if denominator else strength[i])
+        mean_log = sum(math.log(x) for x in new) / n
+        strength = [x / math.exp(mean_log) for x in new]
+    return {name: 400.0 * math.log10(strength[index[name]]) for name in names}
+
+
+@dataclass
+class Tournament:
+    """Every two of several bots: their duels in order, and the ratings (three bots or more)."""
+
+    bots: list[str]
+    duels: list[Duel]
+    ratings: dict[str, float] | None
+
+
+def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int = 0, threads: int = 1,
+               keep_moves: bool = False,
+               progress: Callable[[int], object] | None = None) -> Tournament:
+    """A duel of ``pairs`` pairs between every two of ``specs`` (in the order given: the first
+    against the second, the third, ..., then the second against the third, ...), all on the same
+    deals; Bradley-Terry ratings when there are three bots or more. ``progress(games_done)``
+    counts the games of the whole tournament."""
+    bots = [bot(spec) for spec in specs]
+    names = [b.spec for b in bots]
+    if len(set(names)) != len(names):
+        raise InvalidNotationError(f"bots {list(specs)!r}: each bot once")
+    if len(bots) < 2:
+        raise InvalidNotationError(f"bots {list(specs)!r}: expected two bots or more")
+    duels = []
+    done_before = 0
+    for i in range(len(bots)):
+        for j in range(i + 1, len(bots)):
+            offset = done_before
+
+            def report(done: int, offset: int = offset) -> object:
+                return progress(offset + done) if progress is not None else None
+
+            duels.append(duel(rules, bots[i], bots[j], pairs=pairs, seed=seed, threads=threads,
+                              keep_moves=keep_moves, progress=report))
+            done_before += 2 * pairs
+    ratings = bradley_terry(names, duels) if len(bots) >= 3 else None
+    return Tournament(names, duels, ratings)
