@@ -174,6 +174,16 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     GameState t = s;
     if (!apply_move(t, rules, m).ok()) continue;
     const CardSet unseen = new_packet_cards(s, t, seat);
+    // A short brazilian opening brings the turn's cards back to the hand (RULES C.3): never
+    // chosen, or the same melds would go down and come back for ever.
+    const int put = m.kind == MoveKind::Meld ? m.cards.size() : m.kind == MoveKind::Add ? 1 : 0;
+    if (put > 0 && unseen.empty() && t.hands[seat].size() > s.hands[seat].size() - put) continue;
+    if (t.need[seat_side(t, rules, seat)] > s.need[seat_side(s, rules, seat)]) continue;
+    // Nor a meld or lay-off that leaves a side not yet open under an opening minimum with one
+    // card: its turn could then end only by emptying the hand, which may fall short in turn.
+    if (put > 0 && rules.opening_steps > 0 && !t.opened[seat_side(t, rules, seat)] &&
+        t.phase == Phase::Meld && t.turn == seat && t.hands[seat].size() <= 1)
+      continue;
     const bool discard = m.kind == MoveKind::Discard;
     const double v = evaluate(t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{});
     const bool ends = discard || t.over() || t.turn != seat || !unseen.empty();
@@ -190,13 +200,17 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
 }
 
 // The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
+// `put_down` tells whether the imagined turn put a card on the table.
 double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
-                    std::vector<Move>& scratch) {
+                    std::vector<Move>& scratch, bool& put_down) {
+  put_down = false;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
     legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
     const Scored c = meld_phase_choice(t, rules, scratch, p);
+    const MoveKind kind = scratch[c.index].kind;
+    if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
     apply_move(t, rules, scratch[c.index]);
   }
@@ -212,6 +226,11 @@ double heuristic_evaluate(const GameState& s, const Rules& rules, int seat, cons
 std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                              const HeuristicParams& p, std::vector<Move>& scratch) {
   if (moves.size() == 1) return 0;
+  // Under an opening minimum, until its side is open, the heuristic plays greedy's moves: greedy
+  // never takes the pile then and never plays a short opening (docs/search.md), so its hands end;
+  // the evaluation has no model of the requirement yet.
+  if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)])
+    return greedy_choice(s, rules, moves);
   if (s.phase == Phase::Draw) {
     std::size_t draw = moves.size(), pile = moves.size();
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -221,12 +240,20 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
     }
     if (pile == moves.size()) return draw < moves.size() ? draw : 0;
     if (draw == moves.size()) return pile;
+    // Under an opening minimum a side not yet open leaves the pile alone, as greedy does: a pile
+    // it cannot open with only grows the hand (and a held card it cannot discard can leave it
+    // only short openings, RULES C.3, C.5).
+    if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)]) return draw;
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
-    const double with_pile = imagine_turn(taken, rules, s.turn, p, scratch);
+    bool melds_from_pile = false, unused = false;
+    const double with_pile = imagine_turn(taken, rules, s.turn, p, scratch, melds_from_pile);
+    // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
+    // in a row end the hand, so the heuristic never plays one.
+    if (s.pile_size == 1 && !melds_from_pile) return draw;
     GameState as_is = s;  // the turn on the hand as it is: the stock card is not known
     as_is.phase = Phase::Meld;
-    const double without = imagine_turn(as_is, rules, s.turn, p, scratch);
+    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, unused);
     const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
     return with_pile > without + margin ? pile : draw;
   }

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "burraco/arena.hpp"
 #include "burraco/cardset.hpp"
+#include "burraco/heuristic.hpp"
 #include "burraco/game.hpp"
 #include "burraco/ismcts.hpp"
 #include "burraco/rng.hpp"
@@ -828,6 +830,41 @@ void check_fuzz_corpus() {
 
 }  // namespace
 
+// The bots of docs/bots.md under the sanitizers: heuristic hands in every preset end, and its
+// imagined turns (apply_move on copies) stay within the state; arena pairs of heuristic, greedy
+// and a small search end with both sides' scores, the same on one thread and on two.
+void check_bots() {
+  for (std::string_view name : kPresetNames) {
+    const Rules rules = *preset_rules(name);
+    std::vector<Move> buffer;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      GameState s = deal_seeded(rules, seed, 0, {});
+      const int moves = playout(s, rules, Policy::Heuristic, seed, buffer, [](const GameState&, const Move&) {});
+      CHECK(s.over() && moves > 0);
+      ++hands_played;
+      moves_played += moves;
+    }
+  }
+  BotSpec heuristic, greedy, search;
+  heuristic.policy = Policy::Heuristic;
+  greedy.policy = Policy::Greedy;
+  search.search = true;
+  search.ismcts = IsmctsParams{60, 3, 0.7, Policy::Heuristic, 8};
+  for (std::string_view name : {std::string_view("italian-2p"), std::string_view("italian")}) {
+    const Rules rules = *preset_rules(name);
+    const std::vector<ArenaGame> one = arena_pairs(rules, heuristic, greedy, 5, 0, 3, 1, true, nullptr, nullptr);
+    const std::vector<ArenaGame> two = arena_pairs(rules, heuristic, greedy, 5, 0, 3, 2, true, nullptr, nullptr);
+    CHECK(one.size() == 6 && two.size() == 6);
+    for (std::size_t i = 0; i < one.size() && i < two.size(); ++i) {
+      CHECK(one[i].scores == two[i].scores && one[i].history == two[i].history);
+      CHECK(one[i].end_reason >= 1 && one[i].end_reason <= 3);
+    }
+    const std::vector<ArenaGame> searched = arena_pairs(rules, search, heuristic, 6, 0, 1, 2, false, nullptr, nullptr);
+    CHECK(searched.size() == 2 && searched[0].decisions[0] > 0);
+  }
+  std::printf("selftest: heuristic hands and arena pairs end\n");
+}
+
 int main() {
   check_cardset();
   for (std::string_view name : kPresetNames) check_melds(*preset_rules(name));
@@ -849,6 +886,7 @@ int main() {
   check_forbid_knob();
   check_rules_refused();
   check_native_policies();
+  check_bots();
   check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);

@@ -15,11 +15,14 @@
 //   * draw phase: a pending brazilian first draw is kept; otherwise it plays the rest of the turn
 //     in its head twice, once after taking the pile (all of it is face up) and once on the hand as
 //     it is (the stock card unknown), and takes the pile when that turn ends better by more than
-//     `pile_margin`;
+//     `pile_margin` (with two players `pile_margin_two_players`), but never a one-card pile it
+//     would put nothing down from (an exchange turn, RULES D.4: enough in a row end the hand);
 //   * meld phase: among the melds and lay-offs it plays the one that raises the evaluation most,
 //     when one raises it by more than `meld_margin`; else it discards the card whose discard
 //     leaves the best evaluation (a closing is valued as the hand it ends).
-// Ties go to the first move in canonical order. The policy draws no random numbers.
+// Ties go to the first move in canonical order. The policy draws no random numbers. Under an
+// opening minimum (brazilian), until the side to act is open, it plays greedy's move (search.hpp
+// greedy_choice): the evaluation has no model of the requirement yet.
 #pragma once
 
 #include <array>
