@@ -44,6 +44,22 @@ def test_heuristic_hands_are_legal_end_and_use_no_randomness(preset):
             replay.push(move)
 
 
+@pytest.mark.parametrize(("preset", "knobs"), [
+    ("italian-2p", {}), ("online-2p", {}), ("brazilian", {"players": 2}),
+    ("brazilian", {"hand_size": 3, "opening_fail_increment": 0}),
+    ("online-2p", {"opening_minimum": ((0, 105712), (1713, 0), (449395, 15), (515691, 1)),
+                   "opening_fail_increment": 1000000}),
+])
+def test_heuristic_self_play_ends_without_deadlocks_or_returning_loops(preset, knobs):
+    """Two seats taking a one-card pile back and forth end the hand by deadlock (RULES D.4), and a
+    short opening's cards laid down again and again loop until the move cap (RULES C.3): the
+    heuristic plays neither, so its self-play ends by closing or by the stock."""
+    batch = burraco.playouts(burraco.Rules(preset, **knobs), 60, seed=2, policy="heuristic",
+                             threads=2)
+    assert 3 not in set(batch["end_reason"].tolist())  # no deadlock
+    assert batch["moves"].max() < 2000
+
+
 @pytest.mark.parametrize("preset", ["italian", "italian-2p", "brazilian"])
 def test_heuristic_reads_only_what_the_seat_sees(preset):
     rules = burraco.Rules(preset)

@@ -173,17 +173,9 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     const Move& m = moves[i];
     GameState t = s;
     if (!apply_move(t, rules, m).ok()) continue;
+    // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
+    // that is not open to greedy, and an open side's cards never come back.)
     const CardSet unseen = new_packet_cards(s, t, seat);
-    // A short brazilian opening brings the turn's cards back to the hand (RULES C.3): never
-    // chosen, or the same melds would go down and come back for ever.
-    const int put = m.kind == MoveKind::Meld ? m.cards.size() : m.kind == MoveKind::Add ? 1 : 0;
-    if (put > 0 && unseen.empty() && t.hands[seat].size() > s.hands[seat].size() - put) continue;
-    if (t.need[seat_side(t, rules, seat)] > s.need[seat_side(s, rules, seat)]) continue;
-    // Nor a meld or lay-off that leaves a side not yet open under an opening minimum with one
-    // card: its turn could then end only by emptying the hand, which may fall short in turn.
-    if (put > 0 && rules.opening_steps > 0 && !t.opened[seat_side(t, rules, seat)] &&
-        t.phase == Phase::Meld && t.turn == seat && t.hands[seat].size() <= 1)
-      continue;
     const bool discard = m.kind == MoveKind::Discard;
     const double v = evaluate(t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{});
     const bool ends = discard || t.over() || t.turn != seat || !unseen.empty();
