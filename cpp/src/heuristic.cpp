@@ -14,26 +14,6 @@ using namespace detail;
 
 namespace {
 
-// 10 for every other card of its rank, 1 for every card of its suit one or two ranks away (the
-// ace both low and high); twos are wild and count for neither. The greedy policy's measure.
-int usefulness(CardSet hand, Card c) {
-  CardSet others = hand;
-  others.remove(c);
-  int score = 0;
-  const int rank = c.rank(), suit = c.suit();
-  for (int s = 0; s < kSuits; ++s) score += 10 * others.count(Card::suited(s, rank));
-  for (int r = 1; r <= kRanks; ++r) {
-    if (r == kTwo) continue;
-    const int copies = others.count(Card::suited(suit, r));
-    if (!copies) continue;
-    int d = std::abs(r - rank);
-    if (r == kAce) d = std::min(d, 14 - rank);
-    if (rank == kAce) d = std::min(d, 14 - r);
-    if (d == 1 || d == 2) score += copies;
-  }
-  return score;
-}
-
 double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
   const int bonus = m.bonus(rules);
   double value = m.points(rules) + bonus;
@@ -52,7 +32,7 @@ double hand_value(CardSet hand, CardSet unseen, const Rules& rules, const Heuris
   double value = -p.hand_weight * p.unseen_card_points * unseen.size();
   seen.for_each([&](Card c) {
     value -= p.hand_weight * rules.card_points(c);
-    value += c.is_wild() ? p.wild_value : p.use_weight * usefulness(seen, c);
+    value += c.is_wild() ? p.wild_value : p.use_weight * greedy_usefulness(seen, c);
   });
   return value;
 }

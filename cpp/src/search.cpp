@@ -269,11 +269,9 @@ bool TurnMemory::repeats(const GameState& now, const GameState& after, const Rul
 
 // ---- the greedy policy --------------------------------------------------------------------------
 
-namespace {
-
 // docs/search.md: 1000 for a wild; else 10 per other card of the rank, 1 per other card of the
 // suit at distance 1 or 2 (the ace both low and high).
-int usefulness(CardSet hand, Card c) {
+int greedy_usefulness(CardSet hand, Card c) {
   if (c.is_wild()) return 1000;
   CardSet others = hand;
   others.remove(c);
@@ -291,6 +289,8 @@ int usefulness(CardSet hand, Card c) {
   }
   return score;
 }
+
+namespace {
 
 // docs/search.md "greedy": never while the side has not met an opening minimum (a hand that cannot
 // open would only grow); else the pile pays when it holds at least four cards, or when its top card
@@ -359,7 +359,7 @@ std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vec
   int best_use = 0, best_points = 0;
   for (std::size_t i = 0; i < legal.size(); ++i) {
     if (legal[i].kind != MoveKind::Discard) continue;
-    const int use = usefulness(hand, legal[i].card);
+    const int use = greedy_usefulness(hand, legal[i].card);
     const int points = rules.card_points(legal[i].card);
     if (best == legal.size() || use < best_use || (use == best_use && points > best_points)) {
       best = i;

@@ -171,6 +171,11 @@ class TurnMemory {
   std::vector<Move> candidates_;
 };
 
+// How much card `c` of `hand` helps the rest of it (docs/search.md "greedy"): 1000 for a wild;
+// else 10 per other card of its rank, 1 per other card of its suit one or two ranks away (the ace
+// both low and high; twos do not count). The greedy discard and the heuristic use it.
+int greedy_usefulness(CardSet hand, Card c);
+
 // The greedy policy's choice among `moves` (candidates of the position `s` in canonical order,
 // non-empty).
 std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves);
