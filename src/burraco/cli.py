@@ -1186,8 +1186,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=_nonnegative_seed,
                       help="match seed (default: random, printed at the start)")
     play.add_argument("--bots", default="greedy", metavar="POLICY",
-                      help="the bots' policy: greedy (default), random, or module:attribute (a "
-                      "native or Python policy, docs/native.md)")
+                      help="the bots' policy: greedy (default), heuristic, random, or "
+                      "module:attribute (a native or Python policy, docs/native.md)")
     play.add_argument("--hands", type=int, metavar="N",
                       help="stop after N hands (default: play to the match target)")
     play.add_argument("--out", metavar="FILE",
@@ -1210,7 +1210,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=100, metavar="N",
                           help="number of hands (matches with --matches; default 100)")
     selfplay.add_argument("--policy", default="greedy", metavar="POLICY",
-                          help="policy of every seat: greedy (default), random, or "
+                          help="policy of every seat: greedy (default), heuristic, random, or "
                           "module:attribute (a native or Python policy, docs/native.md)")
     selfplay.add_argument("--policies", metavar="P0,P1,...",
                           help="one policy per seat, e.g. greedy,random or greedy,mine:policy "
