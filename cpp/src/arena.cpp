@@ -19,11 +19,10 @@ double thread_seconds() {
 
 // A bot as it plays one game: its policy with the parameters it points to, or its search.
 struct Seat {
-  const BotSpec* spec = nullptr;
   Policy policy;
   std::optional<Ismcts> search;
 
-  Seat(const BotSpec& s, std::uint64_t search_seed) : spec(&s), policy(s.policy) {
+  Seat(const BotSpec& s, std::uint64_t search_seed) : policy(s.policy) {
     if (policy.kind == Policy::Kind::Heuristic) policy.heuristic = &s.heuristic;
     if (s.search) {
       IsmctsParams params = s.ismcts;

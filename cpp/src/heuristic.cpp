@@ -191,10 +191,6 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
 
 }  // namespace
 
-double heuristic_evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& params) {
-  return evaluate(s, rules, seat, params, CardSet{}, Card{});
-}
-
 std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                              const HeuristicParams& p, std::vector<Move>& scratch) {
   if (moves.size() == 1) return 0;

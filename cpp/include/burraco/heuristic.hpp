@@ -67,9 +67,6 @@ struct HeuristicParams {
   friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
 };
 
-// The evaluation of `s` for the side of `seat` (see above), reading only what that seat may see.
-double heuristic_evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& params);
-
 // The heuristic policy's choice among `moves` (candidates of `s`, non-empty, canonical order);
 // `scratch` is reused space.
 std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,

@@ -72,9 +72,6 @@ struct Policy {
   static const Policy Greedy;
   static const Policy Heuristic;
   static constexpr Policy of(const PolicyHook* hook) { return Policy{Kind::Hook, hook, nullptr}; }
-  static constexpr Policy of(const HeuristicParams* params) {
-    return Policy{Kind::Heuristic, nullptr, params};
-  }
   friend constexpr bool operator==(const Policy&, const Policy&) = default;
 };
 inline constexpr Policy Policy::Random{Policy::Kind::Random, nullptr, nullptr};
