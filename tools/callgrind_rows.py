@@ -95,7 +95,8 @@ print(N)
 
 _ISMCTS = """
 game = W.position(burraco, *W.ISMCTS_POSITION)
-burraco.ISMCTS(iterations=N, seed=1, exploration=W.ISMCTS_EXPLORATION).choose(game)
+burraco.ISMCTS(iterations=N, seed=1, exploration=W.ISMCTS_EXPLORATION,
+               **W.classic_options(burraco)).choose(game)
 print(N)
 """
 

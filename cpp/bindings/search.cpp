@@ -50,6 +50,45 @@ double ismcts_exploration(py::handle value) {
   raise("BurracoError", "ISMCTS: exploration " + quote(value) + ": expected a finite number >= 0");
 }
 
+// A positive finite real parameter (margin_scale, time_limit).
+double ismcts_positive(py::handle value, const char* name) {
+  static PyObject* const real = py::object(py::module_::import("numbers").attr("Real")).release().ptr();
+  if (py::isinstance<py::bool_>(value) || !py::isinstance(value, py::handle(real)))
+    ismcts_type_error(name, value, "a real number");
+  const double x = PyFloat_AsDouble(value.ptr());
+  if (x == -1.0 && PyErr_Occurred()) PyErr_Clear();  // too large for a float: refused below
+  else if (x > 0 && x <= std::numeric_limits<double>::max()) return x;
+  raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected a finite number > 0");
+}
+
+// One of a few names (reward, evaluation, opponents).
+template <class E, std::size_t N>
+E ismcts_choice(py::handle value, const char* name, const std::array<std::pair<const char*, E>, N>& options) {
+  std::string wanted;
+  for (const auto& [text, e] : options) wanted += (wanted.empty() ? "'" : " or '") + std::string(text) + "'";
+  if (!py::isinstance<py::str>(value)) ismcts_type_error(name, value, wanted.c_str());
+  const std::string s = value.cast<std::string>();
+  for (const auto& [text, e] : options)
+    if (s == text) return e;
+  raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected " + wanted);
+}
+
+template <class E, std::size_t N>
+const char* ismcts_choice_name(E e, const std::array<std::pair<const char*, E>, N>& options) {
+  for (const auto& [text, x] : options)
+    if (x == e) return text;
+  return "?";
+}
+
+constexpr std::array<std::pair<const char*, IsmctsReward>, 2> kRewards{
+    {{"win", IsmctsReward::Win}, {"margin", IsmctsReward::Margin}}};
+constexpr std::array<std::pair<const char*, IsmctsEvaluation>, 2> kEvaluations{
+    {{"score", IsmctsEvaluation::Score}, {"heuristic", IsmctsEvaluation::Heuristic}}};
+constexpr std::array<std::pair<const char*, IsmctsOpponents>, 2> kOpponents{
+    {{"tree", IsmctsOpponents::Tree}, {"policy", IsmctsOpponents::Policy}}};
+// iterations=None (a time limit alone): the cap below, shown as None.
+constexpr int kUnlimitedIterations = std::numeric_limits<int>::max();
+
 // An `out=` array argument: a writeable, C-contiguous, one-dimensional NumPy array of exactly
 // `size` entries of T, else InvalidNotationError quoting its shape and dtype (docs/search.md).
 template <class T>
@@ -462,10 +501,19 @@ void bind_search(py::module_& m) {
   m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
 
   bound_class<PyIsmcts>(m, "ISMCTS")
-      .def(py::init([](IntArg iterations, SeedArg seed, RealArg exploration,
-                       PolicyArg policy, OptIntArg max_rollout_moves) {
+      .def(py::init([](OptIntArg iterations, SeedArg seed, RealArg exploration, PolicyArg policy,
+                       OptIntArg max_rollout_moves, RewardArg reward, RealArg margin_scale,
+                       EvaluationArg evaluation, OpponentsArg opponents, OptRealArg time_limit,
+                       IntArg threads) {
              IsmctsParams params;
-             params.iterations = static_cast<int>(ismcts_int(iterations, "iterations", 1, 100000000));
+             if (!time_limit.is_none()) params.time_limit = ismcts_positive(time_limit, "time_limit");
+             if (iterations.is_none()) {
+               if (time_limit.is_none())
+                 raise("BurracoError", "ISMCTS: iterations None: expected an int, or a time_limit to stop the search");
+               params.iterations = kUnlimitedIterations;
+             } else {
+               params.iterations = static_cast<int>(ismcts_int(iterations, "iterations", 1, 100000000));
+             }
              params.seed = seed_arg(seed);
              params.exploration = ismcts_exploration(exploration);
              PyPolicy rollout = policy_arg(policy);
@@ -473,15 +521,23 @@ void bind_search(py::module_& m) {
              if (!max_rollout_moves.is_none())
                params.max_rollout_moves =
                    static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
+             params.reward = ismcts_choice(reward, "reward", kRewards);
+             params.margin_scale = ismcts_positive(margin_scale, "margin_scale");
+             params.evaluation = ismcts_choice(evaluation, "evaluation", kEvaluations);
+             params.opponents = ismcts_choice(opponents, "opponents", kOpponents);
+             params.threads = static_cast<int>(ismcts_int(threads, "threads", 1, 64));
              return PyIsmcts{Ismcts(params), std::move(rollout)};
            }),
            py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
-           py::arg("exploration") = 0.7, py::arg("policy") = "random",
-           py::arg("max_rollout_moves") = py::none(),
-           "A search with these parameters; one ISMCTS may choose for any game, any number of "
-           "times: each choose() builds a fresh tree. A fresh ISMCTS with a given seed always makes "
-           "the same choices; choose() advances its generator, so successive calls differ. "
-           "Wrong types raise TypeError, "
+           py::arg("exploration") = 0.7, py::arg("policy") = "greedy",
+           py::arg("max_rollout_moves") = py::none(), py::arg("reward") = "margin",
+           py::arg("margin_scale") = 300.0, py::arg("evaluation") = "score",
+           py::arg("opponents") = "policy", py::arg("time_limit") = py::none(),
+           py::arg("threads") = 1,
+           "A search with these parameters (docs/search.md \"Search\"); one ISMCTS may choose for "
+           "any game, any number of times: each choose() builds a fresh tree. A fresh ISMCTS with "
+           "a given seed always makes the same choices unless a time_limit stops it; choose() "
+           "advances its generator, so successive calls differ. Wrong types raise TypeError, "
            "values out of range BurracoError.")
       .def("choose",
            [](PyIsmcts& self, PyGame& g) {
@@ -508,9 +564,12 @@ void bind_search(py::module_& m) {
            py::arg("game"),
            "A legal move for the seat to act, by a fresh search (releases the GIL). Calls on one "
            "ISMCTS from several threads run one after the other.")
-      .def_property_readonly("iterations", [](const PyIsmcts& self) { return self.search.params().iterations; },
+      .def_property_readonly("iterations", [](const PyIsmcts& self) -> OptIntResult {
+        const int n = self.search.params().iterations;
+        return n == kUnlimitedIterations ? py::object(py::none()) : py::object(py::int_(n));
+      },
            "The number of search iterations per choose() (each one determinization, descent "
-           "and playout).")
+           "and playout), a cap when time_limit is set; None: the time limit alone.")
       .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; },
            "The seed of the search's generator (determinizations, expansions, playouts).")
       .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
@@ -525,6 +584,30 @@ void bind_search(py::module_& m) {
       },
            "The cap on playout moves below the tree (the position is then scored as it "
            "stands), or None for playouts to the end of the hand.")
+      .def_property_readonly("reward", [](const PyIsmcts& self) -> StrResult {
+        return py::str(ismcts_choice_name(self.search.params().reward, kRewards));
+      },
+           "'win' (1, 0.5 or 0 by who leads at the end of the playout) or 'margin' (0.5 + 0.5 * "
+           "tanh(margin / margin_scale)).")
+      .def_property_readonly("margin_scale", [](const PyIsmcts& self) { return self.search.params().margin_scale; },
+           "The points that scale the margin reward.")
+      .def_property_readonly("evaluation", [](const PyIsmcts& self) -> StrResult {
+        return py::str(ismcts_choice_name(self.search.params().evaluation, kEvaluations));
+      },
+           "How a cut playout is valued: 'score' (as if the hand ended now) or 'heuristic' (the "
+           "heuristic policy's evaluation).")
+      .def_property_readonly("opponents", [](const PyIsmcts& self) -> StrResult {
+        return py::str(ismcts_choice_name(self.search.params().opponents, kOpponents));
+      },
+           "Who plays the other seats inside the tree: 'tree' (tree nodes, by UCB) or 'policy' "
+           "(the rollout policy, from what each seat sees).")
+      .def_property_readonly("time_limit", [](const PyIsmcts& self) -> OptFloatResult {
+        const double limit = self.search.params().time_limit;
+        return limit > 0 ? py::object(py::float_(limit)) : py::object(py::none());
+      },
+           "Seconds of wall-clock time a choose() may search, or None.")
+      .def_property_readonly("threads", [](const PyIsmcts& self) { return self.search.params().threads; },
+           "Root-parallel trees, one per thread, their root statistics summed.")
       .def_property_readonly(
           "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); },
           "Tree nodes of the last search (the root included); waits for a search in progress.")
@@ -543,18 +626,61 @@ void bind_search(py::module_& m) {
            },
            "The root's moves after the last search: (move, visits, availability, summed reward). "
            "Waits for a search in progress on another thread, then reads its finished tree.")
+      .def("hint",
+           [](PyIsmcts& self, PyGame& g) {
+             if (g.state.over()) illegal("ISMCTS.hint: the hand is over, there is no move to rank");
+             if (g.legal_list()->empty())
+               state_error("ISMCTS.hint: the hand is not over but has no legal move: state '" +
+                           state_string(g.state, *g.rules) + "'");
+             const GameState state = g.state;
+             const RulesPtr rules = g.rules;
+             std::vector<IsmctsChild> children;
+             Move chosen;
+             std::exception_ptr failure;
+             {
+               py::gil_scoped_release release;
+               std::lock_guard<std::mutex> lock(*self.busy);
+               try {
+                 chosen = self.search.choose(state, *rules);
+                 children = self.search.root_children();
+               } catch (...) {
+                 failure = std::current_exception();
+               }
+             }
+             if (failure) raise_loop_failure(failure, "ISMCTS.hint: ");
+             // Most visited first (the move choose() returns leads); ties by mean value, then
+             // canonical order. A forced move (no search) is the one entry, unvisited.
+             if (children.empty()) children.push_back({chosen, 0, 0, 0.0});
+             std::stable_sort(children.begin(), children.end(), [](const IsmctsChild& a, const IsmctsChild& b) {
+               if (a.visits != b.visits) return a.visits > b.visits;
+               const double va = a.visits ? a.reward / a.visits : 0, vb = b.visits ? b.reward / b.visits : 0;
+               return va > vb;
+             });
+             py::list out;
+             for (const IsmctsChild& c : children)
+               out.append(py::make_tuple(PyMove{c.move}, c.visits, c.visits ? c.reward / c.visits : 0.0));
+             return HintsResult(std::move(out));
+           },
+           py::arg("game"),
+           "Searches the position as choose() does and ranks the root's moves: a list of "
+           "(move, visits, mean reward of the seat's side), most visited first (burraco.hint).")
       .def("__repr__", [](const PyIsmcts& self) {
         const IsmctsParams& p = self.search.params();
-        // The constructor call that makes an equal search: every parameter, the float as Python
-        // writes it (so it reads back to the same double).
-        const std::string exploration = py::repr(py::float_(p.exploration)).cast<std::string>();
-        return "ISMCTS(iterations=" + std::to_string(p.iterations) + ", seed=" + std::to_string(p.seed) +
-               ", exploration=" + exploration + ", policy=" + policy_repr(self.rollout) +
-               ", max_rollout_moves=" +
-               (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) + ")";
+        // The constructor call that makes an equal search: every parameter, the floats as Python
+        // writes them (so they read back to the same doubles).
+        auto real = [](double x) { return py::repr(py::float_(x)).cast<std::string>(); };
+        return "ISMCTS(iterations=" +
+               (p.iterations == kUnlimitedIterations ? std::string("None") : std::to_string(p.iterations)) +
+               ", seed=" + std::to_string(p.seed) + ", exploration=" + real(p.exploration) +
+               ", policy=" + policy_repr(self.rollout) + ", max_rollout_moves=" +
+               (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) +
+               ", reward='" + ismcts_choice_name(p.reward, kRewards) + "', margin_scale=" +
+               real(p.margin_scale) + ", evaluation='" + ismcts_choice_name(p.evaluation, kEvaluations) +
+               "', opponents='" + ismcts_choice_name(p.opponents, kOpponents) + "', time_limit=" +
+               (p.time_limit > 0 ? real(p.time_limit) : std::string("None")) +
+               ", threads=" + std::to_string(p.threads) + ")";
       },
-           "ISMCTS(iterations=..., seed=..., exploration=..., policy=..., max_rollout_moves=...): "
-           "the constructor call with every parameter.");
+           "ISMCTS(iterations=..., seed=..., ...): the constructor call with every parameter.");
 
   m.def("_restore_observation", [](PickledArg stand_in, PickledArg player, PickledArg text) {
     const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);

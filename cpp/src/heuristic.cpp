@@ -64,6 +64,22 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
   return harm;
 }
 
+// Per side in play: its melds' values less its pozzetto's costs; returns the count of sides.
+int table_values(const GameState& s, const Rules& rules, const HeuristicParams& p,
+                 std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value) {
+  const int count = active_sides(s, rules, sides);
+  value = {};
+  for (int i = 0; i < s.meld_count; ++i) value[s.meld_side[i]] += meld_value(s.melds[i], rules, p);
+  for (int k = 0; k < count; ++k) {
+    const int x = sides[static_cast<std::size_t>(k)];
+    if (took_packet(s, rules, x)) continue;
+    value[static_cast<std::size_t>(x)] -= rules.no_pozzetto_penalty + p.pozzetto_extra;
+    for (int q = 0; q < s.players; ++q)
+      if (seat_side(s, rules, q) == x) value[static_cast<std::size_t>(x)] -= p.pozzetto_card * s.hands[q].size();
+  }
+  return count;
+}
+
 // The evaluation; `unseen` as in hand_value, `discarded` the card the seat just put on the pile
 // (or none).
 double evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& p,
@@ -93,17 +109,8 @@ double evaluate(const GameState& s, const Rules& rules, int seat, const Heuristi
     return own + own_unknown - best_other - (r.side_count > 1 ? others_unknown / (r.side_count - 1) : 0);
   }
   std::array<int, kSideSlots> sides{};
-  const int count = active_sides(s, rules, sides);
   std::array<double, kSideSlots> value{};
-  for (int i = 0; i < s.meld_count; ++i) value[s.meld_side[i]] += meld_value(s.melds[i], rules, p);
-  for (int k = 0; k < count; ++k) {
-    const int x = sides[static_cast<std::size_t>(k)];
-    if (!took_packet(s, rules, x)) {
-      value[static_cast<std::size_t>(x)] -= rules.no_pozzetto_penalty + p.pozzetto_extra;
-      for (int q = 0; q < s.players; ++q)
-        if (seat_side(s, rules, q) == x) value[static_cast<std::size_t>(x)] -= p.pozzetto_card * s.hands[q].size();
-    }
-  }
+  const int count = table_values(s, rules, p, sides, value);
   for (int q = 0; q < s.players; ++q) {
     const int x = seat_side(s, rules, q);
     if (q == seat) {
@@ -228,6 +235,14 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
   if (s.phase != Phase::Meld) return 0;
   const Scored c = meld_phase_choice(s, rules, moves, p);
   return c.index < moves.size() ? c.index : 0;
+}
+
+int heuristic_side_values(const GameState& s, const Rules& rules, const HeuristicParams& p,
+                          std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value) {
+  const int count = table_values(s, rules, p, sides, value);
+  for (int q = 0; q < s.players; ++q)
+    value[static_cast<std::size_t>(seat_side(s, rules, q))] += hand_value(s.hands[q], CardSet{}, rules, p);
+  return count;
 }
 
 std::size_t heuristic_policy_choice(Policy policy, const GameState& s, const Rules& rules,

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cassert>
-#include <climits>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <thread>
 
 namespace burraco {
 
@@ -31,44 +32,128 @@ void Ismcts::rollout(GameState& s, const Rules& rules) {
                             [](const GameState&, const Move&) {}, params_.max_rollout_moves);
 }
 
-// The reward of every seat's side at the end of the rollout. An unfinished hand (a cut rollout)
-// is scored as if it had ended now by stock exhaustion (see the header).
-void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
-  if (!s.over()) {
-    s.phase = Phase::Over;
-    s.end = EndReason::StockExhausted;
-    s.closing_side = -1;
+void Ismcts::play_policy_move(GameState& d, const Rules& rules) {
+  // Another seat inside the tree (Opponents::Policy): the rollout policy's move (legal_ holds the
+  // legal moves of `d`), except that a seat that can end the hand by deadlock while its side
+  // leads does so (RULES D.4): the built-in policies never make an exchange turn, and a model
+  // that trusts them not to would walk into one.
+  if (d.phase == Phase::Draw && d.pile_size == 1 && rules.deadlock_rule == DeadlockRule::EndHand &&
+      d.deadlock + 1 >= d.players && deadlock_if_it_leads(d, rules))
+    return;
+  const std::vector<Move>& moves = memory_.candidates(d, rules, legal_);
+  const Move move = moves[policy_choice(params_.policy, d, rules, moves, rng_)];
+  const int mover = d.turn;
+  memory_.before(d, move);
+  [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
+  assert(r.ok());
+  memory_.played(d, rules, move, mover);
+}
+
+// The seat to act of `d` takes the one-card pile and discards so that the hand ends by deadlock,
+// when one such discard leaves its side ahead of every other (the discard that does it by the most);
+// returns whether it did. `d` is unchanged otherwise.
+bool Ismcts::deadlock_if_it_leads(GameState& d, const Rules& rules) {
+  const int mover = d.turn;
+  const int side = side_of(d, rules, mover);
+  const Move take{MoveKind::Pile};
+  GameState taken = d;
+  if (!apply_move(taken, rules, take).ok()) return false;
+  legal_moves(taken, rules, scratch_);
+  int best_margin = 0;
+  Move best{};
+  bool found = false;
+  for (const Move& m : scratch_) {
+    if (m.kind != MoveKind::Discard) continue;
+    GameState end = taken;
+    if (!apply_move(end, rules, m).ok() || !end.over() || end.end != EndReason::Deadlock) continue;
+    const HandResult r = score_hand(end, rules);
+    int own = 0, other = std::numeric_limits<int>::min();
+    for (int k = 0; k < r.side_count; ++k) {
+      const SideResult& x = r.sides[static_cast<std::size_t>(k)];
+      if (x.side == side) own = x.total;
+      else other = std::max(other, x.total);
+    }
+    if (other == std::numeric_limits<int>::min() || own - other <= best_margin) continue;
+    best_margin = own - other;
+    best = m;
+    found = true;
   }
-  const HandResult result = score_hand(s, rules);
-  int best = INT_MIN, tied = 0;
-  for (int k = 0; k < result.side_count; ++k) {
-    const int total = result.sides[static_cast<std::size_t>(k)].total;
-    if (total > best) {
-      best = total;
-      tied = 1;
-    } else if (total == best) {
-      ++tied;
+  if (!found) return false;
+  memory_.before(d, take);
+  apply_move(d, rules, take);
+  memory_.played(d, rules, take, mover);
+  memory_.before(d, best);
+  apply_move(d, rules, best);
+  memory_.played(d, rules, best, mover);
+  return true;
+}
+
+// The reward of every seat's side at the end of the rollout (see the header): per side a value
+// (its hand total, or the heuristic's evaluation of an unfinished hand), then the reward of the
+// side's value against the best other side's.
+void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
+  std::array<int, kSideSlots> sides{};
+  std::array<double, kSideSlots> value{};
+  int count = 0;
+  if (!s.over() && params_.evaluation == IsmctsEvaluation::Heuristic) {
+    static const HeuristicParams defaults{};
+    const HeuristicParams* h = params_.heuristic ? params_.heuristic
+                               : params_.policy.heuristic ? params_.policy.heuristic
+                                                          : &defaults;
+    count = heuristic_side_values(s, rules, *h, sides, value);
+  } else {
+    if (!s.over()) {
+      s.phase = Phase::Over;
+      s.end = EndReason::StockExhausted;
+      s.closing_side = -1;
+    }
+    const HandResult result = score_hand(s, rules);
+    count = result.side_count;
+    for (int k = 0; k < count; ++k) {
+      const SideResult& r = result.sides[static_cast<std::size_t>(k)];
+      sides[static_cast<std::size_t>(k)] = r.side;
+      value[static_cast<std::size_t>(r.side)] = r.total;
     }
   }
   for (int seat = 0; seat < s.players; ++seat) {
     const int side = side_of(s, rules, seat);
+    double best_other = -std::numeric_limits<double>::infinity();
+    bool present = false;
+    for (int k = 0; k < count; ++k) {
+      const int x = sides[static_cast<std::size_t>(k)];
+      if (x == side) present = true;
+      else best_other = std::max(best_other, value[static_cast<std::size_t>(x)]);
+    }
     double reward = 0;
-    for (int k = 0; k < result.side_count; ++k) {
-      const SideResult& r = result.sides[static_cast<std::size_t>(k)];
-      if (r.side == side && r.total == best) reward = tied == 1 ? 1.0 : 0.5;
+    if (present) {
+      const double own = value[static_cast<std::size_t>(side)];
+      if (best_other == -std::numeric_limits<double>::infinity()) {
+        reward = 1;
+      } else if (params_.reward == IsmctsReward::Margin) {
+        reward = 0.5 + 0.5 * std::tanh((own - best_other) / params_.margin_scale);
+      } else {
+        // Win: 1 on top alone, 0.5 for every side sharing the top, 0 below it.
+        reward = own > best_other ? 1.0 : own == best_other ? 0.5 : 0.0;
+      }
     }
     seat_reward_[static_cast<std::size_t>(seat)] = reward;
   }
 }
 
-Move Ismcts::choose(const GameState& s, const Rules& rules) {
-  // The only read of the real state: everything below works on the observation.
-  const Observation obs = observe(s, rules, s.turn);
+void Ismcts::clear_statistics() {
   nodes_.clear();
+  root_.clear();
+  nodes_count_ = 0;
   iterations_run_ = 0;
   max_depth_ = 0;
   rollout_moves_ = 0;
-  nodes_.emplace_back();  // the root
+}
+
+Move Ismcts::choose(const GameState& s, const Rules& rules) {
+  // The only read of the real state: everything below works on the observation.
+  const Observation obs = observe(s, rules, s.turn);
+  clear_statistics();
+  nodes_count_ = 1;  // the root
 
   // The root's legal moves depend only on what the seat to act sees; any determinization does.
   legal_moves(determinize(obs, rules, 0), rules, legal_);
@@ -76,40 +161,125 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
     throw StateError("the hand is not over but the seat to act has no legal move: observation '" +
                      observation_string(obs, rules) + "'");
   if (legal_.size() == 1 || params_.iterations < 1) return legal_[0];
+  const Move first = legal_[0];
+  const bool timed = params_.time_limit > 0;
+  // A time limit beyond a day is no limit (and keeps the clock arithmetic in range).
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(timed ? std::min(params_.time_limit, 86400.0) : 0.0));
   try {
-    search(obs, rules);
+    if (params_.threads > 1) search_parallel(obs, rules, timed, deadline);
+    else search(obs, rules, params_.iterations, timed, deadline);
   } catch (...) {
-    nodes_.clear();  // no statistics of a search that did not finish
-    iterations_run_ = 0;
-    max_depth_ = 0;
-    rollout_moves_ = 0;
+    clear_statistics();  // no statistics of a search that did not finish
     throw;
   }
-  // The most visited root move; siblings are in canonical order, so ties go to the first.
-  std::int32_t best = -1;
-  for (std::int32_t n = nodes_[0].first_child; n >= 0;
-       n = nodes_[static_cast<std::size_t>(n)].next_sibling)
-    if (best < 0 || nodes_[static_cast<std::size_t>(n)].visits >
-                        nodes_[static_cast<std::size_t>(best)].visits)
-      best = n;
-  return nodes_[static_cast<std::size_t>(best)].move;
+  // The most visited root move; the children are in canonical order, so ties go to the first.
+  const IsmctsChild* best = nullptr;
+  for (const IsmctsChild& c : root_)
+    if (!best || c.visits > best->visits) best = &c;
+  return best ? best->move : first;
 }
 
-// The iterations of one choose() (the root already added).
-void Ismcts::search(const Observation& obs, const Rules& rules) {
-  // One node per iteration at most; beyond a million the vector grows by itself.
-  nodes_.reserve(static_cast<std::size_t>(std::min(params_.iterations, 1 << 20)) + 1);
+// Root parallelism: `threads` trees, this one and workers_, each with its share of the
+// iterations and its own generator seeded from ours (drawn in a fixed order, so an untimed search
+// does not depend on the scheduling); their root statistics are summed move by move.
+void Ismcts::search_parallel(const Observation& obs, const Rules& rules, bool timed,
+                             std::chrono::steady_clock::time_point deadline) {
+  const int trees = params_.threads;
+  IsmctsParams worker = params_;
+  worker.threads = 1;
+  if (static_cast<int>(workers_.size()) != trees - 1) {
+    workers_.clear();
+    workers_.reserve(static_cast<std::size_t>(trees - 1));
+    for (int k = 1; k < trees; ++k) workers_.emplace_back(worker);
+  }
+  std::vector<std::uint64_t> seeds(static_cast<std::size_t>(trees - 1));
+  for (std::uint64_t& x : seeds) x = rng_.next();
+  const int share = params_.iterations / trees, extra = params_.iterations % trees;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(trees));
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(trees - 1));
+  for (int k = 1; k < trees; ++k)
+    pool.emplace_back([&, k] {
+      Ismcts& w = workers_[static_cast<std::size_t>(k - 1)];
+      try {
+        w.rng_ = Rng(seeds[static_cast<std::size_t>(k - 1)]);
+        w.clear_statistics();
+        w.search(obs, rules, share + (k < extra ? 1 : 0), timed, deadline);
+      } catch (...) {
+        errors[static_cast<std::size_t>(k)] = std::current_exception();
+      }
+    });
+  try {
+    search(obs, rules, share + (extra > 0 ? 1 : 0), timed, deadline);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (const Ismcts& w : workers_) {
+    nodes_count_ += w.nodes_count_;
+    iterations_run_ += w.iterations_run_;
+    max_depth_ = std::max(max_depth_, w.max_depth_);
+    rollout_moves_ += w.rollout_moves_;
+    // Both lists are in canonical move order: one merge pass.
+    std::vector<IsmctsChild> merged;
+    merged.reserve(root_.size() + w.root_.size());
+    std::size_t i = 0, j = 0;
+    while (i < root_.size() || j < w.root_.size()) {
+      if (j == w.root_.size() || (i < root_.size() && move_less(root_[i].move, w.root_[j].move))) {
+        merged.push_back(root_[i++]);
+      } else if (i == root_.size() || move_less(w.root_[j].move, root_[i].move)) {
+        merged.push_back(w.root_[j++]);
+      } else {
+        IsmctsChild c = root_[i++];
+        const IsmctsChild& d = w.root_[j++];
+        c.visits += d.visits;
+        c.availability += d.availability;
+        c.reward += d.reward;
+        merged.push_back(c);
+      }
+    }
+    root_.swap(merged);
+  }
+}
+
+// The iterations of one tree: at most `iterations`, and until `deadline` when timed (the clock
+// read every 16 iterations); the root's statistics go to root_.
+void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, bool timed,
+                    std::chrono::steady_clock::time_point deadline) {
+  nodes_.clear();
+  nodes_.emplace_back();  // the root
+  // One node per iteration at most; beyond 65,536 the vector grows by itself.
+  nodes_.reserve(static_cast<std::size_t>(std::min(iterations, 1 << 16)) + 1);
   const double c = params_.exploration;
-  for (int it = 0; it < params_.iterations; ++it) {
+  const int observer = obs.player;
+  const bool others_by_policy = params_.opponents == IsmctsOpponents::Policy;
+  const int cap = g_move_cap.load(std::memory_order_relaxed);
+  for (int it = 0; it < iterations; ++it) {
+    if (timed && (it & 15) == 0 && it > 0 && std::chrono::steady_clock::now() >= deadline) break;
     GameState d = determinize(obs, rules, rng_.next());
     memory_.begin(d, rules);  // the rollout policy's positions of the turn, from the root on
     int node = 0;
+    int descent = 0;  // moves played below the root, the other seats' policy moves included
     path_.clear();
     path_.push_back(0);
-    // Selection and expansion: one level of the tree per step, so at most nodes_.size() steps.
+    // Selection and expansion: one level of the tree per observer step (at most nodes_.size()
+    // of them); the policy moves of the other seats between them end with the hand.
     while (!d.over()) {
+      if (descent == cap) [[unlikely]]
+        throw_move_cap(d, rules, cap);
+      ++descent;
       legal_moves(d, rules, legal_);
       if (legal_.empty()) throw_no_legal_move(d, rules);  // a determinization the rules refuse
+      const int mover = d.turn;
+      if (others_by_policy && mover != observer) {
+        play_policy_move(d, rules);
+        continue;
+      }
       // One merge pass: siblings and legal moves are both in canonical order.
       untried_.clear();
       int best = -1;
@@ -134,7 +304,6 @@ void Ismcts::search(const Observation& obs, const Rules& rules) {
           untried_.push_back(static_cast<std::int32_t>(i));
         }
       }
-      const int mover = d.turn;
       if (!untried_.empty()) {
         const Move move =
             legal_[static_cast<std::size_t>(untried_[rng_.bounded(untried_.size())])];
@@ -166,17 +335,13 @@ void Ismcts::search(const Observation& obs, const Rules& rules) {
     }
     ++iterations_run_;
   }
-}
-
-std::vector<IsmctsChild> Ismcts::root_children() const {
-  std::vector<IsmctsChild> out;
-  if (nodes_.empty()) return out;
+  nodes_count_ = static_cast<int>(nodes_.size());
+  root_.clear();
   for (std::int32_t n = nodes_[0].first_child; n >= 0;
        n = nodes_[static_cast<std::size_t>(n)].next_sibling) {
     const Node& x = nodes_[static_cast<std::size_t>(n)];
-    out.push_back({x.move, x.visits, x.availability, x.reward});
+    root_.push_back({x.move, x.visits, x.availability, x.reward});
   }
-  return out;
 }
 
 }  // namespace burraco

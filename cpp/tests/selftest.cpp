@@ -407,16 +407,36 @@ void check_ismcts() {
     // Whole rollouts except in the brazilian presets, whose random hands run long and whose
     // greedy hands can loop (a failed opening returns its melds; greedy melds them again).
     const bool brazilian = rules.preset == Preset::Brazilian;
-    const std::array<IsmctsParams, 3> settings = {
-        IsmctsParams{120, seed, 0.7, Policy::Random, brazilian ? 60 : -1},
-        IsmctsParams{150, seed + 1, 0.7, Policy::Greedy, brazilian ? 12 : -1},
-        IsmctsParams{200, seed + 2, 1.0, Policy::Random, 0},
+    // The search before its options (random rollouts, win reward, every seat in the tree), the
+    // defaults, and each option (docs/search.md "Search options").
+    auto with = [](IsmctsParams p, auto&& change) {
+      change(p);
+      return p;
     };
-    for (int position = 0; position < 6; ++position) {
+    const std::array<IsmctsParams, 6> settings = {
+        with(IsmctsParams{120, seed, 0.7, Policy::Random, brazilian ? 60 : -1}, [](IsmctsParams& p) {
+          p.reward = IsmctsReward::Win;
+          p.opponents = IsmctsOpponents::Tree;
+        }),
+        IsmctsParams{150, seed + 1, 0.7, Policy::Greedy, brazilian ? 12 : -1},
+        with(IsmctsParams{200, seed + 2, 1.0, Policy::Random, 0},
+             [](IsmctsParams& p) { p.opponents = IsmctsOpponents::Tree; }),
+        with(IsmctsParams{90, seed + 3, 0.7, Policy::Heuristic, 4}, [](IsmctsParams& p) {
+          p.evaluation = IsmctsEvaluation::Heuristic;
+        }),
+        with(IsmctsParams{160, seed + 4, 0.7, Policy::Greedy, 10}, [](IsmctsParams& p) { p.threads = 2; }),
+        with(IsmctsParams{140, seed + 5, 0.5, Policy::Greedy, 20}, [](IsmctsParams& p) {
+          p.opponents = IsmctsOpponents::Tree;
+          p.reward = IsmctsReward::Win;
+          p.evaluation = IsmctsEvaluation::Heuristic;
+          p.threads = 3;
+        }),
+    };
+    for (int position = 0; position < 12; ++position) {
       GameState s = deal_seeded(rules, splitmix(rng), position % rules.players, {});
       // Moves in (deeper for each position; mostly from the stock, so that the hand lasts),
       // then on to a decision with a real choice.
-      const int walk = static_cast<int>(splitmix(rng) % 12) + 14 * position;
+      const int walk = static_cast<int>(splitmix(rng) % 12) + 14 * (position % 6);
       for (int k = 0; !s.over(); ++k) {
         legal_moves(s, rules, moves);
         if (k >= walk && moves.size() > 1) break;
@@ -432,7 +452,7 @@ void check_ismcts() {
       ++searches;
       CHECK(contains(moves, chosen));
       CHECK(search.iterations() == params.iterations);
-      CHECK(search.nodes() >= 2 && search.nodes() <= params.iterations + 1);
+      CHECK(search.nodes() >= 2 && search.nodes() <= params.iterations + params.threads);
       const std::vector<IsmctsChild> root = search.root_children();
       int visits = 0, most = 0;
       for (std::size_t i = 0; i < root.size(); ++i) {

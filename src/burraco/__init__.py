@@ -30,6 +30,7 @@ from ._core import (
     perft,
     playouts,
 )
+from ._hint import Hint, hint
 from ._match import Match
 from ._policy import PolicyView, RandomStream
 from ._records import read_records, write_records
@@ -79,6 +80,7 @@ __all__ = [
     "Card",
     "Cards",
     "Game",
+    "Hint",
     "IllegalMoveError",
     "InvalidMeldError",
     "InvalidNotationError",
@@ -98,6 +100,7 @@ __all__ = [
     "Rules",
     "SideResult",
     "get_include",
+    "hint",
     "perft",
     "playouts",
     "read_records",

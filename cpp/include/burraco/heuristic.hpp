@@ -72,4 +72,11 @@ struct HeuristicParams {
 std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                              const HeuristicParams& params, std::vector<Move>& scratch);
 
+// The evaluation of every side in play of `s` (precondition: !s.over()) with every card seen, as
+// in a determinization: per side, its melds' values, its pozzetto's costs and the values of its
+// seats' hands, as above (no discard danger). Sets sides[0..count) to the side slots in play
+// (active_sides) and value[slot] for each; returns count. ISMCTS values its cut rollouts with it.
+int heuristic_side_values(const GameState& s, const Rules& rules, const HeuristicParams& params,
+                          std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value);
+
 }  // namespace burraco

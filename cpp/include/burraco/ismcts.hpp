@@ -9,17 +9,33 @@
 //      by Move; every child that is legal at a visit has its availability count raised, and UCB
 //      uses that count in place of the parent's visits:
 //          mean(c) + exploration * sqrt(ln(availability(c)) / visits(c));
+//      with opponents = Policy (the default) only the observer's moves are nodes: the other seats
+//      (the partner included) play the rollout policy on the way down, which reads only what
+//      that seat may see, except that a seat that can end the hand by deadlock (RULES D.4) while
+//      its side leads does so; with opponents = Tree every seat's moves are nodes, chosen by UCB
+//      as the observer's are (they then play as if they saw the guessed cards);
 //   3. expands one untried legal move (chosen uniformly among the untried ones);
 //   4. plays the rest of the hand with the rollout policy (playout(), search.hpp), or at most
 //      max_rollout_moves moves of it (see below);
-//   5. backs up a reward per side: 1 for the side with the highest hand total, 0 for a lower one,
-//      0.5 for every side sharing the highest total. Each node keeps the sum of the rewards of
+//   5. backs up a reward per side, from a value per side: the hand total of a finished (or, cut
+//      with evaluation = Score, a scored-as-if-finished) hand, or the heuristic's evaluation of
+//      a cut one (evaluation = Heuristic, heuristic_side_values). With reward = Margin (the
+//      default) a side's reward is 0.5 + 0.5 * tanh((its value - the best other side's) /
+//      margin_scale); with reward = Win 1 for the side with the highest value, 0 for a lower
+//      one, 0.5 for every side sharing the highest. Each node keeps the sum of the rewards of
 //      the side of the seat that made the move into it, taken in that determinization on the
 //      state before the move (with three players the sides merge at the split, RULES F.6: a
 //      mover's reward is that of the side its seat ends the hand in, which is its side at the
 //      time followed through the merge).
 //
-// choose() returns the most visited root move (ties: the first in canonical order, move_less).
+// Budget: at most `iterations` iterations, and with time_limit > 0 until that many seconds of
+// wall-clock have passed (the clock read every 16 iterations; a timed search depends on the
+// machine). threads > 1 runs that many independent trees (root parallelism), each on its own
+// thread with its share of the iterations and a generator seeded from the search's, and sums
+// their root statistics move by move; an untimed search does not depend on the scheduling.
+//
+// choose() returns the most visited root move (ties: the first in canonical order, move_less;
+// with several trees, of the summed visits).
 //
 // Information: choose() receives the real state but reads it only through one call to
 // observe(s, rules, s.turn); everything after works on that observation. Two states with the same
@@ -54,24 +70,55 @@
 // 4-player italian positions (x86-64, one core) about 13,000 iterations per second with whole
 // random rollouts (~135 moves each), 26,000 with max_rollout_moves = 40, 120,000 with 0 (tree
 // only); brazilian hands run much longer (about 1,400 per second with whole random rollouts).
+// The defaults (greedy rollouts, the other seats by policy) cost about twice the random
+// rollouts' time per iteration (docs/bots.md measures both).
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "burraco/game.hpp"
+#include "burraco/heuristic.hpp"
 #include "burraco/rng.hpp"
 #include "burraco/search.hpp"
 
 namespace burraco {
 
+// How a playout's end is turned into a reward in [0, 1] for each side.
+enum class IsmctsReward : std::uint8_t {
+  Win,     // 1 for the side with the highest value, 0 for a lower one, 0.5 each for a shared top
+  Margin,  // 0.5 + 0.5 * tanh((value of the side - best value of another side) / margin_scale)
+};
+// How a cut rollout's unfinished hand is valued, per side.
+enum class IsmctsEvaluation : std::uint8_t {
+  Score,      // scored as if the hand ended now by stock exhaustion (score_hand)
+  Heuristic,  // the heuristic's evaluation of each side, every card seen (heuristic.hpp)
+};
+// Who chooses the moves of the other seats (the partner included) inside the tree.
+enum class IsmctsOpponents : std::uint8_t {
+  Tree,    // tree nodes chosen by UCB, as the observer's are (they act as if they saw the guess)
+  Policy,  // the rollout policy, which reads only what that seat may see; no node for them
+};
+
 struct IsmctsParams {
-  int iterations = 1000;          // iterations per choose(); below 1 plays no iteration
+  int iterations = 1000;          // iterations per choose() (a cap when time_limit is set)
   std::uint64_t seed = 0;         // seeds the search's generator
   double exploration = 0.7;       // the UCB constant
-  Policy policy = Policy::Random; // rollout policy
+  Policy policy = Policy::Greedy; // rollout policy (and the other seats' with Opponents::Policy)
   int max_rollout_moves = -1;     // -1: play every rollout to the end of the hand
+  IsmctsReward reward = IsmctsReward::Margin;
+  double margin_scale = 300;      // points: the margin reward's scale
+  IsmctsEvaluation evaluation = IsmctsEvaluation::Score;
+  IsmctsOpponents opponents = IsmctsOpponents::Policy;
+  double time_limit = 0;          // seconds of wall-clock per choose(); 0: none
+  int threads = 1;                // root-parallel trees, each on its own thread
+  // The heuristic's parameters for Evaluation::Heuristic (null: the rollout policy's, else the
+  // defaults).
+  const HeuristicParams* heuristic = nullptr;
+
+  friend bool operator==(const IsmctsParams&, const IsmctsParams&) = default;
 };
 
 // One move at the root after a search (for statistics and the bindings).
@@ -95,13 +142,14 @@ class Ismcts {
 
   const IsmctsParams& params() const { return params_; }
 
-  // Statistics of the last choose() call.
-  int nodes() const { return static_cast<int>(nodes_.size()); }  // the root included
+  // Statistics of the last choose() call (with threads > 1: summed over the trees; max_depth the
+  // deepest of them).
+  int nodes() const { return nodes_count_; }  // the roots included
   int iterations() const { return iterations_run_; }
   int max_depth() const { return max_depth_; }  // deepest node, in moves below the root
   long rollout_moves() const { return rollout_moves_; }  // summed over the iterations
-  // The root's children in canonical move order.
-  std::vector<IsmctsChild> root_children() const;
+  // The root's children in canonical move order (with threads > 1: merged over the trees).
+  const std::vector<IsmctsChild>& root_children() const { return root_; }
 
  private:
   struct Node {
@@ -114,20 +162,31 @@ class Ismcts {
     std::uint8_t mover = 0;   // the seat that made the move into this node
   };
 
-  void search(const Observation& obs, const Rules& rules);
+  void clear_statistics();
+  // One tree: `iterations` iterations at most, until `deadline` (if timed); fills root_.
+  void search(const Observation& obs, const Rules& rules, int iterations, bool timed,
+              std::chrono::steady_clock::time_point deadline);
+  void search_parallel(const Observation& obs, const Rules& rules, bool timed,
+                       std::chrono::steady_clock::time_point deadline);
   int add_child(int parent, const Move& move, int mover);
+  void play_policy_move(GameState& d, const Rules& rules);
+  bool deadlock_if_it_leads(GameState& d, const Rules& rules);
   void rollout(GameState& s, const Rules& rules);
   void reward_per_seat(GameState& s, const Rules& rules);
 
   IsmctsParams params_;
   Rng rng_;
   std::vector<Node> nodes_;
+  std::vector<IsmctsChild> root_;
+  std::vector<Ismcts> workers_;  // threads > 1: the other trees (their params: threads = 1)
   // Scratch reused across iterations and calls.
   std::vector<Move> legal_;
+  std::vector<Move> scratch_;
   std::vector<std::int32_t> path_;
   std::vector<std::int32_t> untried_;
   TurnMemory memory_;  // the positions of the simulated turn (docs/search.md "Candidates")
   std::array<double, kMaxPlayers> seat_reward_{};
+  int nodes_count_ = 0;
   int iterations_run_ = 0;
   int max_depth_ = 0;
   long rollout_moves_ = 0;

@@ -1,0 +1,197 @@
+"""The ISMCTS options beyond the iteration count (docs/search.md "Search options"): the reward,
+the evaluation of cut rollouts, the model of the other seats, the time limit, root-parallel
+threads, and the hint call built on them."""
+
+from __future__ import annotations
+
+import pytest
+
+import burraco
+from burraco import ISMCTS, Game, Rules
+
+NEW = {"reward": "margin", "evaluation": "heuristic", "opponents": "policy",
+       "policy": "heuristic", "max_rollout_moves": 4}
+
+
+def position(preset: str = "italian-2p", seed: int = 5, moves: int = 20) -> Game:
+    game = Game(Rules(preset), seed=seed)
+    for _ in range(moves):
+        game.push(game.policy_move("greedy"))
+    return game
+
+
+def test_the_defaults_are_the_documented_ones():
+    search = ISMCTS()
+    assert (search.policy, search.reward, search.margin_scale, search.evaluation,
+            search.opponents, search.time_limit, search.threads) == (
+        "greedy", "margin", 300.0, "score", "policy", None, 1)
+
+
+@pytest.mark.parametrize("kwargs", [
+    NEW,
+    {"reward": "margin", "margin_scale": 125.5, "threads": 3},
+    {"iterations": None, "time_limit": 0.25},
+    {"iterations": 50, "time_limit": 1e-3, "evaluation": "heuristic", "max_rollout_moves": 0},
+])
+def test_repr_names_every_option(kwargs):
+    search = ISMCTS(**kwargs)
+    text = repr(search)
+    again = eval(text, {"ISMCTS": ISMCTS})
+    assert repr(again) == text
+    for name, value in kwargs.items():
+        assert getattr(search, name) == value
+        assert f"{name}={value!r}" in text
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "quoted"),
+    [
+        ({"reward": "points"}, burraco.BurracoError, "'points'"),
+        ({"reward": 1}, TypeError, "1"),
+        ({"evaluation": "deep"}, burraco.BurracoError, "'deep'"),
+        ({"evaluation": None}, TypeError, "None"),
+        ({"opponents": "oracle"}, burraco.BurracoError, "'oracle'"),
+        ({"margin_scale": 0}, burraco.BurracoError, "0"),
+        ({"margin_scale": -5.0}, burraco.BurracoError, "-5.0"),
+        ({"margin_scale": float("nan")}, burraco.BurracoError, "nan"),
+        ({"margin_scale": float("inf")}, burraco.BurracoError, "inf"),
+        ({"margin_scale": "300"}, TypeError, "'300'"),
+        ({"time_limit": 0}, burraco.BurracoError, "0"),
+        ({"time_limit": -1.0}, burraco.BurracoError, "-1.0"),
+        ({"time_limit": float("nan")}, burraco.BurracoError, "nan"),
+        ({"time_limit": True}, TypeError, "True"),
+        ({"iterations": None}, burraco.BurracoError, "None"),
+        ({"threads": 0}, burraco.BurracoError, "0"),
+        ({"threads": 65}, burraco.BurracoError, "65"),
+        ({"threads": 2.0}, TypeError, "2.0"),
+    ],
+)
+def test_bad_options_are_refused_quoting_them(kwargs, error, quoted):
+    with pytest.raises(error) as caught:
+        ISMCTS(**kwargs)
+    assert quoted in str(caught.value)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    NEW,
+    {"reward": "margin"},
+    {"evaluation": "heuristic", "max_rollout_moves": 6, "policy": "greedy"},
+    {"opponents": "policy", "policy": "greedy"},
+    {"threads": 2},
+    {"threads": 3, "opponents": "policy", "policy": "greedy", "max_rollout_moves": 10},
+])
+@pytest.mark.parametrize("preset", ["italian-2p", "italian"])
+def test_every_option_searches_only_the_observation(kwargs, preset):
+    """Two games that differ only in cards the seat to act cannot see get the same search: the
+    same move and the same root statistics, for a fresh search of the same seed."""
+    game = position(preset)
+    seat = game.turn
+    other = game.determinize(seat, 99)
+    assert other.observation(seat) == game.observation(seat)
+    assert other.state_string() != game.state_string()
+    first, second = ISMCTS(iterations=120, seed=3, **kwargs), ISMCTS(iterations=120, seed=3, **kwargs)
+    assert first.choose(game) == second.choose(other)
+    assert first.root_stats() == second.root_stats()
+    assert first.last_iterations == 120
+    assert sum(row[1] for row in first.root_stats()) == 120
+    assert first.choose(game) in game.legal_moves()
+
+
+def test_threads_split_the_iterations_and_sum_the_roots():
+    """Four trees share the iterations; their roots are summed move by move, in canonical order,
+    and an untimed search does not depend on how the threads were scheduled."""
+    game = position()
+    split = ISMCTS(iterations=301, seed=4, threads=4)
+    split.choose(game)
+    assert split.last_iterations == 301
+    assert sum(row[1] for row in split.root_stats()) == 301
+    assert split.nodes == 301 + 4  # each iteration adds one node to its tree; four roots
+    legal = list(game.legal_moves())
+    moves = [row[0] for row in split.root_stats()]
+    assert moves == sorted(moves, key=legal.index)
+    for _ in range(3):
+        fresh = ISMCTS(iterations=301, seed=4, threads=4)
+        fresh.choose(game)
+        assert fresh.root_stats() == split.root_stats()
+
+
+def test_a_time_limit_alone_stops_the_search():
+    game = position()
+    search = ISMCTS(iterations=None, time_limit=0.05, seed=1)
+    assert search.iterations is None
+    move = search.choose(game)
+    assert move in game.legal_moves()
+    assert search.last_iterations >= 1
+    assert sum(row[1] for row in search.root_stats()) == search.last_iterations
+
+
+def test_the_iteration_count_caps_a_timed_search():
+    game = position()
+    search = ISMCTS(iterations=40, time_limit=1000.0, seed=1)
+    search.choose(game)
+    assert search.last_iterations == 40
+
+
+def test_the_margin_reward_values_lie_between_zero_and_one():
+    game = position()
+    search = ISMCTS(iterations=200, seed=2, reward="margin", evaluation="heuristic",
+                    max_rollout_moves=4, policy="heuristic")
+    search.choose(game)
+    for move, visits, availability, reward in search.root_stats():
+        assert 0 < visits <= availability
+        assert 0.0 <= reward / visits <= 1.0
+    # Not every leaf is a win or a loss: the margin reward is graded.
+    assert any(reward != int(reward) and reward * 2 != int(reward * 2)
+               for _, _, _, reward in search.root_stats())
+
+
+def test_opponents_by_policy_make_only_the_observers_nodes():
+    """With opponents='policy' the tree holds the seat to act's moves only, so its nodes are at
+    most one per iteration plus the root, and a deeper tree for the same iterations."""
+    game = position()
+    tree = ISMCTS(iterations=300, seed=5, policy="greedy", max_rollout_moves=0)
+    own = ISMCTS(iterations=300, seed=5, policy="greedy", max_rollout_moves=0, opponents="policy")
+    tree.choose(game)
+    own.choose(game)
+    assert own.nodes <= 301 and tree.nodes <= 301
+    assert own.last_iterations == tree.last_iterations == 300
+
+
+def test_hint_ranks_the_moves_of_the_seat_to_act():
+    game = position()
+    ranked = burraco.hint(game, iterations=200, seed=7)
+    assert all(isinstance(h, burraco.Hint) for h in ranked)
+    assert sum(h.visits for h in ranked) == 200
+    assert [h.visits for h in ranked] == sorted((h.visits for h in ranked), reverse=True)
+    assert {h.move for h in ranked} <= set(game.legal_moves())
+    assert all(0.0 <= h.value <= 1.0 for h in ranked)
+    chooser = ISMCTS(iterations=200, seed=7)
+    assert ranked[0].move == chooser.choose(game)
+    assert burraco.hint(game, player=game.turn, iterations=200, seed=7) == ranked
+    before = game.state_string()
+    assert game.state_string() == before
+
+
+def test_hint_refuses_a_seat_not_to_act_and_a_finished_hand():
+    game = position()
+    with pytest.raises(burraco.IllegalMoveError, match=f"player {1 - game.turn}"):
+        burraco.hint(game, player=1 - game.turn, iterations=10)
+    with pytest.raises(burraco.InvalidNotationError, match="player 7"):
+        burraco.hint(game, player=7, iterations=10)
+    with pytest.raises(TypeError, match="True"):
+        burraco.hint(game, player=True, iterations=10)
+    with pytest.raises(TypeError, match="str"):
+        burraco.hint("not a game")  # type: ignore[arg-type]
+    done = Game(Rules("italian-2p"), seed=1)
+    done.playout("greedy")
+    with pytest.raises(burraco.IllegalMoveError, match="over"):
+        burraco.hint(done, iterations=10)
+
+
+def test_hint_of_a_forced_move_is_that_move_unvisited():
+    game = Game(Rules("italian-2p"), seed=7)
+    for _ in range(60):
+        game.push(game.policy_move("greedy"))
+    assert len(game.legal_moves()) == 1
+    assert burraco.hint(game, iterations=50) == [burraco.Hint(game.legal_moves()[0], 0, 0.0)]
