@@ -265,3 +265,67 @@ def test_burraco_arena_refuses_bad_bots(capsys):
     assert main(["arena", "--bots", "heuristic,best", "--pairs", "1", "--quiet"]) == 2
     assert "'best'" in capsys.readouterr().err
     assert main(["arena", "--bots", "heuristic", "--pairs", "1", "--quiet"]) == 2
+
+
+# ---- ISMCTS specs on every command, and the plot ---------------------------------------------------
+
+
+def test_ismcts_spec_options_reach_the_search():
+    search = bot("ismcts:200:rollout=random:reward=win:opponents=tree:eval=heuristic:cut=8"
+                 ":scale=150:c=0.5:threads=2:time=1.5:seed=9").player
+    assert (search.iterations, search.policy, search.reward, search.opponents, search.evaluation,
+            search.max_rollout_moves, search.margin_scale, search.exploration, search.threads,
+            search.time_limit, search.seed) == (200, "random", "win", "tree", "heuristic", 8,
+                                                150.0, 0.5, 2, 1.5, 9)
+    for spec, pattern in [("ismcts:10:reward=points", "'reward=points'"),
+                          ("ismcts:10:opponents=oracle", "'opponents=oracle'"),
+                          ("ismcts:10:eval=deep", "'eval=deep'"),
+                          ("ismcts:10:time=soon", "'time=soon'")]:
+        with pytest.raises(burraco.BurracoError, match=pattern):
+            bot(spec)
+
+
+def test_selfplay_plays_an_ismcts_seat(tmp_path, capsys):
+    out = tmp_path / "search.jsonl"
+    status = main(["selfplay", "--preset", "italian-2p", "--games", "2", "--seed", "3", "--quiet",
+                   "--policies", "ismcts:30,greedy", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert status == 0 and "seat 0 ismcts:30" in text
+    records = list(burraco.read_records(out))
+    assert len(records) == 2
+    for record in records:
+        game = burraco.Game.from_record(record)
+        assert game.is_over()
+        # The greedy seat's moves are greedy's; the search's are not all of them greedy's.
+        replay = burraco.Game(game.rules, seed=game.seed)
+        differs = False
+        for move in game.moves:
+            if replay.turn == 1:
+                assert replay.policy_move("greedy", 0) == move
+            elif replay.policy_move("greedy", 0) != move:
+                differs = True
+            replay.push(move)
+        assert replay.is_over()
+    assert differs
+
+
+def test_selfplay_refuses_ismcts_on_the_reference_engine(capsys):
+    status = main(["selfplay", "--preset", "italian-2p", "--games", "1", "--quiet",
+                   "--policy", "ismcts:10", "--engine", "reference"])
+    assert status == 2
+    assert "'ismcts:10'" in capsys.readouterr().err
+
+
+def test_burraco_arena_plot_draws_a_png_of_the_first_bots_duels(tmp_path, capsys):
+    path = tmp_path / "sweep.png"  # matplotlib is a test dependency (pyproject.toml)
+    status = main(["arena", "--preset", "italian-2p", "--bots",
+                   "greedy,ismcts:10:rollout=random,ismcts:30:rollout=random,heuristic",
+                   "--pairs", "2", "--seed", "5", "--quiet", "--plot", str(path)])
+    text = capsys.readouterr().out
+    assert status == 0 and f"wrote the plot to {path}" in text
+    # Only the first bot's duels: three rows, each with greedy as bot A.
+    rows = [line.split()[:2] for line in text.splitlines() if "%" in line and "-" in line]
+    assert rows == [["greedy", "ismcts:10:rollout=random"], ["greedy", "ismcts:30:rollout=random"],
+                    ["greedy", "heuristic"]]
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

@@ -23,8 +23,8 @@ def position(preset: str = "italian-2p", seed: int = 5, moves: int = 20) -> Game
 def test_the_defaults_are_the_documented_ones():
     search = ISMCTS()
     assert (search.policy, search.reward, search.margin_scale, search.evaluation,
-            search.opponents, search.time_limit, search.threads) == (
-        "greedy", "margin", 300.0, "score", "policy", None, 1)
+            search.opponents, search.time_limit, search.threads, search.keep_tree) == (
+        "greedy", "margin", 300.0, "score", "policy", None, 1, False)
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -32,6 +32,7 @@ def test_the_defaults_are_the_documented_ones():
     {"reward": "margin", "margin_scale": 125.5, "threads": 3},
     {"iterations": None, "time_limit": 0.25},
     {"iterations": 50, "time_limit": 1e-3, "evaluation": "heuristic", "max_rollout_moves": 0},
+    {"keep_tree": True, "opponents": "tree", "reward": "win", "policy": "random"},
 ])
 def test_repr_names_every_option(kwargs):
     search = ISMCTS(**kwargs)
@@ -64,6 +65,8 @@ def test_repr_names_every_option(kwargs):
         ({"threads": 0}, burraco.BurracoError, "0"),
         ({"threads": 65}, burraco.BurracoError, "65"),
         ({"threads": 2.0}, TypeError, "2.0"),
+        ({"keep_tree": 1}, TypeError, "1"),
+        ({"keep_tree": "yes"}, TypeError, "'yes'"),
     ],
 )
 def test_bad_options_are_refused_quoting_them(kwargs, error, quoted):
@@ -195,3 +198,45 @@ def test_hint_of_a_forced_move_is_that_move_unvisited():
         game.push(game.policy_move("greedy"))
     assert len(game.legal_moves()) == 1
     assert burraco.hint(game, iterations=50) == [burraco.Hint(game.legal_moves()[0], 0, 0.0)]
+
+
+def test_keep_tree_carries_the_chosen_moves_subtree_through_the_turn():
+    """After a pile take or a meld, the next decision of the same seat starts from the subtree
+    of that move: its root counts those visits too. After a draw (a card the search had to
+    guess), or in another position, the tree starts afresh."""
+    game = Game(Rules("italian-2p"), seed=7)
+    kept = ISMCTS(iterations=300, seed=1, keep_tree=True)
+    plain = ISMCTS(iterations=300, seed=1)
+    assert kept.keep_tree and not plain.keep_tree
+    carried = 0
+    while game.turn == 0 and not game.is_over():
+        move = kept.choose(game)
+        visits = sum(row[1] for row in kept.root_stats())
+        # The kept node's children hold its visits but the one that expanded it.
+        assert kept.last_iterations == 300 and visits == 300 + max(carried - 1, 0)
+        carried = next(row[1] for row in kept.root_stats() if row[0] == move)
+        if move.kind not in ("pile", "meld", "add"):
+            carried = 0
+        game.push(move)
+    assert game.turn == 1
+    # Another position: nothing carried over, whatever the last move was.
+    other = position(seed=11)
+    kept.choose(other)
+    assert sum(row[1] for row in kept.root_stats()) == 300
+
+
+def test_keep_tree_reads_only_the_observation():
+    game = position(seed=7, moves=0)
+    seat = game.turn
+    other = game.determinize(seat, 5)
+    searches = [ISMCTS(iterations=150, seed=2, keep_tree=True) for _ in range(2)]
+    for _ in range(4):
+        if game.is_over() or game.turn != seat:
+            break
+        moves = [search.choose(g) for search, g in zip(searches, (game, other))]
+        assert moves[0] == moves[1]
+        assert searches[0].root_stats() == searches[1].root_stats()
+        game.push(moves[0])
+        other.push(moves[1])
+        if game.turn == seat:
+            assert other.observation(seat) == game.observation(seat)

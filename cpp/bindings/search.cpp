@@ -504,7 +504,7 @@ void bind_search(py::module_& m) {
       .def(py::init([](OptIntArg iterations, SeedArg seed, RealArg exploration, PolicyArg policy,
                        OptIntArg max_rollout_moves, RewardArg reward, RealArg margin_scale,
                        EvaluationArg evaluation, OpponentsArg opponents, OptRealArg time_limit,
-                       IntArg threads) {
+                       IntArg threads, BoolArg keep_tree) {
              IsmctsParams params;
              if (!time_limit.is_none()) params.time_limit = ismcts_positive(time_limit, "time_limit");
              if (iterations.is_none()) {
@@ -526,6 +526,8 @@ void bind_search(py::module_& m) {
              params.evaluation = ismcts_choice(evaluation, "evaluation", kEvaluations);
              params.opponents = ismcts_choice(opponents, "opponents", kOpponents);
              params.threads = static_cast<int>(ismcts_int(threads, "threads", 1, 64));
+             if (!py::isinstance<py::bool_>(keep_tree)) ismcts_type_error("keep_tree", keep_tree, "True or False");
+             params.keep_tree = keep_tree.cast<bool>();
              return PyIsmcts{Ismcts(params), std::move(rollout)};
            }),
            py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
@@ -533,7 +535,7 @@ void bind_search(py::module_& m) {
            py::arg("max_rollout_moves") = py::none(), py::arg("reward") = "margin",
            py::arg("margin_scale") = 300.0, py::arg("evaluation") = "score",
            py::arg("opponents") = "policy", py::arg("time_limit") = py::none(),
-           py::arg("threads") = 1,
+           py::arg("threads") = 1, py::arg("keep_tree") = false,
            "A search with these parameters (docs/search.md \"Search\"); one ISMCTS may choose for "
            "any game, any number of times: each choose() builds a fresh tree. A fresh ISMCTS with "
            "a given seed always makes the same choices unless a time_limit stops it; choose() "
@@ -608,6 +610,9 @@ void bind_search(py::module_& m) {
            "Seconds of wall-clock time a choose() may search, or None.")
       .def_property_readonly("threads", [](const PyIsmcts& self) { return self.search.params().threads; },
            "Root-parallel trees, one per thread, their root statistics summed.")
+      .def_property_readonly("keep_tree", [](const PyIsmcts& self) { return self.search.params().keep_tree; },
+           "Whether the subtree of a chosen pile take, meld or lay-off is kept for the seat's next "
+           "decision of the turn (one tree only).")
       .def_property_readonly(
           "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); },
           "Tree nodes of the last search (the root included); waits for a search in progress.")
@@ -678,7 +683,8 @@ void bind_search(py::module_& m) {
                real(p.margin_scale) + ", evaluation='" + ismcts_choice_name(p.evaluation, kEvaluations) +
                "', opponents='" + ismcts_choice_name(p.opponents, kOpponents) + "', time_limit=" +
                (p.time_limit > 0 ? real(p.time_limit) : std::string("None")) +
-               ", threads=" + std::to_string(p.threads) + ")";
+               ", threads=" + std::to_string(p.threads) +
+               ", keep_tree=" + (p.keep_tree ? "True" : "False") + ")";
       },
            "ISMCTS(iterations=..., seed=..., ...): the constructor call with every parameter.");
 

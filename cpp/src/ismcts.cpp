@@ -152,15 +152,24 @@ void Ismcts::clear_statistics() {
 Move Ismcts::choose(const GameState& s, const Rules& rules) {
   // The only read of the real state: everything below works on the observation.
   const Observation obs = observe(s, rules, s.turn);
-  clear_statistics();
-  nodes_count_ = 1;  // the root
+  const bool may_reuse = params_.keep_tree && params_.threads <= 1 && !kept_key_.empty();
+  const std::string key = may_reuse ? observation_string(obs, rules) : std::string();
 
   // The root's legal moves depend only on what the seat to act sees; any determinization does.
   legal_moves(determinize(obs, rules, 0), rules, legal_);
-  if (legal_.empty())
-    throw StateError("the hand is not over but the seat to act has no legal move: observation '" +
-                     observation_string(obs, rules) + "'");
-  if (legal_.size() == 1 || params_.iterations < 1) return legal_[0];
+  if (legal_.empty() || legal_.size() == 1 || params_.iterations < 1) {
+    clear_statistics();
+    kept_key_.clear();
+    nodes_count_ = 1;  // the root
+    if (legal_.empty())
+      throw StateError("the hand is not over but the seat to act has no legal move: observation '" +
+                       observation_string(obs, rules) + "'");
+    return legal_[0];
+  }
+  const bool reusing = may_reuse && reuse_subtree(key);
+  kept_key_.clear();
+  if (!reusing) clear_statistics();
+  nodes_count_ = 1;
   const Move first = legal_[0];
   const bool timed = params_.time_limit > 0;
   // A time limit beyond a day is no limit (and keeps the clock arithmetic in range).
@@ -170,7 +179,7 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
           std::chrono::duration<double>(timed ? std::min(params_.time_limit, 86400.0) : 0.0));
   try {
     if (params_.threads > 1) search_parallel(obs, rules, timed, deadline);
-    else search(obs, rules, params_.iterations, timed, deadline);
+    else search(obs, rules, params_.iterations, timed, deadline, reusing);
   } catch (...) {
     clear_statistics();  // no statistics of a search that did not finish
     throw;
@@ -179,7 +188,54 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
   const IsmctsChild* best = nullptr;
   for (const IsmctsChild& c : root_)
     if (!best || c.visits > best->visits) best = &c;
-  return best ? best->move : first;
+  if (!best) return first;
+  if (params_.keep_tree && params_.threads <= 1) remember_subtree(obs, rules, best->move);
+  return best->move;
+}
+
+void Ismcts::remember_subtree(const Observation& obs, const Rules& rules, const Move& move) {
+  // Only a move whose outcome the seat sees in full: a draw shows a new card, a discard ends the
+  // turn, a brazilian first draw is a draw.
+  if (move.kind != MoveKind::Pile && move.kind != MoveKind::Meld && move.kind != MoveKind::Add) return;
+  std::int32_t child = nodes_.empty() ? -1 : nodes_[0].first_child;
+  while (child >= 0 && !(nodes_[static_cast<std::size_t>(child)].move == move))
+    child = nodes_[static_cast<std::size_t>(child)].next_sibling;
+  if (child < 0 || nodes_[static_cast<std::size_t>(child)].first_child < 0) return;
+  GameState after = determinize(obs, rules, 0);
+  if (!apply_move(after, rules, move).ok() || after.over() || after.turn != obs.player) return;
+  // The observation after the move, from any determinization: it differs from the real one when
+  // the move revealed a hidden card (a pozzetto picked up), and then nothing is reused.
+  kept_key_ = observation_string(observe(after, rules, obs.player), rules);
+  kept_node_ = child;
+}
+
+// The kept subtree becomes the tree (its root the kept node) when `observation` is the one it was
+// kept for.
+bool Ismcts::reuse_subtree(const std::string& observation) {
+  if (observation != kept_key_ || kept_node_ < 0 ||
+      static_cast<std::size_t>(kept_node_) >= nodes_.size())
+    return false;
+  // Copy the subtree breadth first; each node's children stay consecutive in canonical order.
+  spare_.clear();
+  spare_.push_back(nodes_[static_cast<std::size_t>(kept_node_)]);
+  spare_[0].next_sibling = -1;
+  for (std::size_t i = 0; i < spare_.size(); ++i) {
+    std::int32_t from = spare_[i].first_child;
+    if (from < 0) continue;
+    spare_[i].first_child = static_cast<std::int32_t>(spare_.size());
+    while (from >= 0) {
+      Node copy = nodes_[static_cast<std::size_t>(from)];
+      from = copy.next_sibling;
+      copy.next_sibling = from >= 0 ? static_cast<std::int32_t>(spare_.size()) + 1 : -1;
+      spare_.push_back(copy);
+    }
+  }
+  nodes_.swap(spare_);
+  root_.clear();
+  iterations_run_ = 0;
+  max_depth_ = 0;
+  rollout_moves_ = 0;
+  return true;
 }
 
 // Root parallelism: `threads` trees, this one and workers_, each with its share of the
@@ -250,9 +306,11 @@ void Ismcts::search_parallel(const Observation& obs, const Rules& rules, bool ti
 // The iterations of one tree: at most `iterations`, and until `deadline` when timed (the clock
 // read every 16 iterations); the root's statistics go to root_.
 void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, bool timed,
-                    std::chrono::steady_clock::time_point deadline) {
-  nodes_.clear();
-  nodes_.emplace_back();  // the root
+                    std::chrono::steady_clock::time_point deadline, bool reusing) {
+  if (!reusing) {
+    nodes_.clear();
+    nodes_.emplace_back();  // the root
+  }
   // One node per iteration at most; beyond 65,536 the vector grows by itself.
   nodes_.reserve(static_cast<std::size_t>(std::min(iterations, 1 << 16)) + 1);
   const double c = params_.exploration;

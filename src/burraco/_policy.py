@@ -226,9 +226,12 @@ def play_with(game: Any, policies: Sequence[Any], seed: int, move_cap: int) -> N
     """Plays ``game`` to its end with one policy per seat, as ``burraco selfplay`` and
     :meth:`burraco.Match.play_hand` do: with the same policy at every seat
     ``game.playout(policy, seed)``; else move by move, ``game.policy_move(policies[game.turn],
-    s)`` with ``s`` the successive SplitMix64 outputs of ``seed``, at most ``move_cap`` moves."""
+    s)`` with ``s`` the successive SplitMix64 outputs of ``seed``, at most ``move_cap`` moves. A
+    seat's entry may also be a :class:`burraco.ISMCTS`: its moves are ``search.choose(game)``
+    (a seed is still drawn for each, so the other seats' moves do not depend on it)."""
     first = policies[0]
-    if all(p is first or p == first for p in policies):
+    searching = any(hasattr(p, "choose") for p in policies)
+    if not searching and all(p is first or p == first for p in policies):
         game.playout(first, seed)
         return
     seeds = RandomStream(seed)  # its outputs are the SplitMix64 outputs of the seed
@@ -237,5 +240,8 @@ def play_with(game: Any, policies: Sequence[Any], seed: int, move_cap: int) -> N
         if played == move_cap:
             raise InvalidStateError(f"the hand is not over after {move_cap} moves "
                                     f"(MAX_HAND_MOVES): state {game.state_string()!r}")
-        game.push(game.policy_move(policies[game.turn], seeds.next()))
+        player = policies[game.turn]
+        move_seed = seeds.next()
+        game.push(player.choose(game) if hasattr(player, "choose") else
+                  game.policy_move(player, move_seed))
         played += 1

@@ -32,11 +32,30 @@ from typing import Any
 from . import _core
 from ._errors import InvalidNotationError
 
-__all__ = ["Bot", "Duel", "Tournament", "bot", "bradley_terry", "duel", "tournament",
+__all__ = ["Bot", "Duel", "Tournament", "bot", "bradley_terry", "duel", "plot", "tournament",
            "wilson_interval"]
 
 BUILT_IN = ("random", "greedy", "heuristic")
-_ISMCTS_OPTIONS = ("rollout", "cut", "c", "seed")
+# Spec option -> (ISMCTS keyword, parser).
+_ISMCTS_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "rollout": ("policy", lambda v: _one_of(v, BUILT_IN)),
+    "cut": ("max_rollout_moves", int),
+    "c": ("exploration", float),
+    "seed": ("seed", int),
+    "reward": ("reward", lambda v: _one_of(v, ("win", "margin"))),
+    "scale": ("margin_scale", float),
+    "eval": ("evaluation", lambda v: _one_of(v, ("score", "heuristic"))),
+    "opponents": ("opponents", lambda v: _one_of(v, ("tree", "policy"))),
+    "time": ("time_limit", float),
+    "threads": ("threads", int),
+    "keep": ("keep_tree", lambda v: _one_of(v, ("yes", "no")) == "yes"),
+}
+
+
+def _one_of(value: str, names: Sequence[str]) -> str:
+    if value not in names:
+        raise ValueError(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -84,17 +103,9 @@ def _ismcts(spec: str) -> Any:
             raise InvalidNotationError(
                 f"bot {spec!r}: option {part!r}: expected one of "
                 + ", ".join(f"{name}=..." for name in _ISMCTS_OPTIONS))
+        keyword, parse = _ISMCTS_OPTIONS[key]
         try:
-            if key == "rollout":
-                if value not in BUILT_IN:
-                    raise ValueError(value)
-                options["policy"] = value
-            elif key == "cut":
-                options["max_rollout_moves"] = int(value)
-            elif key == "c":
-                options["exploration"] = float(value)
-            else:
-                options["seed"] = int(value)
+            options[keyword] = parse(value)
         except ValueError:
             raise InvalidNotationError(f"bot {spec!r}: option {part!r}: bad value") from None
     return _core.ISMCTS(**options)
@@ -225,12 +236,13 @@ class Tournament:
 
 
 def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int = 0, threads: int = 1,
-               keep_moves: bool = False,
-               progress: Callable[[int], object] | None = None) -> Tournament:
+               keep_moves: bool = False, progress: Callable[[int], object] | None = None,
+               against_first: bool = False) -> Tournament:
     """A duel of ``pairs`` pairs between every two of ``specs`` (in the order given: the first
     against the second, the third, ..., then the second against the third, ...), all on the same
-    deals; Bradley-Terry ratings when there are three bots or more. ``progress(games_done)``
-    counts the games of the whole tournament."""
+    deals; Bradley-Terry ratings when there are three bots or more. With ``against_first`` only
+    the first bot's duels are played (a sweep of bots measured against one baseline, as
+    :func:`plot` draws). ``progress(games_done)`` counts the games of the whole tournament."""
     bots = [bot(spec) for spec in specs]
     names = [b.spec for b in bots]
     if len(set(names)) != len(names):
@@ -239,7 +251,7 @@ def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int 
         raise InvalidNotationError(f"bots {list(specs)!r}: expected two bots or more")
     duels = []
     done_before = 0
-    for i in range(len(bots)):
+    for i in range(1 if against_first else len(bots)):
         for j in range(i + 1, len(bots)):
             offset = done_before
 
@@ -251,3 +263,73 @@ def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int 
             done_before += 2 * pairs
     ratings = bradley_terry(names, duels) if len(bots) >= 3 else None
     return Tournament(names, duels, ratings)
+
+
+def _iterations(spec: str) -> int | None:
+    """The iteration count an ``ismcts:N...`` spec names, else None."""
+    parts = spec.split(":")
+    if parts[0] == "ismcts" and len(parts) > 1 and parts[1].strip().isdigit():
+        return int(parts[1])
+    return None
+
+
+def _family(spec: str) -> str:
+    """The spec without its iteration count (``ismcts:*:rollout=random``): one line of the plot."""
+    parts = spec.split(":")
+    return ":".join([parts[0], "*", *parts[2:]]) if _iterations(spec) is not None else spec
+
+
+def plot(result: Tournament, path: str, *, title: str | None = None) -> None:
+    """Draws, into the image file ``path`` (PNG by its suffix; matplotlib, the ``plot`` extra),
+    every bot's share of the pairs won against the first bot of ``result``, with its 95 %
+    interval: on the left against the search's iterations (ISMCTS bots, one line per set of
+    options), on the right against its CPU time per move (every bot). A duel the first bot did not
+    play is left out."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # an optional dependency
+        raise InvalidNotationError("arena plot: matplotlib is not installed "
+                                   "(pip install 'burraco[plot]')") from error
+    baseline = result.bots[0]
+    rows = []
+    for d in result.duels:
+        if d.a != baseline:
+            continue
+        low, high = d.interval
+        rows.append((d.b, 1.0 - d.win_rate, 1.0 - high, 1.0 - low, d.ms_per_decision(1)))
+    if not rows:
+        raise InvalidNotationError(f"arena plot: no duel against the first bot {baseline!r}")
+    figure, (by_iterations, by_time) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+    # One line per set of options (the spec less its iteration count) on both panels.
+    lines: dict[str, list[tuple[int, str, float, float, float, float]]] = {}
+    for name, rate, low, high, ms in rows:
+        lines.setdefault(_family(name), []).append((_iterations(name) or 0, name, rate, low, high, ms))
+    for family, points in lines.items():
+        points.sort()
+        ys = [p[2] for p in points]
+        errors = [[p[2] - p[3] for p in points], [p[4] - p[2] for p in points]]
+        drawn = by_time.errorbar([p[5] for p in points], ys, yerr=errors, marker="o", capsize=3,
+                                 label=family)
+        if points[0][0]:  # a search: iterations on the left panel too
+            by_iterations.errorbar([p[0] for p in points], ys, yerr=errors, marker="o", capsize=3,
+                                   label=family, color=drawn[0].get_color())
+    if any(p[0] for points in lines.values() for p in points):
+        by_iterations.set_xscale("log")
+        by_iterations.legend(fontsize=7, loc="best")
+    by_iterations.set_xlabel("ISMCTS iterations per decision")
+    by_iterations.set_ylabel(f"share of pairs won against {baseline}")
+    by_time.set_xscale("log")
+    by_time.set_xlabel("CPU ms per move")
+    by_time.legend(fontsize=7, loc="best")
+    for axes in (by_iterations, by_time):
+        axes.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+        axes.set_ylim(0, 1)
+        axes.grid(True, alpha=0.3)
+    pairs = result.duels[0].pairs
+    figure.suptitle(title or f"{pairs} duplicate pairs per bot against {baseline}", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

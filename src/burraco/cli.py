@@ -1,6 +1,6 @@
 """The ``burraco`` command: play against bots, self-play, replay records, perft and benchmarks.
 
-    burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|random|module:attr]
+    burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|ismcts:N|module:attr]
                  [--hands N] [--out FILE]
     burraco selfplay --preset P --games N [--policy greedy | --policies greedy,module:attr]
                      [--seed S] [--out games.jsonl] [--matches] [--engine core|reference]
@@ -345,7 +345,9 @@ EDITING_HELP = ("Line editing: the arrows move in the line, Up and Down recall e
 
 
 def _bot_move(game: Any, policy: Any, seed: int) -> Any:
-    """The move the bots' policy plays here."""
+    """The move the bots' policy (or search) plays here."""
+    if hasattr(policy, "choose"):
+        return policy.choose(game)
     return game.policy_move(policy, seed)
 
 
@@ -355,9 +357,19 @@ def load_policy(engine: ModuleType, spec: str, option: str) -> Any:
     ``python -m`` would). Any failure is a :class:`CliError` quoting the spec."""
     if spec in POLICIES:
         return spec
+    if spec == "ismcts" or spec.startswith("ismcts:"):
+        if not hasattr(engine, "ISMCTS"):
+            raise CliError(f"{option} {spec!r}: ISMCTS is the core engine's only "
+                           "(drop --engine reference)", 2)
+        from .arena import bot
+
+        try:
+            return bot(spec).player
+        except BurracoError as error:
+            raise CliError(f"{option}: {error}", 2) from None
     if ":" not in spec:
-        raise CliError(f"{option} {spec!r}: unknown policy (built in: {', '.join(POLICIES)}; or "
-                       "module:attribute)", 2)
+        raise CliError(f"{option} {spec!r}: unknown policy (built in: {', '.join(POLICIES)}; "
+                       "ismcts:ITERATIONS; or module:attribute)", 2)
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
@@ -602,8 +614,8 @@ def seat_policies(policy: str, policies: str | None, players: int) -> list[str]:
             raise CliError(f"--policies {policies!r}: expected {players} policies, one per seat", 2)
     for name in chosen:
         if name not in POLICIES and ":" not in name:
-            raise CliError(f"unknown policy {name!r} (built in: {', '.join(POLICIES)}; or "
-                           "module:attribute)", 2)
+            raise CliError(f"unknown policy {name!r} (built in: {', '.join(POLICIES)}; "
+                           "ismcts:ITERATIONS; or module:attribute)", 2)
     return chosen
 
 
@@ -849,7 +861,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     except BurracoError as error:
         raise CliError(f"--bots: {error}", 2) from None
     seed = seed_or_random(args.seed)
-    duels = len(bots) * (len(bots) - 1) // 2
+    duels = len(bots) - 1 if args.plot else len(bots) * (len(bots) - 1) // 2
     total = 2 * args.pairs * duels
     with progress_bar(total, "games", enabled=not args.quiet) as bar:
         task = bar.add_task("arena", total=total, rate="")
@@ -861,13 +873,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
                        rate=f"{done / elapsed:,.1f} games/s" if elapsed > 0 else "")
 
         result = arena.tournament(rules, specs, pairs=args.pairs, seed=seed, threads=args.threads,
-                                  keep_moves=args.out is not None, progress=progress)
+                                  keep_moves=args.out is not None, progress=progress,
+                                  against_first=args.plot is not None)
     screen = Screen(color=not args.no_color)
     screen.say(f"burraco arena: {rules!r}, seed {seed}, {args.pairs:,} duplicate pairs per two "
                f"bots, {args.threads} thread{'s' if args.threads != 1 else ''}")
     screen.table(render_duels(result))
     if result.ratings is not None:
         screen.table(render_ratings(result))
+    if args.plot is not None:
+        try:
+            arena.plot(result, args.plot, title=f"{rules!r}, seed {seed}: {args.pairs:,} duplicate "
+                       f"pairs per bot against {result.bots[0]}")
+        except (OSError, BurracoError) as error:
+            raise CliError(f"--plot {args.plot}: {error}") from None
+        screen.say(f"wrote the plot to {args.plot}")
     if args.out is not None:
         written = 0
         with open(args.out, "w", encoding="utf-8") as out:
@@ -1186,7 +1206,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=_nonnegative_seed,
                       help="match seed (default: random, printed at the start)")
     play.add_argument("--bots", default="greedy", metavar="POLICY",
-                      help="the bots' policy: greedy (default), heuristic, random, or "
+                      help="the bots' policy: greedy (default), heuristic, random, "
+                      "ismcts:ITERATIONS[:option=value...] (a search, docs/bots.md), or "
                       "module:attribute (a native or Python policy, docs/native.md)")
     play.add_argument("--hands", type=int, metavar="N",
                       help="stop after N hands (default: play to the match target)")
@@ -1210,7 +1231,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=100, metavar="N",
                           help="number of hands (matches with --matches; default 100)")
     selfplay.add_argument("--policy", default="greedy", metavar="POLICY",
-                          help="policy of every seat: greedy (default), heuristic, random, or "
+                          help="policy of every seat: greedy (default), heuristic, random, "
+                          "ismcts:ITERATIONS[:option=value...] (a search, docs/bots.md), or "
                           "module:attribute (a native or Python policy, docs/native.md)")
     selfplay.add_argument("--policies", metavar="P0,P1,...",
                           help="one policy per seat, e.g. greedy,random or greedy,mine:policy "
@@ -1235,7 +1257,7 @@ def build_parser() -> argparse.ArgumentParser:
         "seed) and print, per two bots, the first's share of the pairs won with its 95 % "
         "(Wilson) interval, its mean margin per pair and each bot's CPU time per move; with "
         "three bots or more, Bradley-Terry ratings on the Elo scale. Bots: random, greedy, "
-        "heuristic, ismcts:ITERATIONS[:rollout=P][:cut=N][:c=X][:seed=N], or module:attribute "
+        "heuristic, ismcts:ITERATIONS[:option=value...] (options: docs/bots.md), or module:attribute "
         "(docs/bots.md).",
     )
     rules_options(arena_cmd, default="italian-2p")
@@ -1250,6 +1272,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "depend on it)")
     arena_cmd.add_argument("--out", metavar="FILE",
                            help="write the record of every game to FILE (JSON Lines)")
+    arena_cmd.add_argument("--plot", metavar="FILE.png",
+                           help="play each bot against the first only, and plot their win rates "
+                           "against iterations and CPU time per move (matplotlib: pip install "
+                           "'burraco[plot]')")
     arena_cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     color_option(arena_cmd)
     arena_cmd.set_defaults(run=cmd_arena)

@@ -77,6 +77,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "burraco/game.hpp"
@@ -114,6 +115,10 @@ struct IsmctsParams {
   IsmctsOpponents opponents = IsmctsOpponents::Policy;
   double time_limit = 0;          // seconds of wall-clock per choose(); 0: none
   int threads = 1;                // root-parallel trees, each on its own thread
+  // Keep the subtree of the chosen move for the seat's next decision of the same turn, when that
+  // move reveals nothing (a pile take, a meld, a lay-off) and the next call is that position
+  // (one tree only: ignored with threads > 1).
+  bool keep_tree = false;
   // The heuristic's parameters for Evaluation::Heuristic (null: the rollout policy's, else the
   // defaults).
   const HeuristicParams* heuristic = nullptr;
@@ -163,9 +168,13 @@ class Ismcts {
   };
 
   void clear_statistics();
+  // keep_tree: remembers the subtree of `move` (a child of the root) if the position after it is
+  // the seat's own next decision, known without a hidden card; takes it back in choose().
+  void remember_subtree(const Observation& obs, const Rules& rules, const Move& move);
+  bool reuse_subtree(const std::string& observation);
   // One tree: `iterations` iterations at most, until `deadline` (if timed); fills root_.
   void search(const Observation& obs, const Rules& rules, int iterations, bool timed,
-              std::chrono::steady_clock::time_point deadline);
+              std::chrono::steady_clock::time_point deadline, bool reusing = false);
   void search_parallel(const Observation& obs, const Rules& rules, bool timed,
                        std::chrono::steady_clock::time_point deadline);
   int add_child(int parent, const Move& move, int mover);
@@ -179,6 +188,9 @@ class Ismcts {
   std::vector<Node> nodes_;
   std::vector<IsmctsChild> root_;
   std::vector<Ismcts> workers_;  // threads > 1: the other trees (their params: threads = 1)
+  std::string kept_key_;         // keep_tree: the observation the kept subtree is for, or empty
+  std::int32_t kept_node_ = -1;  // its root in nodes_
+  std::vector<Node> spare_;      // scratch of the re-rooting
   // Scratch reused across iterations and calls.
   std::vector<Move> legal_;
   std::vector<Move> scratch_;
