@@ -558,6 +558,44 @@ def ismcts(engine_name: str, sizes: Sizes) -> Workload:
     return Workload("ismcts", engine_name, run, check, n, "iteration")
 
 
+# The heuristic-rollout search of docs/bots.md: heuristic rollouts cut after this many moves and
+# valued by the heuristic's evaluation, the other seats by the heuristic too.
+HEURISTIC_SEARCH = {"policy": "heuristic", "max_rollout_moves": 8, "evaluation": "heuristic",
+                    "reward": "margin", "opponents": "policy"}
+
+
+def ismcts_heuristic(engine_name: str, sizes: Sizes) -> Workload:
+    """``ISMCTS(iterations=n, seed=1, **HEURISTIC_SEARCH).choose(game)`` at ISMCTS_POSITION;
+    core only (the options are the core's)."""
+    if engine_name != "core":
+        raise NotApplicable("n/a: the heuristic and the search options are the core's")
+    engine = load("core")
+    _require(engine, "ISMCTS", f"{engine.__name__}.ISMCTS")
+    if not hasattr(engine.ISMCTS, "evaluation"):
+        raise NotApplicable("n/a: this build has no search options")
+    return _core_search("ismcts_heuristic", engine, sizes, HEURISTIC_SEARCH)
+
+
+def _core_search(row: str, engine, sizes: Sizes, options: dict) -> Workload:
+    """A core ISMCTS of ``sizes.ismcts_iterations`` iterations, seed 1, with ``options``, at
+    ISMCTS_POSITION: every answer legal and the same."""
+    game = position(engine, *ISMCTS_POSITION)
+    legal = set(game.legal_moves())
+    n = sizes.ismcts_iterations
+    first: list = []
+
+    def run():
+        return engine.ISMCTS(iterations=n, seed=1, exploration=ISMCTS_EXPLORATION,
+                             **options).choose(game)
+
+    def check(answer) -> None:
+        assert answer in legal, f"{row}: {answer!r} is not legal"
+        first.append(answer)
+        assert answer == first[0], f"{row}: seed 1 chose {answer!r}, then {first[0]!r}"
+
+    return Workload(row, "core", run, check, n, "iteration")
+
+
 # ---- native policies (docs/native.md) -------------------------------------------------------------
 
 # The policy of examples/cython_policy, written twice: native (Cython) and its Python twin, which
@@ -631,26 +669,11 @@ def policy_batch(engine_name: str, sizes: Sizes, spec: str, threads: int = 1) ->
 def policy_ismcts(engine_name: str, sizes: Sizes, spec: str) -> Workload:
     """``ISMCTS(iterations=n, seed=1, policy=spec).choose(game)`` at ISMCTS_POSITION: the rollout
     policy native or built in; core only."""
-    row = f"ismcts/{spec}"
     if engine_name != "core":
         raise NotApplicable("n/a: native policies run in the core")
     engine = load("core")
-    policy = _policy(engine, spec)
-    game = position(engine, *ISMCTS_POSITION)
-    legal = set(game.legal_moves())
-    n = sizes.ismcts_iterations
-    first: list = []
-
-    def run():
-        return engine.ISMCTS(iterations=n, seed=1, exploration=ISMCTS_EXPLORATION,
-                             **{**classic_options(engine), "policy": policy}).choose(game)
-
-    def check(answer) -> None:
-        assert answer in legal, f"{row}: {answer!r} is not legal"
-        first.append(answer)
-        assert answer == first[0], f"{row}: seed 1 chose {answer!r}, then {first[0]!r}"
-
-    return Workload(row, engine_name, run, check, n, "iteration")
+    return _core_search(f"ismcts/{spec}", engine, sizes,
+                        {**classic_options(engine), "policy": _policy(engine, spec)})
 
 
 def policy_view(engine_name: str) -> Workload:

@@ -670,6 +670,15 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
             lambda s: _yes(1 / s >= 5000),
             show=lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
         ),
+        single(
+            "ismcts_heuristic",
+            "ISMCTS, heuristic rollouts cut at 8 (docs/bots.md)",
+            "time/iteration (it/s)",
+            lambda e: W.ismcts_heuristic(e, sizes),
+            ">= 20,000 it/s",
+            lambda s: _yes(1 / s >= 20000),
+            show=lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
+        ),
     ]
     groups.append(
         ("Fixed positions (tests/data/perft/italian.perft; gin_rummy: seeded deals)", fixed)

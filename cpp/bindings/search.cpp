@@ -89,6 +89,33 @@ constexpr std::array<std::pair<const char*, IsmctsOpponents>, 2> kOpponents{
 // iterations=None (a time limit alone): the cap below, shown as None.
 constexpr int kUnlimitedIterations = std::numeric_limits<int>::max();
 
+// ISMCTS.choose and ISMCTS.hint: `what` names the method in errors. The position is copied under
+// the GIL, then searched without it under the search's lock; `children` (if given) receives the
+// root's statistics of that very search.
+Move search_position(PyIsmcts& self, PyGame& g, const char* what, std::vector<IsmctsChild>* children) {
+  const std::string name = std::string("ISMCTS.") + what;
+  if (g.state.over()) illegal(name + ": the hand is over, there is no move to choose");
+  if (g.legal_list()->empty())
+    state_error(name + ": the hand is not over but has no legal move: state '" +
+                state_string(g.state, *g.rules) + "'");
+  const GameState state = g.state;
+  const RulesPtr rules = g.rules;
+  Move chosen;
+  std::exception_ptr failure;
+  {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(*self.busy);
+    try {
+      chosen = self.search.choose(state, *rules);
+      if (children) *children = self.search.root_children();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  if (failure) raise_loop_failure(failure, name + ": ");
+  return chosen;
+}
+
 // An `out=` array argument: a writeable, C-contiguous, one-dimensional NumPy array of exactly
 // `size` entries of T, else InvalidNotationError quoting its shape and dtype (docs/search.md).
 template <class T>
@@ -543,24 +570,7 @@ void bind_search(py::module_& m) {
            "values out of range BurracoError.")
       .def("choose",
            [](PyIsmcts& self, PyGame& g) {
-             if (g.state.over()) illegal("ISMCTS.choose: the hand is over, there is no move to choose");
-             if (g.legal_list()->empty())
-               state_error("ISMCTS.choose: the hand is not over but has no legal move: state '" +
-                           state_string(g.state, *g.rules) + "'");
-             const GameState state = g.state;
-             const RulesPtr rules = g.rules;
-             Move chosen;
-             std::exception_ptr failure;
-             {
-               py::gil_scoped_release release;
-               std::lock_guard<std::mutex> lock(*self.busy);
-               try {
-                 chosen = self.search.choose(state, *rules);
-               } catch (...) {
-                 failure = std::current_exception();
-               }
-             }
-             if (failure) raise_loop_failure(failure, "ISMCTS.choose: ");
+             const Move chosen = search_position(self, g, "choose", nullptr);
              return PyMove{chosen};
            },
            py::arg("game"),
@@ -633,26 +643,8 @@ void bind_search(py::module_& m) {
            "Waits for a search in progress on another thread, then reads its finished tree.")
       .def("hint",
            [](PyIsmcts& self, PyGame& g) {
-             if (g.state.over()) illegal("ISMCTS.hint: the hand is over, there is no move to rank");
-             if (g.legal_list()->empty())
-               state_error("ISMCTS.hint: the hand is not over but has no legal move: state '" +
-                           state_string(g.state, *g.rules) + "'");
-             const GameState state = g.state;
-             const RulesPtr rules = g.rules;
              std::vector<IsmctsChild> children;
-             Move chosen;
-             std::exception_ptr failure;
-             {
-               py::gil_scoped_release release;
-               std::lock_guard<std::mutex> lock(*self.busy);
-               try {
-                 chosen = self.search.choose(state, *rules);
-                 children = self.search.root_children();
-               } catch (...) {
-                 failure = std::current_exception();
-               }
-             }
-             if (failure) raise_loop_failure(failure, "ISMCTS.hint: ");
+             const Move chosen = search_position(self, g, "hint", &children);
              // Most visited first (the move choose() returns leads); ties by mean value, then
              // canonical order. A forced move (no search) is the one entry, unvisited.
              if (children.empty()) children.push_back({chosen, 0, 0, 0.0});
