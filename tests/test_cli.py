@@ -715,3 +715,26 @@ def test_the_examples_of_docs_cli_md_are_the_real_output(tmp_path):
                               timeout=120, check=False)
         assert done.returncode == 0, done.stderr
         _same_lines(expected, done.stdout.splitlines())
+
+
+def test_play_against_an_ismcts_bot():
+    """--bots takes a search spec: the bot (seat 0 here, first to act) plays its turn by ISMCTS,
+    then the human at seat 1 draws and leaves."""
+    done = subprocess.run(
+        [sys.executable, "-m", "burraco", "play", "--preset", "italian-2p", "--seed", "4",
+         "--seat", "1", "--bots", "ismcts:40"],
+        input="draw\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "seat 0 (ismcts:40 bot) played:" in done.stdout
+    assert "You played: draw" in done.stdout and "Leaving the match (quit)" in done.stdout
+
+
+def test_play_refuses_a_bad_ismcts_spec():
+    status = cli.main(["play", "--preset", "italian-2p", "--bots", "ismcts:40:depth=2"])
+    assert status == 2
