@@ -24,7 +24,18 @@ def test_the_defaults_are_the_documented_ones():
     search = ISMCTS()
     assert (search.policy, search.reward, search.margin_scale, search.evaluation,
             search.opponents, search.time_limit, search.threads, search.keep_tree) == (
-        "greedy", "margin", 300.0, "score", "policy", None, 1, False)
+        None, "margin", 300.0, "score", "policy", None, 1, False)
+
+
+@pytest.mark.parametrize(("preset", "policy"), [("italian-2p", "greedy"), ("italian", "random"),
+                                                ("italian-3p", "random")])
+def test_the_default_rollouts_follow_the_number_of_players(preset, policy):
+    """policy=None rolls out with greedy in a two-player game and random with more: the same
+    search as that policy named."""
+    game = position(preset)
+    by_players, named = ISMCTS(iterations=150, seed=6), ISMCTS(iterations=150, seed=6, policy=policy)
+    assert by_players.choose(game) == named.choose(game)
+    assert by_players.root_stats() == named.root_stats()
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -528,7 +528,7 @@ void bind_search(py::module_& m) {
   m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
 
   bound_class<PyIsmcts>(m, "ISMCTS")
-      .def(py::init([](OptIntArg iterations, SeedArg seed, RealArg exploration, PolicyArg policy,
+      .def(py::init([](OptIntArg iterations, SeedArg seed, RealArg exploration, OptPolicyArg policy,
                        OptIntArg max_rollout_moves, RewardArg reward, RealArg margin_scale,
                        EvaluationArg evaluation, OpponentsArg opponents, OptRealArg time_limit,
                        IntArg threads, BoolArg keep_tree) {
@@ -543,8 +543,11 @@ void bind_search(py::module_& m) {
              }
              params.seed = seed_arg(seed);
              params.exploration = ismcts_exploration(exploration);
-             PyPolicy rollout = policy_arg(policy);
+             // None: by the number of players (greedy with two, random with more), decided at
+             // each choose().
+             PyPolicy rollout = policy_arg(policy.is_none() ? py::handle(py::str("greedy")) : policy);
              params.policy = rollout.policy;
+             params.policy_by_players = policy.is_none();
              if (!max_rollout_moves.is_none())
                params.max_rollout_moves =
                    static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
@@ -558,7 +561,7 @@ void bind_search(py::module_& m) {
              return PyIsmcts{Ismcts(params), std::move(rollout)};
            }),
            py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
-           py::arg("exploration") = 0.7, py::arg("policy") = "greedy",
+           py::arg("exploration") = 0.7, py::arg("policy") = py::none(),
            py::arg("max_rollout_moves") = py::none(), py::arg("reward") = "margin",
            py::arg("margin_scale") = 300.0, py::arg("evaluation") = "score",
            py::arg("opponents") = "policy", py::arg("time_limit") = py::none(),
@@ -586,10 +589,11 @@ void bind_search(py::module_& m) {
            "The seed of the search's generator (determinizations, expansions, playouts).")
       .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
            "The UCB exploration constant of the tree policy.")
-      .def_property_readonly("policy", [](const PyIsmcts& self) -> PolicyResult {
-        return policy_object(self.rollout);
+      .def_property_readonly("policy", [](const PyIsmcts& self) -> OptPolicyResult {
+        if (self.search.params().policy_by_players) return OptPolicyResult(py::none());
+        return OptPolicyResult(policy_object(self.rollout));
       },
-           "The rollout policy below the tree: 'random', 'greedy' or 'heuristic', or the Policy given.")
+           "The rollout policy below the tree: 'random', 'greedy' or 'heuristic', the Policy given, or None (greedy with two players, random with more).")
       .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
         const int cut = self.search.params().max_rollout_moves;
         return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
@@ -669,7 +673,8 @@ void bind_search(py::module_& m) {
         return "ISMCTS(iterations=" +
                (p.iterations == kUnlimitedIterations ? std::string("None") : std::to_string(p.iterations)) +
                ", seed=" + std::to_string(p.seed) + ", exploration=" + real(p.exploration) +
-               ", policy=" + policy_repr(self.rollout) + ", max_rollout_moves=" +
+               ", policy=" + (p.policy_by_players ? std::string("None") : policy_repr(self.rollout)) +
+               ", max_rollout_moves=" +
                (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) +
                ", reward='" + ismcts_choice_name(p.reward, kRewards) + "', margin_scale=" +
                real(p.margin_scale) + ", evaluation='" + ismcts_choice_name(p.evaluation, kEvaluations) +

@@ -9,7 +9,7 @@
 
 namespace burraco {
 
-Ismcts::Ismcts(IsmctsParams params) : params_(params), rng_(params.seed) {}
+Ismcts::Ismcts(IsmctsParams params) : params_(params), rng_(params.seed), policy_(params.policy) {}
 
 // Appends a child and links it among its siblings in canonical move order.
 int Ismcts::add_child(int parent, const Move& move, int mover) {
@@ -28,7 +28,7 @@ int Ismcts::add_child(int parent, const Move& move, int mover) {
 void Ismcts::rollout(GameState& s, const Rules& rules) {
   // A cut rollout makes the same choices as the whole one with this seed, stopped after
   // max_rollout_moves moves; a whole one stops with StateError past kMaxHandMoves moves.
-  rollout_moves_ += playout(s, rules, params_.policy, rng_.next(), legal_, memory_,
+  rollout_moves_ += playout(s, rules, policy_, rng_.next(), legal_, memory_,
                             [](const GameState&, const Move&) {}, params_.max_rollout_moves);
 }
 
@@ -41,7 +41,7 @@ void Ismcts::play_policy_move(GameState& d, const Rules& rules) {
       d.deadlock + 1 >= d.players && deadlock_if_it_leads(d, rules))
     return;
   const std::vector<Move>& moves = memory_.candidates(d, rules, legal_);
-  const Move move = moves[policy_choice(params_.policy, d, rules, moves, rng_)];
+  const Move move = moves[policy_choice(policy_, d, rules, moves, rng_)];
   const int mover = d.turn;
   memory_.before(d, move);
   [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
@@ -98,7 +98,7 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
   if (!s.over() && params_.evaluation == IsmctsEvaluation::Heuristic) {
     static const HeuristicParams defaults{};
     const HeuristicParams* h = params_.heuristic ? params_.heuristic
-                               : params_.policy.heuristic ? params_.policy.heuristic
+                               : policy_.heuristic ? policy_.heuristic
                                                           : &defaults;
     count = heuristic_side_values(s, rules, *h, sides, value);
   } else {
@@ -171,6 +171,9 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
   if (!reusing) clear_statistics();
   nodes_count_ = 1;
   const Move first = legal_[0];
+  // The rollout policy of this search: by the number of players when asked (policy_by_players).
+  policy_ = params_.policy_by_players ? (s.players == 2 ? Policy::Greedy : Policy::Random)
+                                      : params_.policy;
   const bool timed = params_.time_limit > 0;
   // A time limit beyond a day is no limit (and keeps the clock arithmetic in range).
   const auto deadline =
@@ -262,6 +265,7 @@ void Ismcts::search_parallel(const Observation& obs, const Rules& rules, bool ti
       Ismcts& w = workers_[static_cast<std::size_t>(k - 1)];
       try {
         w.rng_ = Rng(seeds[static_cast<std::size_t>(k - 1)]);
+        w.policy_ = policy_;
         w.clear_statistics();
         w.search(obs, rules, share + (k < extra ? 1 : 0), timed, deadline);
       } catch (...) {

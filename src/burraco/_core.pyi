@@ -708,7 +708,7 @@ class ISMCTS(metaclass=_Pybind11Type):
         iterations: int | None = 1000,
         seed: int = 0,
         exploration: float = 0.7,
-        policy: _PolicyLike = "greedy",
+        policy: _PolicyLike | None = None,
         max_rollout_moves: int | None = None,
         reward: Literal["win", "margin"] = "margin",
         margin_scale: float = 300.0,
@@ -742,7 +742,7 @@ class ISMCTS(metaclass=_Pybind11Type):
     @property
     def exploration(self) -> float: ...
     @property
-    def policy(self) -> Policy | _PolicyName: ...
+    def policy(self) -> Policy | _PolicyName | None: ...
     @property
     def max_rollout_moves(self) -> int | None: ...
     @property

@@ -70,8 +70,8 @@
 // 4-player italian positions (x86-64, one core) about 13,000 iterations per second with whole
 // random rollouts (~135 moves each), 26,000 with max_rollout_moves = 40, 120,000 with 0 (tree
 // only); brazilian hands run much longer (about 1,400 per second with whole random rollouts).
-// The defaults (greedy rollouts, the other seats by policy) cost about twice the random
-// rollouts' time per iteration (docs/bots.md measures both).
+// Greedy rollouts with the other seats by policy (Python's defaults with two players) cost about
+// three times the random rollouts' time per iteration (docs/bots.md measures both).
 #pragma once
 
 #include <array>
@@ -119,6 +119,9 @@ struct IsmctsParams {
   // move reveals nothing (a pile take, a meld, a lay-off) and the next call is that position
   // (one tree only: ignored with threads > 1).
   bool keep_tree = false;
+  // Ignore `policy` and roll out by the number of players: greedy with two, random with three or
+  // four (what the arena measured best, docs/bots.md; Python's policy=None).
+  bool policy_by_players = false;
   // The heuristic's parameters for Evaluation::Heuristic (null: the rollout policy's, else the
   // defaults).
   const HeuristicParams* heuristic = nullptr;
@@ -185,6 +188,7 @@ class Ismcts {
 
   IsmctsParams params_;
   Rng rng_;
+  Policy policy_;  // the rollout policy of the current search
   std::vector<Node> nodes_;
   std::vector<IsmctsChild> root_;
   std::vector<Ismcts> workers_;  // threads > 1: the other trees (their params: threads = 1)
