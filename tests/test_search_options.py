@@ -251,3 +251,26 @@ def test_keep_tree_reads_only_the_observation():
         other.push(moves[1])
         if game.turn == seat:
             assert other.observation(seat) == game.observation(seat)
+
+
+def test_hint_refuses_a_player_whose_index_fails():
+    class Strange:
+        def __index__(self):
+            raise RuntimeError("no index")
+
+    game = position()
+    with pytest.raises(TypeError, match="Strange"):
+        burraco.hint(game, player=Strange(), iterations=10)
+    with pytest.raises(TypeError, match="float"):
+        burraco.hint(game, player=1.0, iterations=10)
+
+
+def test_the_docstring_examples_of_hint_and_the_arena_run():
+    import doctest
+
+    import burraco._hint
+    import burraco.arena
+
+    for module in (burraco._hint, burraco.arena):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -315,6 +315,9 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
     nodes_.clear();
     nodes_.emplace_back();  // the root
   }
+  // A time limit alone (iterations unlimited) still runs at most 10^8 iterations, the most an
+  // iteration count may ask for: the tree grows by one node per iteration.
+  iterations = std::min(iterations, 100'000'000);
   // One node per iteration at most; beyond 65,536 the vector grows by itself.
   nodes_.reserve(static_cast<std::size_t>(std::min(iterations, 1 << 16)) + 1);
   const double c = params_.exploration;

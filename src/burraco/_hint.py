@@ -34,14 +34,17 @@ def hint(game: _core.Game, *, player: int | None = None, iterations: int | None 
     >>> game = burraco.Game(burraco.Rules('italian-2p'), seed=7)
     >>> ranked = burraco.hint(game, iterations=300, seed=1)
     >>> [h.move for h in ranked], sum(h.visits for h in ranked)
-    ([Move('draw'), Move('pile')], 300)
+    ([Move('pile'), Move('draw')], 300)
     """
     if not isinstance(game, _core.Game):
         raise TypeError(f"hint: game expected a burraco.Game, got {type(game).__name__} {game!r:.80}")
     if player is not None:
         if isinstance(player, bool):
             raise TypeError(f"hint: player expected an int, got bool {player!r}")
-        seat = operator.index(player)
+        try:
+            seat = operator.index(player)
+        except Exception as error:  # no __index__, or one that raises
+            raise TypeError(f"hint: player expected an int, got {type(player).__name__}") from error
         if not 0 <= seat < game.rules.players:
             raise InvalidNotationError(
                 f"hint: player {player!r}: expected a seat from 0 to {game.rules.players - 1}")

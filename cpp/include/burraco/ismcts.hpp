@@ -104,7 +104,8 @@ enum class IsmctsOpponents : std::uint8_t {
 };
 
 struct IsmctsParams {
-  int iterations = 1000;          // iterations per choose() (a cap when time_limit is set)
+  int iterations = 1000;          // iterations per choose() (a cap when time_limit is set; never
+                                  // more than 10^8 a tree)
   std::uint64_t seed = 0;         // seeds the search's generator
   double exploration = 0.7;       // the UCB constant
   Policy policy = Policy::Greedy; // rollout policy (and the other seats' with Opponents::Policy)
