@@ -286,10 +286,8 @@ def plot(result: Tournament, path: str, *, title: str | None = None) -> None:
     options), on the right against its CPU time per move (every bot). A duel the first bot did not
     play is left out."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        # The object-oriented interface: no pyplot, so the caller's backend is left alone.
+        from matplotlib.figure import Figure
     except ImportError as error:  # an optional dependency
         raise InvalidNotationError("arena plot: matplotlib is not installed "
                                    "(pip install 'burraco[plot]')") from error
@@ -299,10 +297,12 @@ def plot(result: Tournament, path: str, *, title: str | None = None) -> None:
         if d.a != baseline:
             continue
         low, high = d.interval
-        rows.append((d.b, 1.0 - d.win_rate, 1.0 - high, 1.0 - low, d.ms_per_decision(1)))
+        # A policy's time can round to zero: kept on the log axis at 0.1 microsecond.
+        rows.append((d.b, 1.0 - d.win_rate, 1.0 - high, 1.0 - low, max(d.ms_per_decision(1), 1e-4)))
     if not rows:
         raise InvalidNotationError(f"arena plot: no duel against the first bot {baseline!r}")
-    figure, (by_iterations, by_time) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+    figure = Figure(figsize=(11, 4.5))
+    by_iterations, by_time = figure.subplots(1, 2, sharey=True)
     # One line per set of options (the spec less its iteration count) on both panels.
     lines: dict[str, list[tuple[int, str, float, float, float, float]]] = {}
     for name, rate, low, high, ms in rows:
@@ -332,4 +332,3 @@ def plot(result: Tournament, path: str, *, title: str | None = None) -> None:
     figure.suptitle(title or f"{pairs} duplicate pairs per bot against {baseline}", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
-    plt.close(figure)
