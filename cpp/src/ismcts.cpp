@@ -97,9 +97,8 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
   int count = 0;
   if (!s.over() && params_.evaluation == IsmctsEvaluation::Heuristic) {
     static const HeuristicParams defaults{};
-    const HeuristicParams* h = params_.heuristic ? params_.heuristic
-                               : policy_.heuristic ? policy_.heuristic
-                                                          : &defaults;
+    // The rollout policy's heuristic parameters when it is a heuristic with some, else the defaults.
+    const HeuristicParams* h = policy_.heuristic ? policy_.heuristic : &defaults;
     count = heuristic_side_values(s, rules, *h, sides, value);
   } else {
     if (!s.over()) {

@@ -123,9 +123,6 @@ struct IsmctsParams {
   // Ignore `policy` and roll out by the number of players: greedy with two, random with three or
   // four (what the arena measured best, docs/bots.md; Python's policy=None).
   bool policy_by_players = false;
-  // The heuristic's parameters for Evaluation::Heuristic (null: the rollout policy's, else the
-  // defaults).
-  const HeuristicParams* heuristic = nullptr;
 
   friend bool operator==(const IsmctsParams&, const IsmctsParams&) = default;
 };
