@@ -347,11 +347,7 @@ BurracoClass Meld::classify(const Rules& rules) const {
   return BurracoClass::Dirty;
 }
 
-int Meld::points(const Rules& rules) const {
-  int total = 0;
-  cards.for_each([&](Card c) { total += rules.card_points(c); });
-  return total;
-}
+int Meld::points(const Rules& rules) const { return rules.points_of(cards); }
 
 int Meld::bonus(const Rules& rules) const {
   switch (classify(rules)) {

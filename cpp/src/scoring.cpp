@@ -27,7 +27,7 @@ HandResult score_hand(const GameState& s, const Rules& rules) {
     if (s.end == EndReason::Closed && s.closing_side == side) r.closing = rules.closing_bonus;
     for (int seat = 0; seat < s.players; ++seat)
       if (seat_side(s, rules, seat) == side)
-        s.hands[seat].for_each([&](Card c) { r.hand -= rules.card_points(c); });
+        r.hand -= rules.points_of(s.hands[seat]);
     bool took = false;
     for (const Packet& p : s.packets) {
       if (p.status == PacketStatus::Untaken || p.status == PacketStatus::Stock) continue;

@@ -1,6 +1,8 @@
 #include "burraco/search.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
@@ -269,25 +271,63 @@ bool TurnMemory::repeats(const GameState& now, const GameState& after, const Rul
 
 // ---- the greedy policy --------------------------------------------------------------------------
 
+namespace {
+
+// Per rank (A=1 .. K=13): the lane bits (bit r for rank r) of the ranks at distance 1 or 2 in a
+// suit, the ace both below the two and above the king, the twos left out (they are wild).
+constexpr std::array<unsigned, kRanks + 1> kNeighbourRanks = [] {
+  std::array<unsigned, kRanks + 1> table{};
+  for (int rank = 1; rank <= kRanks; ++rank)
+    for (int r = 1; r <= kRanks; ++r) {
+      if (r == kTwo) continue;
+      int d = r > rank ? r - rank : rank - r;
+      if (r == kAce) d = std::min(d, 14 - rank);
+      if (rank == kAce) d = std::min(d, 14 - r);
+      if (d == 1 || d == 2) table[static_cast<std::size_t>(rank)] |= 1u << r;
+    }
+  return table;
+}();
+
+}  // namespace
+
 // docs/search.md: 1000 for a wild; else 10 per other card of the rank, 1 per other card of the
-// suit at distance 1 or 2 (the ace both low and high).
+// suit at distance 1 or 2 (the ace both low and high). Read off the planes: the rank's column
+// and the suit's lane under the neighbour mask.
 int greedy_usefulness(CardSet hand, Card c) {
   if (c.is_wild()) return 1000;
   CardSet others = hand;
   others.remove(c);
-  int score = 0;
   const int rank = c.rank(), suit = c.suit();
-  for (int s = 0; s < kSuits; ++s) score += 10 * others.count(Card::suited(s, rank));
-  for (int r = 1; r <= kRanks; ++r) {
-    if (r == kTwo) continue;  // twos are wild: they do not count
-    const int copies = others.count(Card::suited(suit, r));
-    if (!copies) continue;
-    int d = std::abs(r - rank);
-    if (r == kAce) d = std::min(d, 14 - rank);
-    if (rank == kAce) d = std::min(d, 14 - r);
-    if (d == 1 || d == 2) score += copies;
+  const std::uint64_t column = CardSet::rank_column(rank);
+  const unsigned near = kNeighbourRanks[static_cast<std::size_t>(rank)];
+  return 10 * (std::popcount(others.one() & column) + std::popcount(others.two() & column)) +
+         std::popcount(others.lane(suit) & near) + std::popcount(others.lane_two(suit) & near);
+}
+
+// The rank part: every ordered pair of distinct cards of one natural rank counts 10; a card is a
+// slot (plane, suit), and the pairs of slots of a rank are the common bits of the planes turned
+// by 0 to 3 lanes, less each slot with itself. The suit part: every ordered pair of cards of one
+// suit at distance 1 or 2 counts 1; with the twos taken out and the ace copied above the king,
+// those pairs are the bits one or two apart in a lane (a shift moves a lane's lowest bits only
+// onto bits 0 and 15 of the lane below, which no rank uses), counted plane by plane:
+// cnt(r) * cnt(r + d) is the sum over the planes a, b of [r in a] * [r + d in b].
+int hand_usefulness(CardSet hand) {
+  constexpr std::uint64_t ranks = 0x3FFE'3FFE'3FFE'3FFEULL & ~CardSet::rank_column(kTwo);
+  constexpr std::uint64_t aces = CardSet::rank_column(kAce);
+  const std::uint64_t first = hand.one() & ranks, second = hand.two() & ranks;
+  int same_rank = -std::popcount(first) - std::popcount(second);
+  for (int turn = 0; turn < 64; turn += 16) {
+    const std::uint64_t a = std::rotr(first, turn), b = std::rotr(second, turn);
+    same_rank += std::popcount(first & a) + std::popcount(first & b) + std::popcount(second & a) +
+                 std::popcount(second & b);
   }
-  return score;
+  const std::uint64_t one = (hand.one() & ranks) | ((hand.one() & aces) << 13);
+  const std::uint64_t two = (hand.two() & ranks) | ((hand.two() & aces) << 13);
+  int near = 0;
+  for (const std::uint64_t a : {one, two})
+    for (const std::uint64_t b : {one, two})
+      near += std::popcount(a & (b >> 1)) + std::popcount(a & (b >> 2));
+  return 10 * same_rank + 2 * near;
 }
 
 namespace {

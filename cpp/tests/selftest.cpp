@@ -155,6 +155,47 @@ void for_each_multiset(const std::vector<int>& kinds, int max_size, F&& f) {
   rec(rec, 0, 0);
 }
 
+// greedy_usefulness (read off the planes) against its definition in docs/search.md, card by card:
+// 10 per other card of the rank, 1 per other card of the suit at distance 1 or 2 (the ace low and
+// high; twos never count), 1000 for a wild; and hand_usefulness and Rules::points_of against the
+// sums over the cards. Random hands of 0 to 40 cards of two decks.
+void check_usefulness() {
+  Rng rng(11);
+  for (int trial = 0; trial < 4000; ++trial) {
+    CardSet hand;
+    const int size = static_cast<int>(rng.next() % 41);
+    for (int i = 0; i < size; ++i) hand.add(Card{static_cast<std::uint8_t>(rng.next() % kKinds)});
+    hand.for_each([&](Card c) {
+      int expected = 1000;
+      if (!c.is_wild()) {
+        CardSet others = hand;
+        others.remove(c);
+        expected = 0;
+        others.for_each([&](Card o) {
+          if (o.is_joker()) return;
+          if (o.rank() == c.rank()) expected += 10;
+          if (o.suit() != c.suit() || o.is_two() || o.rank() == c.rank()) return;
+          int d = std::abs(o.rank() - c.rank());
+          if (o.rank() == kAce) d = std::min(d, 14 - c.rank());
+          if (c.rank() == kAce) d = std::min(d, 14 - o.rank());
+          if (d == 1 || d == 2) expected += 1;
+        });
+      }
+      CHECK(greedy_usefulness(hand, c) == expected);
+    });
+    int sum = 0, points = 0;
+    const Rules italian = *preset_rules("italian"), brazilian = *preset_rules("brazilian");
+    int points_brazilian = 0;
+    hand.for_each([&](Card c) {
+      if (!c.is_wild()) sum += greedy_usefulness(hand, c);
+      points += italian.card_points(c);
+      points_brazilian += brazilian.card_points(c);
+    });
+    CHECK(hand_usefulness(hand) == sum);
+    CHECK(italian.points_of(hand) == points && brazilian.points_of(hand) == points_brazilian);
+  }
+}
+
 long melds_checked = 0, layoffs_checked = 0;
 
 void check_meld_value(const Meld& meld, const Rules& rules) {
@@ -887,6 +928,7 @@ void check_bots() {
 
 int main() {
   check_cardset();
+  check_usefulness();
   for (std::string_view name : kPresetNames) check_melds(*preset_rules(name));
   Rules variant = *preset_rules("italian");
   variant.ace_low_or_high = AceRule::LowOnly;

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "burraco/card.hpp"
+#include "burraco/cardset.hpp"
 
 namespace burraco {
 
@@ -130,6 +131,18 @@ struct Rules {
     if (r == kTwo) return card_values == CardValues::Italian ? 20 : 10;
     if (r == kAce) return 15;
     return r >= 8 ? 10 : 5;
+  }
+  // The sum of card_points over `cards`, read off the planes by rank columns.
+  int points_of(CardSet cards) const {
+    constexpr std::uint64_t aces = CardSet::rank_column(kAce), twos = CardSet::rank_column(kTwo);
+    constexpr std::uint64_t low = CardSet::rank_column(3) * 0x1F;     // 3 to 7
+    constexpr std::uint64_t high = CardSet::rank_column(8) * 0x3F;    // 8 to K
+    const auto count = [&](std::uint64_t mask) {
+      return std::popcount(cards.one() & mask) + std::popcount(cards.two() & mask);
+    };
+    const bool italian = card_values == CardValues::Italian;
+    return cards.jokers() * (italian ? 30 : 20) + count(twos) * (italian ? 20 : 10) +
+           count(aces) * 15 + count(low) * 5 + count(high) * 10;
   }
 };
 
