@@ -2,6 +2,8 @@
 #include "burraco/heuristic.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <bit>
 #include <cstdlib>
 #include <limits>
 
@@ -26,15 +28,15 @@ double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
 
 // The cards of the seat's hand valued: held against it, and what they promise. `unseen` of them
 // (a pozzetto just joined in a lookahead) are not looked at: each counts as an average card.
+// Card by card that is -hand_weight * points, plus wild_value for a wild or use_weight times its
+// greedy usefulness for a natural; summed here from the planes at once.
 double hand_value(CardSet hand, CardSet unseen, const Rules& rules, const HeuristicParams& p) {
   CardSet seen = hand;
-  unseen.for_each([&](Card c) { seen.remove(c); });
-  double value = -p.hand_weight * p.unseen_card_points * unseen.size();
-  seen.for_each([&](Card c) {
-    value -= p.hand_weight * rules.card_points(c);
-    value += c.is_wild() ? p.wild_value : p.use_weight * greedy_usefulness(seen, c);
-  });
-  return value;
+  if (!unseen.empty()) unseen.for_each([&](Card c) { seen.remove(c); });
+  constexpr std::uint64_t twos = CardSet::rank_column(kTwo);
+  const int wilds = seen.jokers() + std::popcount(seen.one() & twos) + std::popcount(seen.two() & twos);
+  return -p.hand_weight * p.unseen_card_points * unseen.size() - p.hand_weight * rules.points_of(seen) +
+         p.wild_value * wilds + p.use_weight * hand_usefulness(seen);
 }
 
 // The harm of `card` on the pile for the sides other than `side`.
@@ -42,12 +44,18 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
                       const HeuristicParams& p) {
   if (!card.valid()) return 0;
   double harm = 0;
-  for (int i = 0; i < s.meld_count; ++i)
-    if (s.meld_side[i] != side && lay_off(s.melds[i], card, rules).ok()) {
+  const bool wild = card.is_wild();
+  for (int i = 0; i < s.meld_count; ++i) {
+    if (s.meld_side[i] == side) continue;
+    const Meld& m = s.melds[i];
+    // A natural lays off only on a set of its rank or a run of its suit (RULES B.2, B.6).
+    if (!wild && (m.kind == MeldKind::Set ? m.rank != card.rank() : m.suit != card.suit())) continue;
+    if (lay_off(m, card, rules).ok()) {
       harm += p.danger_lay + rules.card_points(card);
       break;
     }
-  if (card.is_wild()) return harm;
+  }
+  if (wild) return harm;
   for (int q = 0; q < s.players; ++q) {
     if (seat_side(s, rules, q) == side || s.known[q].empty()) continue;
     bool matches = false;
@@ -64,12 +72,30 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
   return harm;
 }
 
+// The values of the melds of a position, to be reused for the positions one move away: a meld
+// of those that is unchanged (same index, same cards) takes its value from here.
+struct MeldValues {
+  const GameState* base = nullptr;
+  std::array<double, kMaxMelds> value{};
+
+  MeldValues(const GameState& s, const Rules& rules, const HeuristicParams& p) : base(&s) {
+    for (int i = 0; i < s.meld_count; ++i) value[static_cast<std::size_t>(i)] = meld_value(s.melds[i], rules, p);
+  }
+  double of(const GameState& s, int i, const Rules& rules, const HeuristicParams& p) const {
+    if (i < base->meld_count && s.melds[i] == base->melds[i]) return value[static_cast<std::size_t>(i)];
+    return meld_value(s.melds[i], rules, p);
+  }
+};
+
 // Per side in play: its melds' values less its pozzetto's costs; returns the count of sides.
+// `cache`, if given, holds the values of the melds of a nearby position.
 int table_values(const GameState& s, const Rules& rules, const HeuristicParams& p,
-                 std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value) {
+                 std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value,
+                 const MeldValues* cache = nullptr) {
   const int count = active_sides(s, rules, sides);
   value = {};
-  for (int i = 0; i < s.meld_count; ++i) value[s.meld_side[i]] += meld_value(s.melds[i], rules, p);
+  for (int i = 0; i < s.meld_count; ++i)
+    value[s.meld_side[i]] += cache ? cache->of(s, i, rules, p) : meld_value(s.melds[i], rules, p);
   for (int k = 0; k < count; ++k) {
     const int x = sides[static_cast<std::size_t>(k)];
     if (took_packet(s, rules, x)) continue;
@@ -80,10 +106,22 @@ int table_values(const GameState& s, const Rules& rules, const HeuristicParams& 
   return count;
 }
 
+// What the hand of seat q adds to its side's value as `seat` sees it: the seat's own hand by
+// hand_value; another's cards it cannot see as average cards, the known ones as they are.
+double seat_hand_value(const GameState& s, const Rules& rules, int seat, int q,
+                       const HeuristicParams& p, CardSet unseen) {
+  if (q == seat) return hand_value(s.hands[q], unseen, rules, p);
+  const double hand = -p.unseen_card_points * (s.hands[q].size() - s.known[q].size()) -
+                      rules.points_of(s.known[q]);
+  return p.hand_weight * hand;
+}
+
 // The evaluation; `unseen` as in hand_value, `discarded` the card the seat just put on the pile
-// (or none).
+// (or none). When the hand is not over, `best_other_out` (if given) receives the best value of
+// another side.
 double evaluate(const GameState& s, const Rules& rules, int seat, const HeuristicParams& p,
-                CardSet unseen, Card discarded) {
+                CardSet unseen, Card discarded, const MeldValues* cache = nullptr,
+                double* best_other_out = nullptr) {
   const int side = seat_side(s, rules, seat);
   if (s.over()) {
     // The hand as the seat sees it: the other hands hold their known cards; the rest of each is
@@ -110,25 +148,49 @@ double evaluate(const GameState& s, const Rules& rules, int seat, const Heuristi
   }
   std::array<int, kSideSlots> sides{};
   std::array<double, kSideSlots> value{};
-  const int count = table_values(s, rules, p, sides, value);
+  const int count = table_values(s, rules, p, sides, value, cache);
   for (int q = 0; q < s.players; ++q) {
     const int x = seat_side(s, rules, q);
-    if (q == seat) {
-      value[static_cast<std::size_t>(x)] += hand_value(s.hands[q], unseen, rules, p);
-    } else {
-      // Cards the seat cannot see: average cards; the known ones as they are.
-      double hand = -p.unseen_card_points * (s.hands[q].size() - s.known[q].size());
-      s.known[q].for_each([&](Card c) { hand -= rules.card_points(c); });
-      value[static_cast<std::size_t>(x)] += p.hand_weight * hand;
-    }
+    value[static_cast<std::size_t>(x)] += seat_hand_value(s, rules, seat, q, p, unseen);
   }
   double best_other = -std::numeric_limits<double>::infinity();
   for (int k = 0; k < count; ++k)
     if (sides[static_cast<std::size_t>(k)] != side)
       best_other = std::max(best_other, value[static_cast<std::size_t>(sides[static_cast<std::size_t>(k)])]);
   if (best_other == -std::numeric_limits<double>::infinity()) best_other = 0;
+  if (best_other_out) *best_other_out = best_other;
   double result = value[static_cast<std::size_t>(side)] - best_other;
   if (discarded.valid()) result -= discard_danger(s, rules, side, discarded, p);
+  return result;
+}
+
+// The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
+// `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
+// changed, so only its value is worked out, by the same steps in the same order as evaluate()
+// (the result is the same to the last bit). Falls back to evaluate() when the hand is over, the
+// sides in play changed (three players: the first pozzetto taken) or another side's hand changed
+// (the next seat took up the pozzetto it had reached by discarding).
+double evaluate_after(const GameState& base, double base_best_other, const GameState& t,
+                      const Rules& rules, int seat, const HeuristicParams& p, CardSet unseen,
+                      Card discarded, const MeldValues& cache) {
+  if (t.over() || t.split != base.split) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
+  const int side = seat_side(t, rules, seat);
+  for (int q = 0; q < t.players; ++q)
+    if (seat_side(t, rules, q) != side && (t.hands[q] != base.hands[q] || t.known[q] != base.known[q]))
+      return evaluate(t, rules, seat, p, unseen, discarded, &cache);  // (a pozzetto joined at a turn's start)
+  double own = 0;
+  for (int i = 0; i < t.meld_count; ++i)
+    if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
+  if (!took_packet(t, rules, side)) {
+    own -= rules.no_pozzetto_penalty + p.pozzetto_extra;
+    for (int q = 0; q < t.players; ++q)
+      if (seat_side(t, rules, q) == side) own -= p.pozzetto_card * t.hands[q].size();
+  }
+  for (int q = 0; q < t.players; ++q)
+    if (seat_side(t, rules, q) == side) own += seat_hand_value(t, rules, seat, q, p, unseen);
+  double result = own - base_best_other;
+  if (discarded.valid()) result -= discard_danger(t, rules, side, discarded, p);
+  assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
   return result;
 }
 
@@ -153,7 +215,9 @@ struct Scored {
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                          const HeuristicParams& p) {
   const int seat = s.turn;
-  const double now = evaluate(s, rules, seat, p, CardSet{}, Card{});
+  const MeldValues melds(s, rules, p);
+  double best_other = 0;
+  const double now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
   for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -164,7 +228,8 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     // that is not open to greedy, and an open side's cards never come back.)
     const CardSet unseen = new_packet_cards(s, t, seat);
     const bool discard = m.kind == MoveKind::Discard;
-    const double v = evaluate(t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{});
+    const double v = evaluate_after(s, best_other, t, rules, seat, p, unseen,
+                                    discard && !t.over() ? m.card : Card{}, melds);
     const bool ends = discard || t.over() || t.turn != seat || !unseen.empty();
     if (discard || t.over()) {
       if (v > best_end.value) best_end = {i, v, true};
