@@ -100,6 +100,13 @@ burraco.ISMCTS(iterations=N, seed=1, exploration=W.ISMCTS_EXPLORATION,
 print(N)
 """
 
+_ISMCTS_HEURISTIC = """
+game = W.position(burraco, *W.ISMCTS_POSITION)
+burraco.ISMCTS(iterations=N, seed=1, exploration=W.ISMCTS_EXPLORATION,
+               **W.HEURISTIC_SEARCH).choose(game)
+print(N)
+"""
+
 RULES_IDS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian", "brazilian-2p")
 
 
@@ -116,6 +123,10 @@ def _rows() -> dict[str, tuple[str, int, int, str]]:
         rows[f"greedy/{rules_id}"] = (
             _PLAYOUT.format(rules_id=rules_id, first="GREEDY_FIRST_SEED", policy="greedy"),
             2, 8, "move")
+    for rules_id in ("italian", "italian-2p"):
+        rows[f"heuristic/{rules_id}"] = (
+            _PLAYOUT.format(rules_id=rules_id, first="GREEDY_FIRST_SEED", policy="heuristic"),
+            1, 4, "move")
     rows["python/italian"] = (_PYTHON.format(rules_id="italian", play="_python_hand"), 2, 8, "move")
     rows["python_index/italian"] = (
         _PYTHON.format(rules_id="italian", play="_python_hand_by_index"), 2, 8, "move")
@@ -125,6 +136,7 @@ def _rows() -> dict[str, tuple[str, int, int, str]]:
     rows["copy"] = (_COPY, 200, 1200, "call")
     rows["determinize"] = (_DETERMINIZE, 50, 300, "call")
     rows["ismcts"] = (_ISMCTS, 200, 1200, "iteration")
+    rows["ismcts_heuristic"] = (_ISMCTS_HEURISTIC, 100, 500, "iteration")
     return rows
 
 
