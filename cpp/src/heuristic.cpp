@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <bit>
 #include <cstdlib>
 #include <limits>
@@ -26,17 +27,41 @@ double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
   return value;
 }
 
+// The integers hand_value() is made of, for the cards of a hand it looks at.
+struct HandTally {
+  int points = 0, wilds = 0, usefulness = 0;
+
+  HandTally(CardSet seen, const Rules& rules)
+      : points(rules.points_of(seen)),
+        wilds(seen.jokers() + std::popcount(seen.one() & CardSet::rank_column(kTwo)) +
+              std::popcount(seen.two() & CardSet::rank_column(kTwo))),
+        usefulness(hand_usefulness(seen)) {}
+
+  // The tally of `hand` (this one's) less one copy of its card `c`. The usefulness is a sum over
+  // ordered pairs of cards of a weight that does not depend on the order, so the pairs that hold
+  // that copy weigh twice greedy_usefulness(hand, c) (and nothing for a wild).
+  HandTally without(CardSet hand, Card c, const Rules& rules) const {
+    HandTally t = *this;
+    t.points -= rules.card_points(c);
+    if (c.is_wild()) --t.wilds;
+    else t.usefulness -= 2 * greedy_usefulness(hand, c);
+    return t;
+  }
+};
+
 // The cards of the seat's hand valued: held against it, and what they promise. `unseen` of them
 // (a pozzetto just joined in a lookahead) are not looked at: each counts as an average card.
 // Card by card that is -hand_weight * points, plus wild_value for a wild or use_weight times its
-// greedy usefulness for a natural; summed here from the planes at once.
+// greedy usefulness for a natural; summed here from the tally of the cards looked at.
+double hand_value(const HandTally& seen, int unseen, const HeuristicParams& p) {
+  return -p.hand_weight * p.unseen_card_points * unseen - p.hand_weight * seen.points +
+         p.wild_value * seen.wilds + p.use_weight * seen.usefulness;
+}
+
 double hand_value(CardSet hand, CardSet unseen, const Rules& rules, const HeuristicParams& p) {
   CardSet seen = hand;
   if (!unseen.empty()) unseen.for_each([&](Card c) { seen.remove(c); });
-  constexpr std::uint64_t twos = CardSet::rank_column(kTwo);
-  const int wilds = seen.jokers() + std::popcount(seen.one() & twos) + std::popcount(seen.two() & twos);
-  return -p.hand_weight * p.unseen_card_points * unseen.size() - p.hand_weight * rules.points_of(seen) +
-         p.wild_value * wilds + p.use_weight * hand_usefulness(seen);
+  return hand_value(HandTally(seen, rules), unseen.size(), p);
 }
 
 // The harm of `card` on the pile for the sides other than `side`.
@@ -164,31 +189,74 @@ double evaluate(const GameState& s, const Rules& rules, int seat, const Heuristi
   return result;
 }
 
+// Whether `t`, one move of `seat` after `base`, leaves the hand going, the sides in play as they
+// were and every other seat's hand and known cards untouched.
+bool others_unchanged(const GameState& base, const GameState& t, int seat) {
+  if (t.over() || t.split != base.split) return false;
+  for (int q = 0; q < t.players; ++q)
+    if (q != seat && (t.hands[q] != base.hands[q] || t.known[q] != base.known[q])) return false;
+  return true;
+}
+
+// What evaluate() adds to the value of the seat's side besides its melds and the seat's own
+// hand: whether it took a pozzetto, and the other seats of the side with their hands' sizes and
+// values, in seat order.
+struct SideParts {
+  bool took = false;
+  int count = 0;
+  std::array<int, kMaxPlayers> seats{};
+  std::array<int, kMaxPlayers> sizes{};
+  std::array<double, kMaxPlayers> values{};
+
+  SideParts(const GameState& s, const Rules& rules, int seat, int side, const HeuristicParams& p)
+      : took(took_packet(s, rules, side)) {
+    for (int q = 0; q < s.players; ++q) {
+      if (seat_side(s, rules, q) != side) continue;
+      const auto k = static_cast<std::size_t>(count++);
+      seats[k] = q;
+      if (q == seat) continue;
+      sizes[k] = s.hands[q].size();
+      values[k] = seat_hand_value(s, rules, seat, q, p, CardSet{});
+    }
+  }
+};
+
+// evaluate()'s value of the seat's side once its melds are summed into `own` (in the order of
+// their indices): the pozzetto's costs, then the hands of the side, the seat's of `hand_size`
+// cards valued `hand`.
+double own_side_value(const SideParts& side, const Rules& rules, int seat, const HeuristicParams& p,
+                      double own, int hand_size, double hand) {
+  if (!side.took) {
+    own -= rules.no_pozzetto_penalty + p.pozzetto_extra;
+    for (int k = 0; k < side.count; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      own -= p.pozzetto_card * (side.seats[i] == seat ? hand_size : side.sizes[i]);
+    }
+  }
+  for (int k = 0; k < side.count; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    own += side.seats[i] == seat ? hand : side.values[i];
+  }
+  return own;
+}
+
 // The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
 // `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
 // changed, so only its value is worked out, by the same steps in the same order as evaluate()
 // (the result is the same to the last bit). Falls back to evaluate() when the hand is over, the
-// sides in play changed (three players: the first pozzetto taken) or another side's hand changed
+// sides in play changed (three players: the first pozzetto taken) or another seat's hand changed
 // (the next seat took up the pozzetto it had reached by discarding).
 double evaluate_after(const GameState& base, double base_best_other, const GameState& t,
                       const Rules& rules, int seat, const HeuristicParams& p, CardSet unseen,
                       Card discarded, const MeldValues& cache) {
-  if (t.over() || t.split != base.split) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
+  if (!others_unchanged(base, t, seat)) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
   const int side = seat_side(t, rules, seat);
-  for (int q = 0; q < t.players; ++q)
-    if (seat_side(t, rules, q) != side && (t.hands[q] != base.hands[q] || t.known[q] != base.known[q]))
-      return evaluate(t, rules, seat, p, unseen, discarded, &cache);  // (a pozzetto joined at a turn's start)
   double own = 0;
   for (int i = 0; i < t.meld_count; ++i)
     if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
-  if (!took_packet(t, rules, side)) {
-    own -= rules.no_pozzetto_penalty + p.pozzetto_extra;
-    for (int q = 0; q < t.players; ++q)
-      if (seat_side(t, rules, q) == side) own -= p.pozzetto_card * t.hands[q].size();
-  }
-  for (int q = 0; q < t.players; ++q)
-    if (seat_side(t, rules, q) == side) own += seat_hand_value(t, rules, seat, q, p, unseen);
-  double result = own - base_best_other;
+  const SideParts parts(t, rules, seat, side, p);
+  double result = own_side_value(parts, rules, seat, p, own, t.hands[seat].size(),
+                                 hand_value(t.hands[seat], unseen, rules, p)) - base_best_other;
   if (discarded.valid()) result -= discard_danger(t, rules, side, discarded, p);
   assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
   return result;
@@ -211,27 +279,201 @@ struct Scored {
   bool ends_lookahead;  // the turn is over, or a pozzetto joined the hand
 };
 
+// make_meld's answers for the meld candidates met lately: the same melds come up again over the
+// positions of a turn and of the turns the draw-phase choice imagines. One per thread, holding
+// answers for one Rules at a time (use() is called at each heuristic_choice).
+class MeldMemo {
+ public:
+  void use(const Rules& rules) {
+    if (rules_ == rules) return;
+    rules_ = rules;
+    for (Entry& e : table_) e.filled = false;
+  }
+  const MeldResult& of(CardSet cards) {
+    const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+    Entry& e = table_[static_cast<std::size_t>(h >> (64 - kBits))];
+    if (!e.filled || e.cards != cards) {
+      e.result = make_meld(cards, rules_);
+      e.cards = cards;
+      e.filled = true;
+    }
+    return e.result;
+  }
+
+ private:
+  static constexpr int kBits = 9;
+  struct Entry {
+    CardSet cards;
+    MeldResult result;
+    bool filled = false;
+  };
+  std::array<Entry, std::size_t{1} << kBits> table_{};
+  Rules rules_{};
+};
+
+thread_local MeldMemo meld_memo;
+
+// discard_danger's answers per card kind, for one side over the positions of one of its turns
+// that one heuristic_choice looks at: the seat's own moves change neither the other sides' melds
+// nor what it knows of their hands (and a pozzetto taken, which could change the sides in play,
+// ends every lookahead).
+class DangerMemo {
+ public:
+  double of(const GameState& s, const Rules& rules, int side, Card card, const HeuristicParams& p) {
+    if (side != side_ || s.split != split_) {
+      side_ = side;
+      split_ = s.split;
+      filled_.fill(false);
+    }
+    const std::size_t k = card.index;
+    if (!filled_[k]) {
+      harm_[k] = discard_danger(s, rules, side, card, p);
+      filled_[k] = true;
+    }
+    return harm_[k];
+  }
+
+ private:
+  int side_ = -1, split_ = -2;
+  std::array<bool, kKinds> filled_{};
+  std::array<double, kKinds> harm_{};
+};
+
+// The evaluations of the meld-phase moves of one position that leave two or more cards in the
+// hand, worked out from the move without playing it: such a meld or lay-off changes only the
+// seat's hand and its side's melds (RULES C.3, C.7: no pozzetto, no closing, nothing to check),
+// and the discards of that size all lead to one position but for the seat's hand and the pile,
+// which the evaluation does not read. Each value is the one evaluate_after() gives the position
+// after the move, to the last bit (asserted in Debug builds); a move it cannot value so gets NaN
+// and is played on a copy instead.
+class QuickValues {
+ public:
+  QuickValues(const GameState& s, const Rules& rules, const HeuristicParams& p, const MeldValues& melds,
+              double best_other, DangerMemo& danger)
+      : s_(s), rules_(rules), p_(p), melds_(melds), danger_(danger), best_other_(best_other), seat_(s.turn),
+        side_(seat_side(s, rules, s.turn)),
+        usable_(s.phase == Phase::Meld && !s.over() && !provisional(s, rules, side_)),
+        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {}
+
+  double of(const Move& m) {
+    const CardSet& hand = s_.hands[seat_];
+    if (!usable_) return kNone;
+    switch (m.kind) {
+      case MoveKind::Meld: {
+        if (hand.size() - m.cards.size() < 2 || !m.cards.subset_of(hand) ||
+            s_.meld_count >= kMaxMelds)
+          return kNone;
+        const MeldResult& r = meld_memo.of(m.cards);
+        if (!r.ok()) return kNone;
+        if (r.meld.kind == MeldKind::Set)
+          for (int i = 0; i < s_.meld_count; ++i)
+            if (s_.meld_side[i] == side_ && s_.melds[i].kind == MeldKind::Set && s_.melds[i].rank == r.meld.rank)
+              return kNone;
+        double own = melds_sum_;
+        own += meld_value(r.meld, rules_, p_);  // the new meld comes last
+        HandTally left = tally_;
+        CardSet rest = hand;
+        m.cards.for_each([&](Card c) {
+          left = left.without(rest, c, rules_);
+          rest.remove(c);
+        });
+        return own_side_value(parts_, rules_, seat_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
+      }
+      case MoveKind::Add: {
+        if (hand.size() < 3 || !hand.count(m.card)) return kNone;
+        const int at = pool_index(s_, side_, m.index);
+        if (at < 0) return kNone;
+        const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
+        if (!r.ok()) return kNone;
+        return own_side_value(parts_, rules_, seat_, p_, own_melds(at, meld_value(r.meld, rules_, p_)),
+                              hand.size() - 1, hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
+               best_other_;
+      }
+      case MoveKind::Discard: {
+        if (hand.size() < 2 || discards_ != Discards::Quick ||
+            check_discard(s_, rules_, m.card) != MoveError::Ok)
+          return kNone;
+        return own_side_value(parts_, rules_, seat_, p_, melds_sum_, hand.size() - 1,
+                              hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
+               best_other_ - danger_.of(s_, rules_, side_, m.card, p_);
+      }
+      default:
+        return kNone;
+    }
+  }
+
+  // Called with the position after a discard that left cards in the hand, played on a copy: from
+  // then on the other discards are valued from the move if that position is the kind they share.
+  void saw_discard(const GameState& t) {
+    if (discards_ == Discards::Unknown) discards_ = others_unchanged(s_, t, seat_) ? Discards::Quick : Discards::Play;
+  }
+  bool discard_pending(const Move& m) const {
+    return usable_ && m.kind == MoveKind::Discard && discards_ == Discards::Unknown && s_.hands[seat_].size() >= 2;
+  }
+
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+ private:
+  enum class Discards { Unknown, Quick, Play };
+
+  // The sum of the side's meld values in index order, meld `at` (if >= 0) valued `at_value`.
+  double own_melds(int at, double at_value) const {
+    double own = 0;
+    for (int i = 0; i < s_.meld_count; ++i)
+      if (s_.meld_side[i] == side_) own += i == at ? at_value : melds_.value[static_cast<std::size_t>(i)];
+    return own;
+  }
+
+  const GameState& s_;
+  const Rules& rules_;
+  const HeuristicParams& p_;
+  const MeldValues& melds_;
+  DangerMemo& danger_;
+  double best_other_;
+  int seat_, side_;
+  bool usable_;
+  SideParts parts_;
+  HandTally tally_;  // of the seat's hand
+  double melds_sum_;  // own_melds(-1, 0): the side's melds as they are
+  Discards discards_ = Discards::Unknown;
+};
+
 // The meld-phase choice (see the header) and the evaluation it leads to.
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-                         const HeuristicParams& p) {
+                         const HeuristicParams& p, DangerMemo& danger) {
   const int seat = s.turn;
   const MeldValues melds(s, rules, p);
   double best_other = 0;
   const double now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
+  QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
-    GameState t = s;
-    if (!apply_move(t, rules, m).ok()) continue;
-    // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
-    // that is not open to greedy, and an open side's cards never come back.)
-    const CardSet unseen = new_packet_cards(s, t, seat);
     const bool discard = m.kind == MoveKind::Discard;
-    const double v = evaluate_after(s, best_other, t, rules, seat, p, unseen,
-                                    discard && !t.over() ? m.card : Card{}, melds);
-    const bool ends = discard || t.over() || t.turn != seat || !unseen.empty();
-    if (discard || t.over()) {
+    double v = quick.of(m);
+    bool over = false, ends = discard;
+    if (std::isnan(v)) {
+      const bool pending = quick.discard_pending(m);
+      GameState t = s;
+      if (!apply_move(t, rules, m).ok()) continue;
+      if (pending) quick.saw_discard(t);
+      // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
+      // that is not open to greedy, and an open side's cards never come back.)
+      const CardSet unseen = new_packet_cards(s, t, seat);
+      v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
+                         melds);
+      over = t.over();
+      ends = discard || over || t.turn != seat || !unseen.empty();
+    } else {
+#ifndef NDEBUG
+      GameState t = s;
+      assert(apply_move(t, rules, m).ok());
+      assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, discard ? m.card : Card{}, melds));
+      assert(!t.over() && new_packet_cards(s, t, seat).empty() && (t.turn != seat) == discard);
+#endif
+    }
+    if (discard || over) {
       if (v > best_end.value) best_end = {i, v, true};
     } else if (v > best_put.value) {
       best_put = {i, v, ends};
@@ -243,16 +485,62 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   return {0, now, true};
 }
 
+// The turn the draw-phase choice imagined after taking the pile, position by position with the
+// choice made there: when the pile is then taken, the meld phase meets the same positions (the
+// heuristic reads nothing else), and each choice is looked up instead of worked out again.
+// One per thread; a lookup matches the position, the candidates, the rules and the parameters.
+class ImaginedTurn {
+ public:
+  void begin(const Rules& rules, const HeuristicParams& p) {
+    used_ = 0;
+    if (!(rules_ == rules)) rules_ = rules;
+    if (!(params_ == p)) params_ = p;
+  }
+  void add(const GameState& position, const std::vector<Move>& moves, std::size_t choice) {
+    if (used_ == steps_.size()) steps_.emplace_back();
+    Step& step = steps_[used_++];
+    step.position = position;
+    step.moves = moves;
+    step.choice = choice;
+  }
+  // The choice recorded at `s` among `moves`, or moves.size() if none was.
+  std::size_t find(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                   const HeuristicParams& p) const {
+    for (std::size_t k = 0; k < used_; ++k) {
+      const Step& step = steps_[k];
+      if (step.position.hands[step.position.turn] != s.hands[s.turn] || !(step.position == s)) continue;
+      if (step.moves == moves && rules_ == rules && params_ == p) return step.choice;
+    }
+    return moves.size();
+  }
+
+ private:
+  struct Step {
+    GameState position;
+    std::vector<Move> moves;
+    std::size_t choice = 0;
+  };
+  std::vector<Step> steps_;
+  std::size_t used_ = 0;
+  Rules rules_{};
+  HeuristicParams params_{};
+};
+
+thread_local ImaginedTurn imagined_pile_turn;
+
 // The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
-// `put_down` tells whether the imagined turn put a card on the table.
+// `put_down` tells whether the imagined turn put a card on the table; `record`, if given, keeps
+// each position with its choice.
 double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
-                    std::vector<Move>& scratch, bool& put_down) {
+                    std::vector<Move>& scratch, DangerMemo& danger, bool& put_down,
+                    ImaginedTurn* record = nullptr) {
   put_down = false;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
     legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
-    const Scored c = meld_phase_choice(t, rules, scratch, p);
+    const Scored c = meld_phase_choice(t, rules, scratch, p, danger);
+    if (record && c.index < scratch.size()) record->add(t, scratch, c.index);
     const MoveKind kind = scratch[c.index].kind;
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
@@ -271,6 +559,8 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
   // the evaluation has no model of the requirement yet.
   if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)])
     return greedy_choice(s, rules, moves);
+  meld_memo.use(rules);
+  DangerMemo danger;
   if (s.phase == Phase::Draw) {
     std::size_t draw = moves.size(), pile = moves.size();
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -287,18 +577,25 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
-    const double with_pile = imagine_turn(taken, rules, s.turn, p, scratch, melds_from_pile);
+    imagined_pile_turn.begin(rules, p);
+    const double with_pile =
+        imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &imagined_pile_turn);
     // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
     // in a row end the hand, so the heuristic never plays one.
     if (s.pile_size == 1 && !melds_from_pile) return draw;
     GameState as_is = s;  // the turn on the hand as it is: the stock card is not known
     as_is.phase = Phase::Meld;
-    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, unused);
+    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused);
     const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
     return with_pile > without + margin ? pile : draw;
   }
   if (s.phase != Phase::Meld) return 0;
-  const Scored c = meld_phase_choice(s, rules, moves, p);
+  const std::size_t seen = imagined_pile_turn.find(s, rules, moves, p);
+  if (seen < moves.size()) {
+    assert(seen == meld_phase_choice(s, rules, moves, p, danger).index);
+    return seen;
+  }
+  const Scored c = meld_phase_choice(s, rules, moves, p, danger);
   return c.index < moves.size() ? c.index : 0;
 }
 

@@ -158,7 +158,8 @@ void for_each_multiset(const std::vector<int>& kinds, int max_size, F&& f) {
 // greedy_usefulness (read off the planes) against its definition in docs/search.md, card by card:
 // 10 per other card of the rank, 1 per other card of the suit at distance 1 or 2 (the ace low and
 // high; twos never count), 1000 for a wild; and hand_usefulness and Rules::points_of against the
-// sums over the cards. Random hands of 0 to 40 cards of two decks.
+// sums over the cards, and the usefulness lost with one card. Random hands of 0 to 40 cards of
+// two decks.
 void check_usefulness() {
   Rng rng(11);
   for (int trial = 0; trial < 4000; ++trial) {
@@ -182,6 +183,11 @@ void check_usefulness() {
         });
       }
       CHECK(greedy_usefulness(hand, c) == expected);
+      // The usefulness sums a weight over ordered pairs that does not depend on the order: taking
+      // a natural out loses twice its greedy usefulness (the heuristic's tallies rely on it).
+      CardSet rest = hand;
+      rest.remove(c);
+      CHECK(hand_usefulness(rest) == hand_usefulness(hand) - (c.is_wild() ? 0 : 2 * expected));
     });
     int sum = 0, points = 0;
     const Rules italian = *preset_rules("italian"), brazilian = *preset_rules("brazilian");

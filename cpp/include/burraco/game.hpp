@@ -71,6 +71,7 @@ struct Packet {
     for (int i = 0; i < size; ++i) s.add(cards[i]);
     return s;
   }
+  friend bool operator==(const Packet&, const Packet&) = default;
 };
 
 struct GameState {
@@ -111,6 +112,8 @@ struct GameState {
 
   int stock_size() const { return stock_end - stock_pos; }
   bool over() const { return phase == Phase::Over; }
+  // Every field equal (the seed included): the same position reached the same way.
+  friend bool operator==(const GameState&, const GameState&) = default;
 };
 
 // ---- setup ------------------------------------------------------------------------------------
