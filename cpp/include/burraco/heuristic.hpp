@@ -68,7 +68,9 @@ struct HeuristicParams {
 };
 
 // The heuristic policy's choice among `moves` (candidates of `s`, non-empty, canonical order);
-// `scratch` is reused space.
+// `scratch` is reused space. A function of its arguments alone; each thread keeps what its last
+// calls worked out (the turn imagined after a pile take, make_meld's answers) and uses it only
+// for the same position, candidates, rules and parameters.
 std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                              const HeuristicParams& params, std::vector<Move>& scratch);
 
