@@ -145,11 +145,8 @@ MoveResult meld_in_place(GameState& s, const Rules& rules, CardSet cards) {
   if (!cards.subset_of(s.hands[s.turn])) return {MoveError::NotInHand};
   const MeldResult r = make_meld(cards, rules);
   if (!r.ok()) return {MoveError::BadMeld, r.error};
-  if (r.meld.kind == MeldKind::Set)
-    for (int i = 0; i < s.meld_count; ++i)
-      if (s.meld_side[i] == side && s.melds[i].kind == MeldKind::Set &&
-          s.melds[i].rank == r.meld.rank)
-        return {MoveError::SecondSetOfRank, MeldError::SecondSetOfRank};
+  if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s, side, r.meld.rank))
+    return {MoveError::SecondSetOfRank, MeldError::SecondSetOfRank};
   if (s.meld_count >= kMaxMelds) return {MoveError::BadMeld, MeldError::TooLong};
   s.melds[s.meld_count] = r.meld;
   s.meld_side[s.meld_count] = static_cast<std::uint8_t>(side);

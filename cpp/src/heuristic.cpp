@@ -365,10 +365,7 @@ class QuickValues {
           return kNone;
         const MeldResult& r = meld_memo.of(m.cards);
         if (!r.ok()) return kNone;
-        if (r.meld.kind == MeldKind::Set)
-          for (int i = 0; i < s_.meld_count; ++i)
-            if (s_.meld_side[i] == side_ && s_.melds[i].kind == MeldKind::Set && s_.melds[i].rank == r.meld.rank)
-              return kNone;
+        if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s_, side_, r.meld.rank)) return kNone;
         double own = melds_sum_;
         own += meld_value(r.meld, rules_, p_);  // the new meld comes last
         HandTally left = tally_;

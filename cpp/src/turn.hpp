@@ -58,6 +58,13 @@ inline bool side_has_melds(const GameState& s, int side) {
   return false;
 }
 
+// RULES B.2: a side holds at most one set of a rank.
+inline bool side_has_set_of_rank(const GameState& s, int side, int rank) {
+  for (int i = 0; i < s.meld_count; ++i)
+    if (s.meld_side[i] == side && s.melds[i].kind == MeldKind::Set && s.melds[i].rank == rank) return true;
+  return false;
+}
+
 inline int pool_index(const GameState& s, int side, std::uint32_t index) {
   for (int i = 0; i < s.meld_count; ++i)
     if (s.meld_side[i] == side && index-- == 0) return i;
