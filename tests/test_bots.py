@@ -277,6 +277,8 @@ def test_ismcts_spec_options_reach_the_search():
             search.max_rollout_moves, search.margin_scale, search.exploration, search.threads,
             search.time_limit, search.seed) == (200, "random", "win", "tree", "heuristic", 8,
                                                 150.0, 0.5, 2, 1.5, 9)
+    for model in ("policy", "tree", "random", "greedy", "heuristic"):
+        assert bot(f"ismcts:10:opponents={model}").player.opponents == model
     for spec, pattern in [("ismcts:10:reward=points", "'reward=points'"),
                           ("ismcts:10:opponents=oracle", "'opponents=oracle'"),
                           ("ismcts:10:eval=deep", "'eval=deep'"),

@@ -44,6 +44,9 @@ def test_the_default_rollouts_follow_the_number_of_players(preset, policy):
     {"iterations": None, "time_limit": 0.25},
     {"iterations": 50, "time_limit": 1e-3, "evaluation": "heuristic", "max_rollout_moves": 0},
     {"keep_tree": True, "opponents": "tree", "reward": "win", "policy": "random"},
+    {"opponents": "heuristic", "policy": "greedy"},
+    {"opponents": "greedy", "policy": "random", "max_rollout_moves": 12},
+    {"opponents": "random"},
 ])
 def test_repr_names_every_option(kwargs):
     search = ISMCTS(**kwargs)
@@ -63,6 +66,8 @@ def test_repr_names_every_option(kwargs):
         ({"evaluation": "deep"}, burraco.BurracoError, "'deep'"),
         ({"evaluation": None}, TypeError, "None"),
         ({"opponents": "oracle"}, burraco.BurracoError, "'oracle'"),
+        ({"opponents": "Heuristic"}, burraco.BurracoError, "'Heuristic'"),
+        ({"opponents": 2}, TypeError, "2"),
         ({"margin_scale": 0}, burraco.BurracoError, "0"),
         ({"margin_scale": -5.0}, burraco.BurracoError, "-5.0"),
         ({"margin_scale": float("nan")}, burraco.BurracoError, "nan"),
@@ -94,6 +99,8 @@ def test_bad_options_are_refused_quoting_them(kwargs, error, quoted):
     {"opponents": "policy", "policy": "greedy"},
     {"threads": 2},
     {"threads": 3, "opponents": "policy", "policy": "greedy", "max_rollout_moves": 10},
+    {"opponents": "heuristic"},
+    {"opponents": "greedy", "policy": "random"},
 ])
 @pytest.mark.parametrize("preset", ["italian-2p", "italian"])
 def test_every_option_searches_only_the_observation(kwargs, preset):
@@ -274,3 +281,31 @@ def test_the_docstring_examples_of_hint_and_the_arena_run():
     for module in (burraco._hint, burraco.arena):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+@pytest.mark.parametrize(("named", "same_as"), [
+    ("greedy", {"opponents": "policy", "policy": "greedy"}),
+    ("random", {"opponents": "policy", "policy": "random"}),
+    ("heuristic", {"opponents": "policy", "policy": "heuristic"}),
+])
+def test_a_named_opponent_model_is_that_policy_inside_the_tree(named, same_as):
+    """opponents='greedy' (or another name) with the rollout policy of the same name is the search
+    with opponents='policy': the name only replaces the policy of the other seats in the tree."""
+    game = position("italian", moves=9)
+    assert game.turn != 0
+    rollout = same_as["policy"]
+    by_name = ISMCTS(iterations=150, seed=8, policy=rollout, opponents=named)
+    by_policy = ISMCTS(iterations=150, seed=8, **same_as)
+    assert by_name.choose(game) == by_policy.choose(game)
+    assert by_name.root_stats() == by_policy.root_stats()
+
+
+def test_a_named_opponent_model_changes_the_search():
+    """With greedy rollouts, other seats played by the heuristic inside the tree lead to other
+    statistics than the other seats played by greedy: the model is used."""
+    game = position("italian", moves=9)
+    greedy_model = ISMCTS(iterations=200, seed=8, policy="greedy", opponents="policy")
+    heuristic_model = ISMCTS(iterations=200, seed=8, policy="greedy", opponents="heuristic")
+    greedy_model.choose(game)
+    heuristic_model.choose(game)
+    assert greedy_model.root_stats() != heuristic_model.root_stats()

@@ -84,8 +84,10 @@ constexpr std::array<std::pair<const char*, IsmctsReward>, 2> kRewards{
     {{"win", IsmctsReward::Win}, {"margin", IsmctsReward::Margin}}};
 constexpr std::array<std::pair<const char*, IsmctsEvaluation>, 2> kEvaluations{
     {{"score", IsmctsEvaluation::Score}, {"heuristic", IsmctsEvaluation::Heuristic}}};
-constexpr std::array<std::pair<const char*, IsmctsOpponents>, 2> kOpponents{
-    {{"tree", IsmctsOpponents::Tree}, {"policy", IsmctsOpponents::Policy}}};
+constexpr std::array<std::pair<const char*, IsmctsOpponents>, 5> kOpponents{
+    {{"tree", IsmctsOpponents::Tree}, {"policy", IsmctsOpponents::Policy},
+     {"random", IsmctsOpponents::Random}, {"greedy", IsmctsOpponents::Greedy},
+     {"heuristic", IsmctsOpponents::Heuristic}}};
 // iterations=None (a time limit alone): the cap below, shown as None.
 constexpr int kUnlimitedIterations = std::numeric_limits<int>::max();
 
@@ -615,8 +617,9 @@ void bind_search(py::module_& m) {
       .def_property_readonly("opponents", [](const PyIsmcts& self) -> StrResult {
         return py::str(ismcts_choice_name(self.search.params().opponents, kOpponents));
       },
-           "Who plays the other seats inside the tree: 'tree' (tree nodes, by UCB) or 'policy' "
-           "(the rollout policy, from what each seat sees).")
+           "Who plays the other seats inside the tree: 'tree' (tree nodes, by UCB), 'policy' "
+           "(the rollout policy, from what each seat sees) or 'random', 'greedy', 'heuristic' "
+           "(that built-in policy, from what each seat sees).")
       .def_property_readonly("time_limit", [](const PyIsmcts& self) -> OptFloatResult {
         const double limit = self.search.params().time_limit;
         return limit > 0 ? py::object(py::float_(limit)) : py::object(py::none());

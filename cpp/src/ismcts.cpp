@@ -9,7 +9,8 @@
 
 namespace burraco {
 
-Ismcts::Ismcts(IsmctsParams params) : params_(params), rng_(params.seed), policy_(params.policy) {}
+Ismcts::Ismcts(IsmctsParams params) : params_(params), rng_(params.seed), policy_(params.policy),
+      others_(params.policy) {}
 
 // Appends a child and links it among its siblings in canonical move order.
 int Ismcts::add_child(int parent, const Move& move, int mover) {
@@ -32,16 +33,29 @@ void Ismcts::rollout(GameState& s, const Rules& rules) {
                             [](const GameState&, const Move&) {}, params_.max_rollout_moves);
 }
 
+// The policy of the other seats inside the tree, from `opponents` and the rollout policy.
+Policy Ismcts::others_policy() const {
+  switch (params_.opponents) {
+    case IsmctsOpponents::Random: return Policy::Random;
+    case IsmctsOpponents::Greedy: return Policy::Greedy;
+    case IsmctsOpponents::Heuristic:
+      return policy_.kind == Policy::Kind::Heuristic ? policy_ : Policy::Heuristic;
+    case IsmctsOpponents::Tree:
+    case IsmctsOpponents::Policy: break;
+  }
+  return policy_;
+}
+
 void Ismcts::play_policy_move(GameState& d, const Rules& rules) {
-  // Another seat inside the tree (Opponents::Policy): the rollout policy's move (legal_ holds the
-  // legal moves of `d`), except that a seat that can end the hand by deadlock while its side
+  // Another seat inside the tree (opponents other than Tree): the move of others_, the rollout
+  // policy or the one `opponents` names (legal_ holds the legal moves of `d`), except that a seat that can end the hand by deadlock while its side
   // leads does so (RULES D.4): the built-in policies never make an exchange turn, and a model
   // that trusts them not to would walk into one.
   if (d.phase == Phase::Draw && d.pile_size == 1 && rules.deadlock_rule == DeadlockRule::EndHand &&
       d.deadlock + 1 >= d.players && deadlock_if_it_leads(d, rules))
     return;
   const std::vector<Move>& moves = memory_.candidates(d, rules, legal_);
-  const Move move = moves[policy_choice(policy_, d, rules, moves, rng_)];
+  const Move move = moves[policy_choice(others_, d, rules, moves, rng_)];
   const int mover = d.turn;
   memory_.before(d, move);
   [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
@@ -173,6 +187,7 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
   // The rollout policy of this search: by the number of players when asked (policy_by_players).
   policy_ = params_.policy_by_players ? (s.players == 2 ? Policy::Greedy : Policy::Random)
                                       : params_.policy;
+  others_ = others_policy();
   const bool timed = params_.time_limit > 0;
   // A time limit beyond a day is no limit (and keeps the clock arithmetic in range).
   const auto deadline =
@@ -265,6 +280,7 @@ void Ismcts::search_parallel(const Observation& obs, const Rules& rules, bool ti
       try {
         w.rng_ = Rng(seeds[static_cast<std::size_t>(k - 1)]);
         w.policy_ = policy_;
+        w.others_ = others_;
         w.clear_statistics();
         w.search(obs, rules, share + (k < extra ? 1 : 0), timed, deadline);
       } catch (...) {
@@ -321,7 +337,7 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
   nodes_.reserve(static_cast<std::size_t>(std::min(iterations, 1 << 16)) + 1);
   const double c = params_.exploration;
   const int observer = obs.player;
-  const bool others_by_policy = params_.opponents == IsmctsOpponents::Policy;
+  const bool others_by_policy = params_.opponents != IsmctsOpponents::Tree;
   const int cap = g_move_cap.load(std::memory_order_relaxed);
   for (int it = 0; it < iterations; ++it) {
     if (timed && (it & 15) == 0 && it > 0 && std::chrono::steady_clock::now() >= deadline) break;

@@ -713,7 +713,7 @@ class ISMCTS(metaclass=_Pybind11Type):
         reward: Literal["win", "margin"] = "margin",
         margin_scale: float = 300.0,
         evaluation: Literal["score", "heuristic"] = "score",
-        opponents: Literal["tree", "policy"] = "policy",
+        opponents: Literal["tree", "policy", "random", "greedy", "heuristic"] = "policy",
         time_limit: float | None = None,
         threads: int = 1,
         keep_tree: bool = False,
@@ -730,7 +730,7 @@ class ISMCTS(metaclass=_Pybind11Type):
     @property
     def evaluation(self) -> Literal["score", "heuristic"]: ...
     @property
-    def opponents(self) -> Literal["tree", "policy"]: ...
+    def opponents(self) -> Literal["tree", "policy", "random", "greedy", "heuristic"]: ...
     @property
     def time_limit(self) -> float | None: ...
     @property

@@ -45,7 +45,7 @@ _ISMCTS_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "reward": ("reward", lambda v: _one_of(v, ("win", "margin"))),
     "scale": ("margin_scale", float),
     "eval": ("evaluation", lambda v: _one_of(v, ("score", "heuristic"))),
-    "opponents": ("opponents", lambda v: _one_of(v, ("tree", "policy"))),
+    "opponents": ("opponents", lambda v: _one_of(v, ("tree", "policy") + BUILT_IN)),
     "time": ("time_limit", float),
     "threads": ("threads", int),
     "keep": ("keep_tree", lambda v: _one_of(v, ("yes", "no")) == "yes"),

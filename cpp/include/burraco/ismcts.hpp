@@ -12,8 +12,10 @@
 //      with opponents = Policy (the default) only the observer's moves are nodes: the other seats
 //      (the partner included) play the rollout policy on the way down, which reads only what
 //      that seat may see, except that a seat that can end the hand by deadlock (RULES D.4) while
-//      its side leads does so; with opponents = Tree every seat's moves are nodes, chosen by UCB
-//      as the observer's are (they then play as if they saw the guessed cards);
+//      its side leads does so; opponents = Random, Greedy or Heuristic are Policy with that
+//      built-in policy in place of the rollout policy; with opponents = Tree every seat's moves
+//      are nodes, chosen by UCB as the observer's are (they then play as if they saw the guessed
+//      cards);
 //   3. expands one untried legal move (chosen uniformly among the untried ones);
 //   4. plays the rest of the hand with the rollout policy (playout(), search.hpp), or at most
 //      max_rollout_moves moves of it (see below);
@@ -99,8 +101,11 @@ enum class IsmctsEvaluation : std::uint8_t {
 };
 // Who chooses the moves of the other seats (the partner included) inside the tree.
 enum class IsmctsOpponents : std::uint8_t {
-  Tree,    // tree nodes chosen by UCB, as the observer's are (they act as if they saw the guess)
-  Policy,  // the rollout policy, which reads only what that seat may see; no node for them
+  Tree,       // tree nodes chosen by UCB, as the observer's are (they act as if they saw the guess)
+  Policy,     // the rollout policy, which reads only what that seat may see; no node for them
+  Random,     // as Policy, with the named built-in policy in place of the rollout policy (the
+  Greedy,     // heuristic with the rollout policy's heuristic parameters when it has some, else
+  Heuristic,  // the defaults); below the tree every seat still plays the rollout policy
 };
 
 struct IsmctsParams {
@@ -179,6 +184,7 @@ class Ismcts {
   void search_parallel(const Observation& obs, const Rules& rules, bool timed,
                        std::chrono::steady_clock::time_point deadline);
   int add_child(int parent, const Move& move, int mover);
+  Policy others_policy() const;
   void play_policy_move(GameState& d, const Rules& rules);
   bool deadlock_if_it_leads(GameState& d, const Rules& rules);
   void rollout(GameState& s, const Rules& rules);
@@ -187,6 +193,7 @@ class Ismcts {
   IsmctsParams params_;
   Rng rng_;
   Policy policy_;  // the rollout policy of the current search
+  Policy others_;  // the other seats' policy inside the tree (opponents != Tree)
   std::vector<Node> nodes_;
   std::vector<IsmctsChild> root_;
   std::vector<Ismcts> workers_;  // threads > 1: the other trees (their params: threads = 1)
