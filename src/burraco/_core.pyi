@@ -710,13 +710,15 @@ class ISMCTS(metaclass=_Pybind11Type):
         exploration: float = 0.7,
         policy: _PolicyLike | None = None,
         max_rollout_moves: int | None = None,
-        reward: Literal["win", "margin"] = "margin",
+        reward: Literal["win", "margin", "equity"] = "margin",
         margin_scale: float = 300.0,
         evaluation: Literal["score", "heuristic"] = "score",
         opponents: Literal["tree", "policy"] = "policy",
         time_limit: float | None = None,
         threads: int = 1,
         keep_tree: bool = False,
+        equity_sigma: float = 720.0,
+        equity_points: float = 600.0,
     ) -> None: ...
     def choose(self, game: Game) -> Move: ...
     # The root's moves after a search of the game: (move, visits, mean reward), most visited first.
@@ -724,9 +726,17 @@ class ISMCTS(metaclass=_Pybind11Type):
     @property
     def iterations(self) -> int | None: ...
     @property
-    def reward(self) -> Literal["win", "margin"]: ...
+    def reward(self) -> Literal["win", "margin", "equity"]: ...
     @property
     def margin_scale(self) -> float: ...
+    @property
+    def equity_sigma(self) -> float: ...
+    @property
+    def equity_points(self) -> float: ...
+    # The equity reward of a hand's end: (side 0's, side 1's) chance of winning the match.
+    def match_equity(
+        self, rules: Rules | None, before: tuple[float, float], hand: tuple[float, float]
+    ) -> tuple[float, float]: ...
     @property
     def evaluation(self) -> Literal["score", "heuristic"]: ...
     @property
