@@ -4,12 +4,15 @@ and ``burraco arena --matches`` (docs/bots.md "The arena")."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 
+import numpy as np
 import pytest
 
 import burraco
-from burraco.arena import bot
+from burraco.arena import bot, duel, tournament
+from burraco.cli import main
 
 ITALIAN_2P = burraco.Rules("italian-2p")
 
@@ -165,3 +168,130 @@ def test_equity_arena_spec() -> None:
         bot("ismcts:50:reward=equities")
     with pytest.raises(burraco.BurracoError, match="-3"):
         bot("ismcts:50:reward=equity:sigma=-3")
+
+
+# ---- the matches arena ---------------------------------------------------------------------------
+
+
+
+def pair_seed(rules: burraco.Rules, seed: int, pair: int) -> int:
+    """The seed of pair ``pair``: the hand seed the hand arena deals that pair from."""
+    return int(burraco.playouts(rules, pair + 1, seed=seed)["seed"][pair])
+
+
+@pytest.mark.parametrize("preset", ["italian-2p", "online-2p", "italian"])
+def test_matches_replay_as_python_matches(preset: str) -> None:
+    """Every play is the Match its pair's seed deals, hand by hand, to the same end (E.7), and
+    the swapped play has the same deals."""
+    rules = burraco.Rules(preset)
+    result = duel(rules, "greedy", "random", pairs=2, seed=5, matches=True, keep_moves=True)
+    games = result.games
+    row = 0
+    for play in range(4):
+        pair, a_side = play // 2, play % 2
+        assert (games["match_pair"][play], games["match_game"][play]) == (pair, a_side)
+        match = burraco.Match(rules, seed=pair_seed(rules, 5, pair))
+        for hand in range(int(games["match_hands"][play])):
+            assert (games["pair"][row], games["game"][row], games["hand"][row]) == (pair, a_side, hand)
+            game = match.new_game()
+            assert game.seed == games["hand_seed"][row]
+            assert game.first_player == games["first_player"][row] == hand % rules.players
+            assert game.scores == tuple(games["before"][row])
+            for move in games["history"][row]:
+                game.push(move)
+            assert game.is_over()
+            assert [side.total for side in game.result().sides] == list(games["scores"][row])
+            assert not match.is_over()
+            match.record(game)
+            row += 1
+        assert match.is_over()
+        assert match.scores == tuple(games["match_scores"][play])
+        winner = -1 if match.winner is None else match.winner
+        assert winner == games["match_winner"][play]
+        assert max(match.scores) >= rules.match_target
+    assert row == len(games["hand"])
+    # The same deals in both plays of a pair, hand by hand.
+    for pair in range(2):
+        plays = [games["hand_seed"][(games["pair"] == pair) & (games["game"] == g)] for g in (0, 1)]
+        shared = min(len(plays[0]), len(plays[1]))
+        assert shared >= 1 and list(plays[0][:shared]) == list(plays[1][:shared])
+
+
+def test_matches_do_not_depend_on_threads() -> None:
+    rules = burraco.Rules("italian-2p")
+    bots = ("heuristic", "ismcts:12:reward=equity:cut=10")
+    one = duel(rules, *bots, pairs=2, seed=9, matches=True, threads=1)
+    two = duel(rules, *bots, pairs=2, seed=9, matches=True, threads=2)
+    for key in ("pair", "game", "hand", "hand_seed", "scores", "moves", "before", "match_scores",
+                "match_hands", "match_winner"):
+        assert np.array_equal(one.games[key], two.games[key]), key
+    assert (one.wins_a, one.wins_b, one.ties, one.margins) == (two.wins_a, two.wins_b, two.ties,
+                                                               two.margins)
+
+
+def test_match_pair_figures() -> None:
+    rules = burraco.Rules("italian-2p")
+    result = duel(rules, "heuristic", "random", pairs=3, seed=1, matches=True)
+    games = result.games
+    assert result.matches and result.match_count == 6
+    assert result.wins_a + result.wins_b + result.ties == 3
+    assert result.match_wins_a + result.match_wins_b == 6
+    scores = games["match_scores"]
+    for i, margin in enumerate(result.margins):
+        assert margin == (scores[2 * i][0] - scores[2 * i][1]) + (scores[2 * i + 1][1] - scores[2 * i + 1][0])
+    assert result.hands_per_match == pytest.approx(games["match_hands"].mean())
+    # The matches' first hands are not the hand arena's deals (a match seeds its hands from the
+    # pair's seed), and the hand arena's rows keep hand 0 and zero scores before.
+    hands = duel(rules, "heuristic", "random", pairs=3, seed=1)
+    assert list(hands.games["hand"]) == [0] * 6 and not hands.games["before"].any()
+    assert "match_scores" not in hands.games and not hands.matches
+    assert set(games["hand_seed"][games["hand"] == 0]).isdisjoint(set(hands.games["hand_seed"]))
+
+
+def test_matches_split_by_margin() -> None:
+    """A 1-1 split of the matches goes to the summed margin (here recomputed from the arrays)."""
+    rules = burraco.Rules("italian-2p")
+    result = duel(rules, "greedy", "random", pairs=6, seed=2, matches=True)
+    winners, scores = result.games["match_winner"], result.games["match_scores"]
+    wins = 0.0
+    for i in range(6):
+        mine = (winners[2 * i] == 0) + (winners[2 * i + 1] == 1)
+        theirs = (winners[2 * i] == 1) + (winners[2 * i + 1] == 0)
+        margin = result.margins[i]
+        wins += 1 if mine > theirs or (mine == theirs and margin > 0) else (
+            0.5 if mine == theirs and margin == 0 else 0)
+    assert result.win_rate == pytest.approx(wins / 6)
+
+
+def test_matches_refused_arguments() -> None:
+    rules = burraco.Rules("italian-2p")
+    with pytest.raises(burraco.InvalidNotationError, match="'yes'"):
+        duel(rules, "greedy", "random", pairs=1, matches="yes")
+    with pytest.raises(burraco.InvalidNotationError, match="three players"):
+        duel(burraco.Rules("italian-3p"), "greedy", "random", pairs=1, matches=True)
+
+
+def test_tournament_of_matches() -> None:
+    result = tournament(burraco.Rules("italian-2p"), ["heuristic", "greedy", "random"], pairs=1,
+                        seed=4, matches=True)
+    assert [d.matches for d in result.duels] == [True, True, True]
+    assert result.ratings is not None and set(result.ratings) == {"heuristic", "greedy", "random"}
+
+
+def test_burraco_arena_matches_table_and_records(tmp_path, capsys) -> None:
+    out = tmp_path / "matches.jsonl"
+    status = main(["arena", "--preset", "italian-2p", "--bots", "heuristic,random", "--pairs", "2",
+                   "--seed", "7", "--matches", "--quiet", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert status == 0
+    assert "duplicate match pairs (to 2000)" in text
+    for column in ("matches", "A matches won", "hands/match", "95 % CI", "A margin/pair"):
+        assert column in text
+    line = next(row for row in text.splitlines() if row.startswith("heuristic"))
+    assert line.split()[2:4] == ["2", "4"]  # pairs, matches
+    records = [json.loads(row) for row in out.read_text().splitlines()]
+    result = duel(burraco.Rules("italian-2p"), "heuristic", "random", pairs=2, seed=7, matches=True)
+    assert len(records) == int(result.games["match_hands"].sum())
+    assert [r["scores"] for r in records] == [list(map(int, b)) for b in result.games["before"]]
+    for record in records:
+        assert burraco.Game.from_record(record).is_over()

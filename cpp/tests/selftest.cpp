@@ -7,6 +7,7 @@
 //     the two-conversion aside).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -981,6 +982,36 @@ void check_bots() {
   std::printf("selftest: heuristic hands and arena pairs end\n");
 }
 
+// A short match pair: greedy against an equity search, on two threads; each play ends by
+// RULES E.7 with the scores its hands add up to, and both plays deal the same hands.
+void check_match_pair() {
+  const Rules rules = *preset_rules("italian-2p");
+  BotSpec greedy, search;
+  greedy.policy = Policy::Greedy;
+  search.search = true;
+  search.ismcts = IsmctsParams{8, 3, 0.7, Policy::Greedy, 12};
+  search.ismcts.reward = IsmctsReward::Equity;
+  std::atomic<std::uint64_t> done{0};
+  const std::vector<ArenaMatch> plays = arena_match_pairs(rules, greedy, search, 21, 0, 1, 2, false, &done, nullptr);
+  CHECK(plays.size() == 2 && done.load() == 2);
+  for (const ArenaMatch& play : plays) {
+    std::array<std::int32_t, 2> sum{};
+    CHECK(!play.hands.empty());
+    for (std::size_t h = 0; h < play.hands.size(); ++h) {
+      const ArenaGame& hand = play.hands[h];
+      CHECK(hand.hand == static_cast<int>(h) && hand.before == sum && hand.first_player == h % 2);
+      CHECK(match_outcome(rules, sum) == -1);
+      for (std::size_t k = 0; k < 2; ++k) sum[k] += hand.scores[k];
+      ++hands_played;
+      moves_played += hand.moves;
+    }
+    CHECK(sum == play.scores && match_outcome(rules, sum) == play.winner);
+  }
+  const std::size_t shared = std::min(plays[0].hands.size(), plays[1].hands.size());
+  for (std::size_t h = 0; h < shared; ++h) CHECK(plays[0].hands[h].hand_seed == plays[1].hands[h].hand_seed);
+  std::printf("selftest: a match pair of %zu and %zu hands\n", plays[0].hands.size(), plays[1].hands.size());
+}
+
 int main() {
   check_cardset();
   check_usefulness();
@@ -1005,6 +1036,7 @@ int main() {
   check_rules_refused();
   check_native_policies();
   check_bots();
+  check_match_pair();
   check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
