@@ -413,4 +413,4 @@ def test_ismcts_repr_of_the_defaults():
     assert repr(burraco.ISMCTS()) == (
         "ISMCTS(iterations=1000, seed=0, exploration=0.7, policy=None, max_rollout_moves=None, "
         "reward='margin', margin_scale=300.0, evaluation='score', opponents='policy', "
-        "time_limit=None, threads=1, keep_tree=False)")
+        "time_limit=None, threads=1, keep_tree=False, equity_sigma=720.0, equity_points=600.0)")

@@ -42,7 +42,7 @@ void bind_arena(py::module_& m) {
   m.def(
       "_arena_pairs",
       [](RulesArg rules_obj, BotArg a, BotArg b, SeedArg seed, IntArg first, IntArg stop_at,
-         IntArg threads, BoolArg keep_moves, ProgressArg progress) {
+         IntArg threads, BoolArg keep_moves, ProgressArg progress, BoolArg matches) {
         const RulesPtr rules = rules_from(rules_obj);
         const std::string why = check_playable(*rules);
         if (!why.empty()) notation_error(rules_repr(*rules) + " cannot be dealt: " + why);
@@ -62,17 +62,32 @@ void bind_arena(py::module_& m) {
         if (!py::isinstance<py::bool_>(keep_moves))
           notation_error("arena: keep_moves " + quote(keep_moves) + ": expected True or False");
         const bool keep_history = keep_moves.cast<bool>();
+        if (!py::isinstance<py::bool_>(matches))
+          notation_error("arena: matches " + quote(matches) + ": expected True or False");
+        const bool whole_matches = matches.cast<bool>();
         if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
           notation_error("arena: progress " + quote(progress) + ": expected a callable or None");
 
         std::atomic<std::uint64_t> done{0};
         std::atomic<bool> stop{false}, finished{false};
         std::vector<ArenaGame> games;
+        std::vector<ArenaMatch> plays;
         std::exception_ptr failure;
         std::thread runner([&] {
           try {
-            games = arena_pairs(*rules, bot_a, bot_b, seed_value, from, to, thread_count,
-                                keep_history, &done, &stop);
+            if (whole_matches) {
+              plays = arena_match_pairs(*rules, bot_a, bot_b, seed_value, from, to, thread_count,
+                                        keep_history, &done, &stop);
+              // The hands of every play in order: play 0 of pair `from`, its play 1, ...
+              std::size_t hands = 0;
+              for (const ArenaMatch& play : plays) hands += play.hands.size();
+              games.reserve(hands);
+              for (ArenaMatch& play : plays)
+                for (ArenaGame& hand : play.hands) games.push_back(std::move(hand));
+            } else {
+              games = arena_pairs(*rules, bot_a, bot_b, seed_value, from, to, thread_count,
+                                  keep_history, &done, &stop);
+            }
           } catch (...) {
             failure = std::current_exception();
           }
@@ -104,8 +119,10 @@ void bind_arena(py::module_& m) {
 
         const auto n = static_cast<py::ssize_t>(games.size());
         py::array_t<std::uint64_t> pair(n);
-        py::array_t<std::uint8_t> game(n), reason(n);
+        py::array_t<std::uint8_t> game(n), reason(n), first_player(n);
         py::array_t<std::int32_t> scores({n, py::ssize_t{2}}), moves(n), decisions({n, py::ssize_t{2}});
+        py::array_t<std::int32_t> hand(n), before({n, py::ssize_t{2}});
+        py::array_t<std::uint64_t> hand_seed(n);
         py::array_t<double> seconds({n, py::ssize_t{2}});
         auto pa = pair.mutable_unchecked<1>();
         auto ga = game.mutable_unchecked<1>();
@@ -114,6 +131,10 @@ void bind_arena(py::module_& m) {
         auto ma = moves.mutable_unchecked<1>();
         auto da = decisions.mutable_unchecked<2>();
         auto ta = seconds.mutable_unchecked<2>();
+        auto fa = first_player.mutable_unchecked<1>();
+        auto ha = hand.mutable_unchecked<1>();
+        auto ba = before.mutable_unchecked<2>();
+        auto hs = hand_seed.mutable_unchecked<1>();
         py::list history;
         for (py::ssize_t i = 0; i < n; ++i) {
           const ArenaGame& g = games[static_cast<std::size_t>(i)];
@@ -121,8 +142,12 @@ void bind_arena(py::module_& m) {
           ga(i) = g.game;
           ra(i) = g.end_reason;
           ma(i) = g.moves;
+          fa(i) = g.first_player;
+          ha(i) = g.hand;
+          hs(i) = g.hand_seed;
           for (int k = 0; k < 2; ++k) {
             sa(i, k) = g.scores[static_cast<std::size_t>(k)];
+            ba(i, k) = g.before[static_cast<std::size_t>(k)];
             da(i, k) = g.decisions[k];
             ta(i, k) = g.seconds[k];
           }
@@ -135,30 +160,59 @@ void bind_arena(py::module_& m) {
         py::dict out;
         out["pair"] = pair;
         out["game"] = game;
-        out["hand_seed"] = [&] {
-          py::array_t<std::uint64_t> seeds(n);
-          auto h = seeds.mutable_unchecked<1>();
-          for (py::ssize_t i = 0; i < n; ++i) h(i) = batch_seed(seed_value, games[static_cast<std::size_t>(i)].pair);
-          return seeds;
-        }();
+        out["hand_seed"] = hand_seed;
+        out["hand"] = hand;
+        out["first_player"] = first_player;
+        out["before"] = before;
         out["scores"] = scores;
         out["moves"] = moves;
         out["end_reason"] = reason;
         out["seconds"] = seconds;
         out["decisions"] = decisions;
         out["history"] = keep_history ? py::object(history) : py::object(py::none());
+        if (whole_matches) {
+          const auto m = static_cast<py::ssize_t>(plays.size());
+          py::array_t<std::uint64_t> match_pair(m);
+          py::array_t<std::uint8_t> match_game(m);
+          py::array_t<std::int32_t> match_scores({m, py::ssize_t{2}}), match_hands(m);
+          py::array_t<std::int8_t> match_winner(m);
+          auto mp = match_pair.mutable_unchecked<1>();
+          auto mg = match_game.mutable_unchecked<1>();
+          auto ms = match_scores.mutable_unchecked<2>();
+          auto mh = match_hands.mutable_unchecked<1>();
+          auto mw = match_winner.mutable_unchecked<1>();
+          for (py::ssize_t i = 0; i < m; ++i) {
+            const ArenaMatch& play = plays[static_cast<std::size_t>(i)];
+            mp(i) = play.pair;
+            mg(i) = play.game;
+            ms(i, 0) = play.scores[0];
+            ms(i, 1) = play.scores[1];
+            mh(i) = static_cast<std::int32_t>(play.hands.size());
+            mw(i) = play.winner;
+          }
+          out["match_pair"] = match_pair;
+          out["match_game"] = match_game;
+          out["match_scores"] = match_scores;
+          out["match_hands"] = match_hands;
+          out["match_winner"] = match_winner;
+        }
         return out;
       },
       py::arg("rules"), py::arg("a"), py::arg("b"), py::kw_only(), py::arg("seed"), py::arg("first"),
       py::arg("stop"), py::arg("threads") = 1, py::arg("keep_moves") = false,
-      py::arg("progress") = py::none(),
+      py::arg("progress") = py::none(), py::arg("matches") = false,
       "The engine of burraco.arena (docs/bots.md): duplicate pairs first..stop-1 of bots a and b "
       "(an ISMCTS or a policy), each pair one deal played twice with the seats swapped, on "
       "`threads` threads without the GIL. A dict of NumPy arrays, one row per game in pair order "
       "(game 0: a on the even seats, side 0): 'pair', 'game', 'hand_seed', 'scores' (per side), "
       "'moves', 'end_reason', 'seconds' and 'decisions' (per bot: CPU seconds choosing, moves "
-      "chosen), and 'history' (the moves' texts per game, or None). progress(games_done) is "
-      "called about ten times a second; Ctrl-C stops the threads after their current games.");
+      "chosen), 'history' (the moves' texts per game, or None), 'hand' (its index in its match), "
+      "'first_player' and 'before' (the match scores before it). With matches=True each pair is "
+      "a whole match to the target played twice with the sides swapped on the same deals "
+      "(arena.hpp): one row per hand, every play's hands in order, and per play 'match_pair', "
+      "'match_game', 'match_scores' (final, per side), 'match_hands' and 'match_winner' (the side, "
+      "or -1 for a draw). progress(done) counts the games (or plays of a match) done, about ten "
+      "times a second; Ctrl-C stops the threads after their current games.");
 }
 
 }  // namespace burraco_binding

@@ -80,8 +80,8 @@ const char* ismcts_choice_name(E e, const std::array<std::pair<const char*, E>, 
   return "?";
 }
 
-constexpr std::array<std::pair<const char*, IsmctsReward>, 2> kRewards{
-    {{"win", IsmctsReward::Win}, {"margin", IsmctsReward::Margin}}};
+constexpr std::array<std::pair<const char*, IsmctsReward>, 3> kRewards{
+    {{"win", IsmctsReward::Win}, {"margin", IsmctsReward::Margin}, {"equity", IsmctsReward::Equity}}};
 constexpr std::array<std::pair<const char*, IsmctsEvaluation>, 2> kEvaluations{
     {{"score", IsmctsEvaluation::Score}, {"heuristic", IsmctsEvaluation::Heuristic}}};
 constexpr std::array<std::pair<const char*, IsmctsOpponents>, 5> kOpponents{
@@ -97,6 +97,10 @@ constexpr int kUnlimitedIterations = std::numeric_limits<int>::max();
 Move search_position(PyIsmcts& self, PyGame& g, const char* what, std::vector<IsmctsChild>* children) {
   const std::string name = std::string("ISMCTS.") + what;
   if (g.state.over()) illegal(name + ": the hand is over, there is no move to choose");
+  if (self.search.params().reward == IsmctsReward::Equity && g.state.players == 3)
+    raise("BurracoError", name + ": reward 'equity' needs two sides, and " + rules_repr(*g.rules) +
+                              " has three players (their per-seat match scores, rules.md E.6, are "
+                              "not modelled): use reward='margin' or 'win'");
   if (g.legal_list()->empty())
     state_error(name + ": the hand is not over but has no legal move: state '" +
                 state_string(g.state, *g.rules) + "'");
@@ -533,7 +537,7 @@ void bind_search(py::module_& m) {
       .def(py::init([](OptIntArg iterations, SeedArg seed, RealArg exploration, OptPolicyArg policy,
                        OptIntArg max_rollout_moves, RewardArg reward, RealArg margin_scale,
                        EvaluationArg evaluation, OpponentsArg opponents, OptRealArg time_limit,
-                       IntArg threads, BoolArg keep_tree) {
+                       IntArg threads, BoolArg keep_tree, RealArg equity_sigma, RealArg equity_points) {
              IsmctsParams params;
              if (!time_limit.is_none()) params.time_limit = ismcts_positive(time_limit, "time_limit");
              if (iterations.is_none()) {
@@ -555,6 +559,8 @@ void bind_search(py::module_& m) {
                    static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
              params.reward = ismcts_choice(reward, "reward", kRewards);
              params.margin_scale = ismcts_positive(margin_scale, "margin_scale");
+             params.equity_sigma = ismcts_positive(equity_sigma, "equity_sigma");
+             params.equity_points = ismcts_positive(equity_points, "equity_points");
              params.evaluation = ismcts_choice(evaluation, "evaluation", kEvaluations);
              params.opponents = ismcts_choice(opponents, "opponents", kOpponents);
              params.threads = static_cast<int>(ismcts_int(threads, "threads", 1, 64));
@@ -568,6 +574,8 @@ void bind_search(py::module_& m) {
            py::arg("margin_scale") = 300.0, py::arg("evaluation") = "score",
            py::arg("opponents") = "policy", py::arg("time_limit") = py::none(),
            py::arg("threads") = 1, py::arg("keep_tree") = false,
+           py::arg("equity_sigma") = IsmctsParams{}.equity_sigma,
+           py::arg("equity_points") = IsmctsParams{}.equity_points,
            "A search with these parameters (docs/search.md \"Search\"); one ISMCTS may choose for "
            "any game, any number of times: each choose() builds a fresh tree. A fresh ISMCTS with "
            "a given seed always makes the same choices unless a time_limit stops it; choose() "
@@ -605,8 +613,51 @@ void bind_search(py::module_& m) {
       .def_property_readonly("reward", [](const PyIsmcts& self) -> StrResult {
         return py::str(ismcts_choice_name(self.search.params().reward, kRewards));
       },
-           "'win' (1, 0.5 or 0 by who leads at the end of the playout) or 'margin' (0.5 + 0.5 * "
-           "tanh(margin / margin_scale)).")
+           "'win' (1, 0.5 or 0 by who leads at the end of the playout), 'margin' (0.5 + 0.5 * "
+           "tanh(margin / margin_scale)) or 'equity' (the side's chance of winning the match from "
+           "the game's scores, match_equity()).")
+      .def_property_readonly("equity_sigma", [](const PyIsmcts& self) { return self.search.params().equity_sigma; },
+           "The equity reward's standard deviation of one hand's margin (points).")
+      .def_property_readonly("equity_points", [](const PyIsmcts& self) { return self.search.params().equity_points; },
+           "The equity reward's mean points a side scores in a hand.")
+      .def("match_equity",
+           [](const PyIsmcts& self, RulesArg rules_obj, RealPairArg before, RealPairArg hand) -> FloatPairResult {
+             const RulesPtr rules = rules_from(rules_obj);
+             if (rules->players == 3)
+               raise("BurracoError", "ISMCTS.match_equity: " + rules_repr(*rules) +
+                                         " has three players; the equity model needs two sides");
+             auto pair = [](py::handle value, const char* name) {
+               static PyObject* const real =
+                   py::object(py::module_::import("numbers").attr("Real")).release().ptr();
+               std::array<double, 2> out{};
+               const std::string wanted = std::string("ISMCTS.match_equity: ") + name + " " + quote(value) +
+                                          ": expected two finite numbers, side 0's then side 1's";
+               if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value) || py::len(value) != 2)
+                 raise("BurracoError", wanted);
+               const py::sequence seq = py::reinterpret_borrow<py::sequence>(value);
+               for (std::size_t k = 0; k < 2; ++k) {
+                 const py::object x = seq[k];
+                 if (py::isinstance<py::bool_>(x) || !py::isinstance(x, py::handle(real))) raise("BurracoError", wanted);
+                 const double d = PyFloat_AsDouble(x.ptr());
+                 if (d == -1.0 && PyErr_Occurred()) {
+                   PyErr_Clear();
+                   raise("BurracoError", wanted);
+                 }
+                 if (!std::isfinite(d)) raise("BurracoError", wanted);
+                 out[k] = d;
+               }
+               return out;
+             };
+             const IsmctsParams& p = self.search.params();
+             const double p0 = match_equity(*rules, pair(before, "before"), pair(hand, "hand"),
+                                            p.equity_sigma, p.equity_points);
+             return FloatPairResult(py::make_tuple(p0, 1.0 - p0));
+           },
+           py::arg("rules"), py::arg("before"), py::arg("hand"),
+           "The equity reward of a hand's end (docs/search.md \"Search options\"): (side 0's, side "
+           "1's) probability of winning a match under `rules` (two sides) when the sides had "
+           "`before` points and scored `hand` points in the hand, by this search's equity_sigma "
+           "and equity_points.")
       .def_property_readonly("margin_scale", [](const PyIsmcts& self) { return self.search.params().margin_scale; },
            "The points that scale the margin reward.")
       .def_property_readonly("evaluation", [](const PyIsmcts& self) -> StrResult {
@@ -684,7 +735,8 @@ void bind_search(py::module_& m) {
                "', opponents='" + ismcts_choice_name(p.opponents, kOpponents) + "', time_limit=" +
                (p.time_limit > 0 ? real(p.time_limit) : std::string("None")) +
                ", threads=" + std::to_string(p.threads) +
-               ", keep_tree=" + (p.keep_tree ? "True" : "False") + ")";
+               ", keep_tree=" + (p.keep_tree ? "True" : "False") +
+               ", equity_sigma=" + real(p.equity_sigma) + ", equity_points=" + real(p.equity_points) + ")";
       },
            "ISMCTS(iterations=..., seed=..., ...): the constructor call with every parameter.");
 

@@ -33,17 +33,17 @@ struct Seat {
   }
 };
 
-}  // namespace
-
-ArenaGame arena_game(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
-                     std::uint64_t pair, int game, bool keep_moves) {
-  ArenaGame out;
-  out.pair = pair;
+// Plays hand `hand_seed` from its deal `s` to its end: bot a on the even seats in game 0, on the
+// odd ones in game 1, each seeded from the hand seed and the game number (arena.hpp); fills the
+// play's fields of `out`.
+void play_arena_hand(const Rules& rules, const BotSpec& a, const BotSpec& b, GameState s,
+                     std::uint64_t hand_seed, int game, bool keep_moves, ArenaGame& out) {
   out.game = static_cast<std::uint8_t>(game);
-  const std::uint64_t hand_seed = batch_seed(seed, pair);
+  out.hand_seed = hand_seed;
+  out.first_player = static_cast<std::uint8_t>(s.turn);
+  out.before = {s.scores[0], s.scores[1]};
   std::array<Seat, 2> bots{Seat(a, batch_seed(a.ismcts.seed, hand_seed + static_cast<std::uint64_t>(game))),
                            Seat(b, batch_seed(b.ismcts.seed, hand_seed + static_cast<std::uint64_t>(game)))};
-  GameState s = deal_seeded(rules, hand_seed, 0, {});
   TurnMemory memory;
   memory.begin(s, rules);
   Rng rng(batch_seed(hand_seed, static_cast<std::uint64_t>(game)));
@@ -78,15 +78,16 @@ ArenaGame arena_game(const Rules& rules, const BotSpec& a, const BotSpec& b, std
   const HandResult r = score_hand(s, rules);
   out.end_reason = static_cast<std::uint8_t>(r.reason);
   for (int k = 0; k < r.side_count && k < 2; ++k) out.scores[static_cast<std::size_t>(k)] = r.sides[static_cast<std::size_t>(k)].total;
-  return out;
 }
 
-std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const BotSpec& b,
-                                   std::uint64_t seed, std::uint64_t from, std::uint64_t to,
-                                   int threads, bool keep_moves, std::atomic<std::uint64_t>* done,
-                                   const std::atomic<bool>* stop) {
-  const std::uint64_t total = to > from ? 2 * (to - from) : 0;
-  std::vector<ArenaGame> games(static_cast<std::size_t>(total));
+// Runs units 0..total-1 (play(i) fills results[i]) on `threads` threads, each taking the next
+// unit when it finishes one; `done` counts finished units; once `stop` is set the threads stop
+// after their current unit and ArenaStopped is thrown. A failure is thrown after every thread
+// has stopped.
+template <class Unit, class Play>
+std::vector<Unit> run_units(std::uint64_t total, int threads, std::atomic<std::uint64_t>* done,
+                            const std::atomic<bool>* stop, Play&& play) {
+  std::vector<Unit> results(static_cast<std::size_t>(total));
   std::atomic<std::uint64_t> next{0};
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(std::max(threads, 1)));
   std::atomic<bool> failed{false};
@@ -96,8 +97,7 @@ std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const B
         if (failed.load() || (stop && stop->load())) return;
         const std::uint64_t i = next.fetch_add(1);
         if (i >= total) return;
-        games[static_cast<std::size_t>(i)] =
-            arena_game(rules, a, b, seed, from + i / 2, static_cast<int>(i % 2), keep_moves);
+        results[static_cast<std::size_t>(i)] = play(i);
         if (done) done->fetch_add(1);
       }
     } catch (...) {
@@ -112,7 +112,73 @@ std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const B
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   if (stop && stop->load()) throw ArenaStopped{};
-  return games;
+  return results;
+}
+
+}  // namespace
+
+ArenaGame arena_game(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
+                     std::uint64_t pair, int game, bool keep_moves) {
+  ArenaGame out;
+  out.pair = pair;
+  const std::uint64_t hand_seed = batch_seed(seed, pair);
+  play_arena_hand(rules, a, b, deal_seeded(rules, hand_seed, 0, {}), hand_seed, game, keep_moves, out);
+  return out;
+}
+
+std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const BotSpec& b,
+                                   std::uint64_t seed, std::uint64_t from, std::uint64_t to,
+                                   int threads, bool keep_moves, std::atomic<std::uint64_t>* done,
+                                   const std::atomic<bool>* stop) {
+  const std::uint64_t total = to > from ? 2 * (to - from) : 0;
+  return run_units<ArenaGame>(total, threads, done, stop, [&](std::uint64_t i) {
+    return arena_game(rules, a, b, seed, from + i / 2, static_cast<int>(i % 2), keep_moves);
+  });
+}
+
+int match_outcome(const Rules& rules, const std::array<std::int32_t, 2>& scores) {
+  const auto passes = [&](std::int32_t s) {
+    return rules.compare == Compare::Greater ? s > rules.match_target : s >= rules.match_target;
+  };
+  if (!passes(scores[0]) && !passes(scores[1])) return -1;
+  if (scores[0] != scores[1]) return scores[0] > scores[1] ? 0 : 1;
+  return rules.tie_policy == TiePolicy::Draw ? 2 : -1;  // play_on: another hand
+}
+
+ArenaMatch arena_match(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
+                       std::uint64_t pair, int game, bool keep_moves, const std::atomic<bool>* stop) {
+  ArenaMatch out;
+  out.pair = pair;
+  out.game = static_cast<std::uint8_t>(game);
+  const std::uint64_t match_seed = batch_seed(seed, pair);
+  for (int h = 0; h < kArenaMaxHands; ++h) {
+    if (stop && stop->load()) throw ArenaStopped{};
+    const std::uint64_t hand_seed = batch_seed(match_seed, static_cast<std::uint64_t>(h));
+    ArenaGame& hand = out.hands.emplace_back();
+    hand.pair = pair;
+    hand.hand = h;
+    play_arena_hand(rules, a, b,
+                    deal_seeded(rules, hand_seed, h % rules.players, {out.scores[0], out.scores[1], 0, 0}),
+                    hand_seed, game, keep_moves, hand);
+    for (std::size_t k = 0; k < 2; ++k) out.scores[k] += hand.scores[k];
+    const int outcome = match_outcome(rules, out.scores);
+    if (outcome >= 0) {
+      out.winner = static_cast<std::int8_t>(outcome == 2 ? -1 : outcome);
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<ArenaMatch> arena_match_pairs(const Rules& rules, const BotSpec& a, const BotSpec& b,
+                                          std::uint64_t seed, std::uint64_t from, std::uint64_t to,
+                                          int threads, bool keep_moves,
+                                          std::atomic<std::uint64_t>* done,
+                                          const std::atomic<bool>* stop) {
+  const std::uint64_t total = to > from ? 2 * (to - from) : 0;
+  return run_units<ArenaMatch>(total, threads, done, stop, [&](std::uint64_t i) {
+    return arena_match(rules, a, b, seed, from + i / 2, static_cast<int>(i % 2), keep_moves, stop);
+  });
 }
 
 }  // namespace burraco

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 
 namespace burraco {
@@ -128,6 +129,10 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
       value[static_cast<std::size_t>(r.side)] = r.total;
     }
   }
+  if (params_.reward == IsmctsReward::Equity) {
+    equity_per_seat(s, rules, value);
+    return;
+  }
   for (int seat = 0; seat < s.players; ++seat) {
     const int side = side_of(s, rules, seat);
     double best_other = -std::numeric_limits<double>::infinity();
@@ -153,6 +158,27 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
   }
 }
 
+// reward = Equity (two sides, 0 and 1: choose() refuses three players): each seat's side's
+// chance of winning the match, from the match scores before this hand and the sides' values.
+void Ismcts::equity_per_seat(const GameState& s, const Rules& rules,
+                             const std::array<double, kSideSlots>& value) {
+  const double p0 = match_equity(rules, {static_cast<double>(s.scores[0]), static_cast<double>(s.scores[1])},
+                                 {value[0], value[1]}, params_.equity_sigma, params_.equity_points);
+  for (int seat = 0; seat < s.players; ++seat)
+    seat_reward_[static_cast<std::size_t>(seat)] = side_of(s, rules, seat) == 0 ? p0 : 1.0 - p0;
+}
+
+double match_equity(const Rules& rules, const std::array<double, 2>& before,
+                    const std::array<double, 2>& hand, double sigma, double points) {
+  const double t0 = before[0] + hand[0], t1 = before[1] + hand[1];
+  const double target = rules.match_target;
+  const auto passes = [&](double t) { return rules.compare == Compare::Greater ? t > target : t >= target; };
+  if (passes(t0) || passes(t1)) return t0 > t1 ? 1.0 : t0 < t1 ? 0.0 : 0.5;
+  const double hands = std::max(1.0, (target - std::max(t0, t1)) / points);
+  // Phi(x) = erfc(-x / sqrt 2) / 2.
+  return 0.5 * std::erfc(-(t0 - t1) / (sigma * std::sqrt(hands)) / std::sqrt(2.0));
+}
+
 void Ismcts::clear_statistics() {
   nodes_.clear();
   root_.clear();
@@ -168,6 +194,10 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
   const bool may_reuse = params_.keep_tree && params_.threads <= 1 && !kept_key_.empty();
   const std::string key = may_reuse ? observation_string(obs, rules) : std::string();
 
+  if (params_.reward == IsmctsReward::Equity && s.players == 3)
+    throw std::invalid_argument(
+        "ISMCTS: reward 'equity' needs two sides; three players keep per-seat match scores "
+        "(RULES E.6), which the equity model does not cover");
   // The root's legal moves depend only on what the seat to act sees; any determinization does.
   legal_moves(determinize(obs, rules, 0), rules, legal_);
   if (legal_.empty() || legal_.size() == 1 || params_.iterations < 1) {

@@ -7,9 +7,11 @@
 //     the two-conversion aside).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -546,6 +548,54 @@ void check_ismcts() {
   std::printf("selftest: %ld searches, %ld hidden-card swaps checked\n", searches, swaps);
 }
 
+// The equity reward: match_equity's bounds, monotonicity and decided matches, and short equity
+// searches of two-side presets with match scores near the target and at the start.
+void check_equity() {
+  const Rules italian = *preset_rules("italian");
+  for (int a = -400; a <= 2400; a += 200)
+    for (int b = -400; b <= 2400; b += 200) {
+      double previous = -1;
+      for (int h = -300; h <= 900; h += 50) {
+        const double p = match_equity(italian, {double(a), double(b)}, {double(h), 100.0}, 720, 600);
+        CHECK(p >= 0 && p <= 1 && p >= previous);
+        previous = p;
+      }
+    }
+  CHECK(match_equity(italian, {1900, 0}, {105, 0}, 720, 600) == 1.0);
+  CHECK(match_equity(italian, {1900, 1950}, {100, 100}, 720, 600) == 0.0);
+  CHECK(match_equity(italian, {1950, 1950}, {100, 100}, 720, 600) == 0.5);
+  const double level = match_equity(italian, {1900, 0}, {100, 0}, 720, 600);  // 2000: not past
+  CHECK(level > 0.99 && level < 1.0);
+  long searches = 0;
+  for (const std::string_view name : {"italian-2p", "italian", "brazilian"}) {
+    const Rules rules = *preset_rules(name);
+    for (const std::array<std::int32_t, kSideSlots> scores :
+         {std::array<std::int32_t, kSideSlots>{}, std::array<std::int32_t, kSideSlots>{1850, 1700, 0, 0}}) {
+      GameState s = deal_seeded(rules, 31 + static_cast<std::uint64_t>(searches), 0, scores);
+      std::vector<Move> moves;
+      legal_moves(s, rules, moves);
+      IsmctsParams params{60, 9, 0.7, Policy::Greedy, rules.preset == Preset::Brazilian ? 20 : -1};
+      params.reward = IsmctsReward::Equity;
+      Ismcts search(params);
+      CHECK(contains(moves, search.choose(s, rules)));
+      for (const IsmctsChild& c : search.root_children()) CHECK(c.reward >= 0 && c.reward <= c.visits);
+      ++searches;
+    }
+  }
+  IsmctsParams params;
+  params.reward = IsmctsReward::Equity;
+  Ismcts refused(params);
+  const Rules three = *preset_rules("italian-3p");
+  bool thrown = false;
+  try {
+    refused.choose(deal_seeded(three, 1, 0, {}), three);
+  } catch (const std::invalid_argument&) {
+    thrown = true;
+  }
+  CHECK(thrown);
+  std::printf("selftest: match equity checked, %ld equity searches\n", searches);
+}
+
 // ---- the whole-state validator (validate.hpp) and the issue-10 positions -------------------------
 
 // The parser refuses `s` and names the invariant (its message contains `why`).
@@ -932,6 +982,36 @@ void check_bots() {
   std::printf("selftest: heuristic hands and arena pairs end\n");
 }
 
+// A short match pair: greedy against an equity search, on two threads; each play ends by
+// RULES E.7 with the scores its hands add up to, and both plays deal the same hands.
+void check_match_pair() {
+  const Rules rules = *preset_rules("italian-2p");
+  BotSpec greedy, search;
+  greedy.policy = Policy::Greedy;
+  search.search = true;
+  search.ismcts = IsmctsParams{8, 3, 0.7, Policy::Greedy, 12};
+  search.ismcts.reward = IsmctsReward::Equity;
+  std::atomic<std::uint64_t> done{0};
+  const std::vector<ArenaMatch> plays = arena_match_pairs(rules, greedy, search, 21, 0, 1, 2, false, &done, nullptr);
+  CHECK(plays.size() == 2 && done.load() == 2);
+  for (const ArenaMatch& play : plays) {
+    std::array<std::int32_t, 2> sum{};
+    CHECK(!play.hands.empty());
+    for (std::size_t h = 0; h < play.hands.size(); ++h) {
+      const ArenaGame& hand = play.hands[h];
+      CHECK(hand.hand == static_cast<int>(h) && hand.before == sum && hand.first_player == h % 2);
+      CHECK(match_outcome(rules, sum) == -1);
+      for (std::size_t k = 0; k < 2; ++k) sum[k] += hand.scores[k];
+      ++hands_played;
+      moves_played += hand.moves;
+    }
+    CHECK(sum == play.scores && match_outcome(rules, sum) == play.winner);
+  }
+  const std::size_t shared = std::min(plays[0].hands.size(), plays[1].hands.size());
+  for (std::size_t h = 0; h < shared; ++h) CHECK(plays[0].hands[h].hand_seed == plays[1].hands[h].hand_seed);
+  std::printf("selftest: a match pair of %zu and %zu hands\n", plays[0].hands.size(), plays[1].hands.size());
+}
+
 int main() {
   check_cardset();
   check_usefulness();
@@ -949,12 +1029,14 @@ int main() {
   force.deadlock_rule = DeadlockRule::ForceDraw;
   check_playouts(force, 15, 9);
   check_ismcts();
+  check_equity();
   check_validator();
   check_keep_reject_last_turn();
   check_forbid_knob();
   check_rules_refused();
   check_native_policies();
   check_bots();
+  check_match_pair();
   check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);

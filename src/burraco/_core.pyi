@@ -23,7 +23,7 @@ from typing import (
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import CapsuleType, Unpack
+from typing_extensions import CapsuleType, NotRequired, Unpack
 
 from ._policy import PolicyView
 from ._records import Record
@@ -654,7 +654,8 @@ def perft(game: Game, depth: int) -> int: ...
 
 @type_check_only
 class _ArenaTable(TypedDict):
-    # burraco._core._arena_pairs(): row 2i + g is game g of pair i (docs/bots.md "Arena").
+    # burraco._core._arena_pairs(): row 2i + g is game g of pair i (docs/bots.md "Arena"); with
+    # matches=True one row per hand, every play's hands in order, and the match_* keys per play.
     pair: npt.NDArray[np.uint64]
     game: npt.NDArray[np.uint8]
     hand_seed: npt.NDArray[np.uint64]
@@ -664,6 +665,14 @@ class _ArenaTable(TypedDict):
     seconds: npt.NDArray[np.float64]  # shape (n, 2): per bot
     decisions: npt.NDArray[np.int32]  # shape (n, 2): per bot
     history: list[list[str]] | None
+    hand: npt.NDArray[np.int32]  # the hand's index in its match (0 without matches)
+    first_player: npt.NDArray[np.uint8]
+    before: npt.NDArray[np.int32]  # shape (n, 2): the match scores before the hand
+    match_pair: NotRequired[npt.NDArray[np.uint64]]
+    match_game: NotRequired[npt.NDArray[np.uint8]]
+    match_scores: NotRequired[npt.NDArray[np.int32]]  # shape (m, 2): final, per side
+    match_hands: NotRequired[npt.NDArray[np.int32]]
+    match_winner: NotRequired[npt.NDArray[np.int8]]  # the side, or -1: a draw
 
 def _arena_pairs(
     rules: Rules | None,
@@ -676,6 +685,7 @@ def _arena_pairs(
     threads: int = 1,
     keep_moves: bool = False,
     progress: Callable[[int], object] | None = None,
+    matches: bool = False,
 ) -> _ArenaTable: ...
 
 # ---- policies (docs/native.md) ----------------------------------------------------------------
@@ -710,13 +720,15 @@ class ISMCTS(metaclass=_Pybind11Type):
         exploration: float = 0.7,
         policy: _PolicyLike | None = None,
         max_rollout_moves: int | None = None,
-        reward: Literal["win", "margin"] = "margin",
+        reward: Literal["win", "margin", "equity"] = "margin",
         margin_scale: float = 300.0,
         evaluation: Literal["score", "heuristic"] = "score",
         opponents: Literal["tree", "policy", "random", "greedy", "heuristic"] = "policy",
         time_limit: float | None = None,
         threads: int = 1,
         keep_tree: bool = False,
+        equity_sigma: float = 720.0,
+        equity_points: float = 600.0,
     ) -> None: ...
     def choose(self, game: Game) -> Move: ...
     # The root's moves after a search of the game: (move, visits, mean reward), most visited first.
@@ -724,9 +736,17 @@ class ISMCTS(metaclass=_Pybind11Type):
     @property
     def iterations(self) -> int | None: ...
     @property
-    def reward(self) -> Literal["win", "margin"]: ...
+    def reward(self) -> Literal["win", "margin", "equity"]: ...
     @property
     def margin_scale(self) -> float: ...
+    @property
+    def equity_sigma(self) -> float: ...
+    @property
+    def equity_points(self) -> float: ...
+    # The equity reward of a hand's end: (side 0's, side 1's) chance of winning the match.
+    def match_equity(
+        self, rules: Rules | None, before: tuple[float, float], hand: tuple[float, float]
+    ) -> tuple[float, float]: ...
     @property
     def evaluation(self) -> Literal["score", "heuristic"]: ...
     @property

@@ -15,6 +15,15 @@ out: in game 0 the first bot holds the even seats (side 0), in game 1 the odd on
 pair when its two scores' margins over the other side add up to more than zero (a tie counts
 half). :func:`duel` plays two bots; :func:`tournament` plays every two of several and rates them.
 
+With ``matches=True`` a pair is instead one whole match to the preset's target (rules.md E.7),
+played twice with the bots' sides swapped over the same sequence of deals: pair i's hands are
+dealt as ``Match(rules, seed=batch_seed(seed, i))`` deals them (hand h from the (h+1)-th
+SplitMix64 output of that seed, seat ``h mod players`` first), and each play goes on until its
+own match ends, so the two plays may last different numbers of hands. A bot wins the pair when it
+won more of the two matches; a 1-1 split (a drawn match counting half) goes to the bot whose
+summed match margin over the two plays is above zero, and is a tie when that margin is zero too.
+An ISMCTS bot reads the match scores from each hand it plays, which ``reward=equity`` uses.
+
 >>> import burraco
 >>> from burraco.arena import duel
 >>> result = duel(burraco.Rules("italian-2p"), "heuristic", "random", pairs=4, seed=1)
@@ -42,8 +51,10 @@ _ISMCTS_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "cut": ("max_rollout_moves", int),
     "c": ("exploration", float),
     "seed": ("seed", int),
-    "reward": ("reward", lambda v: _one_of(v, ("win", "margin"))),
+    "reward": ("reward", lambda v: _one_of(v, ("win", "margin", "equity"))),
     "scale": ("margin_scale", float),
+    "sigma": ("equity_sigma", float),
+    "points": ("equity_points", float),
     "eval": ("evaluation", lambda v: _one_of(v, ("score", "heuristic"))),
     "opponents": ("opponents", lambda v: _one_of(v, ("tree", "policy") + BUILT_IN)),
     "time": ("time_limit", float),
@@ -136,8 +147,23 @@ class Duel:
     wins_a: int
     wins_b: int
     ties: int
-    margins: list[int]  # bot a's margin per pair (both games)
+    margins: list[int]  # bot a's margin per pair (both games; with matches: both final margins)
     games: Any = field(repr=False)  # the engine's per-game arrays (burraco._core._arena_pairs)
+    matches: bool = False  # each pair two plays of a whole match (docs/bots.md "The arena")
+    match_wins_a: float = 0.0  # with matches: the matches bot a won (a drawn match half)
+    match_wins_b: float = 0.0
+
+    @property
+    def match_count(self) -> int:
+        """The matches played (two a pair), or 0 without matches."""
+        return 2 * self.pairs if self.matches else 0
+
+    @property
+    def hands_per_match(self) -> float:
+        """With matches: the mean number of hands a match lasted."""
+        if not self.matches or not self.pairs:
+            return 0.0
+        return float(self.games["match_hands"].sum()) / self.match_count
 
     @property
     def win_rate(self) -> float:
@@ -173,18 +199,24 @@ class Duel:
 
 def duel(rules: Any, a: str | Any, b: str | Any, *, pairs: int, seed: int = 0, threads: int = 1,
          first: int = 0, keep_moves: bool = False,
-         progress: Callable[[int], object] | None = None) -> Duel:
+         progress: Callable[[int], object] | None = None, matches: bool = False) -> Duel:
     """Plays pairs ``first`` .. ``first + pairs - 1`` of bots ``a`` and ``b`` (what :func:`bot`
     takes, or a :class:`Bot`) under ``rules`` (two or four players) on ``threads`` threads; hand ``i`` is
-    dealt from ``batch_seed(seed, i)``, as ``burraco.playouts`` deals. ``progress(games_done)``
-    is called as the games finish. The result does not depend on ``threads``."""
+    dealt from ``batch_seed(seed, i)``, as ``burraco.playouts`` deals. ``progress(done)``
+    is called as the games (with ``matches``: the plays of a match) finish. With ``matches``
+    each pair is a whole match played twice (the module's docstring). The result does not depend
+    on ``threads``."""
     bot_a = a if isinstance(a, Bot) else bot(a)
     bot_b = b if isinstance(b, Bot) else bot(b)
     if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
         raise InvalidNotationError(f"pairs {pairs!r}: expected an int of at least 1")
+    if not isinstance(matches, bool):
+        raise InvalidNotationError(f"matches {matches!r}: expected True or False")
     games = _core._arena_pairs(rules, bot_a.player, bot_b.player, seed=seed, first=first,
                                stop=first + pairs, threads=threads, keep_moves=keep_moves,
-                               progress=progress)
+                               progress=progress, matches=matches)
+    if matches:
+        return _match_duel(bot_a.spec, bot_b.spec, pairs, games)
     scores = games["scores"]
     margins = []
     wins_a = wins_b = ties = 0
@@ -199,6 +231,39 @@ def duel(rules: Any, a: str | Any, b: str | Any, *, pairs: int, seed: int = 0, t
         else:
             ties += 1
     return Duel(bot_a.spec, bot_b.spec, pairs, wins_a, wins_b, ties, margins, games)
+
+
+def _match_duel(a: str, b: str, pairs: int, games: Any) -> Duel:
+    """The pair figures of a matches duel: per pair, bot a's matches won against bot b's (a
+    drawn match half each), a split decided by the summed final margin (zero: a tie)."""
+    scores, winners = games["match_scores"], games["match_winner"]
+    margins = []
+    wins_a = wins_b = ties = 0
+    won_a = won_b = 0.0
+    for i in range(pairs):
+        s0, s1 = scores[2 * i], scores[2 * i + 1]  # play 0: a on side 0; play 1: a on side 1
+        margin = int(s0[0] - s0[1]) + int(s1[1] - s1[0])
+        margins.append(margin)
+        mine = theirs = 0.0
+        for play, a_side in ((2 * i, 0), (2 * i + 1, 1)):
+            winner = int(winners[play])
+            if winner < 0:
+                mine += 0.5
+                theirs += 0.5
+            elif winner == a_side:
+                mine += 1
+            else:
+                theirs += 1
+        won_a += mine
+        won_b += theirs
+        if mine > theirs or (mine == theirs and margin > 0):
+            wins_a += 1
+        elif mine < theirs or margin < 0:
+            wins_b += 1
+        else:
+            ties += 1
+    return Duel(a, b, pairs, wins_a, wins_b, ties, margins, games, matches=True,
+                match_wins_a=won_a, match_wins_b=won_b)
 
 
 def bradley_terry(names: Sequence[str], duels: Sequence[Duel], iterations: int = 2000) -> dict[str, float]:
@@ -237,12 +302,14 @@ class Tournament:
 
 def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int = 0, threads: int = 1,
                keep_moves: bool = False, progress: Callable[[int], object] | None = None,
-               against_first: bool = False) -> Tournament:
+               against_first: bool = False, matches: bool = False) -> Tournament:
     """A duel of ``pairs`` pairs between every two of ``specs`` (in the order given: the first
     against the second, the third, ..., then the second against the third, ...), all on the same
     deals; Bradley-Terry ratings when there are three bots or more. With ``against_first`` only
     the first bot's duels are played (a sweep of bots measured against one baseline, as
-    :func:`plot` draws). ``progress(games_done)`` counts the games of the whole tournament."""
+    :func:`plot` draws). ``progress(done)`` counts the games (with ``matches``, the plays of a
+    match: each pair a whole match played twice, as :func:`duel` plays it) of the whole
+    tournament."""
     bots = [bot(spec) for spec in specs]
     names = [b.spec for b in bots]
     if len(set(names)) != len(names):
@@ -259,7 +326,7 @@ def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int 
                 return progress(offset + done) if progress is not None else None
 
             duels.append(duel(rules, bots[i], bots[j], pairs=pairs, seed=seed, threads=threads,
-                              keep_moves=keep_moves, progress=report))
+                              keep_moves=keep_moves, progress=report, matches=matches))
             done_before += 2 * pairs
     ratings = bradley_terry(names, duels) if len(bots) >= 3 else None
     return Tournament(names, duels, ratings)

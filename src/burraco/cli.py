@@ -831,6 +831,23 @@ def render_duels(result: Any) -> Table:
     return table
 
 
+def render_match_duels(result: Any) -> Table:
+    """The arena's table with ``--matches``: per two bots, the pairs (two plays of a match each),
+    the first's pair wins with the 95 % Wilson interval, its matches won, its mean summed match
+    margin per pair with the 95 % interval's half-width, the hands a match lasted and each bot's
+    CPU per move."""
+    table = plain_table("bot A", "bot B", "pairs", "matches", "A wins", "95 % CI", "A matches won",
+                        "A margin/pair", "hands/match", "ms/move A", "ms/move B")
+    for duel in result.duels:
+        low, high = duel.interval
+        table.add_row(duel.a, duel.b, f"{duel.pairs:,}", f"{duel.match_count:,}",
+                      f"{100 * duel.win_rate:.1f} %", f"{100 * low:.1f}-{100 * high:.1f} %",
+                      f"{duel.match_wins_a:g}", f"{duel.mean_margin:+.0f} ± {duel.margin_halfwidth:.0f}",
+                      f"{duel.hands_per_match:.2f}", f"{duel.ms_per_decision(0):.3f}",
+                      f"{duel.ms_per_decision(1):.3f}")
+    return table
+
+
 def render_ratings(result: Any) -> Table:
     """The Bradley-Terry ratings, best first (Elo scale, mean 0)."""
     table = plain_table("bot", "rating")
@@ -863,22 +880,25 @@ def cmd_arena(args: argparse.Namespace) -> int:
     seed = seed_or_random(args.seed)
     duels = len(bots) - 1 if args.plot else len(bots) * (len(bots) - 1) // 2
     total = 2 * args.pairs * duels
-    with progress_bar(total, "games", enabled=not args.quiet) as bar:
+    unit = "matches" if args.matches else "games"
+    with progress_bar(total, unit, enabled=not args.quiet) as bar:
         task = bar.add_task("arena", total=total, rate="")
         started = time.perf_counter()
 
         def progress(done: int) -> None:
             elapsed = time.perf_counter() - started
             bar.update(task, completed=done,
-                       rate=f"{done / elapsed:,.1f} games/s" if elapsed > 0 else "")
+                       rate=f"{done / elapsed:,.1f} {unit}/s" if elapsed > 0 else "")
 
         result = arena.tournament(rules, specs, pairs=args.pairs, seed=seed, threads=args.threads,
                                   keep_moves=args.out is not None, progress=progress,
-                                  against_first=args.plot is not None)
+                                  against_first=args.plot is not None, matches=args.matches)
     screen = Screen(color=not args.no_color)
-    screen.say(f"burraco arena: {rules!r}, seed {seed}, {args.pairs:,} duplicate pairs per two "
-               f"bots, {args.threads} thread{'s' if args.threads != 1 else ''}")
-    screen.table(render_duels(result))
+    what = (f"{args.pairs:,} duplicate match pairs (to {rules.match_target}) per two bots"
+            if args.matches else f"{args.pairs:,} duplicate pairs per two bots")
+    screen.say(f"burraco arena: {rules!r}, seed {seed}, {what}, {args.threads} "
+               f"thread{'s' if args.threads != 1 else ''}")
+    screen.table(render_match_duels(result) if args.matches else render_duels(result))
     if result.ratings is not None:
         screen.table(render_ratings(result))
     if args.plot is not None:
@@ -894,12 +914,16 @@ def cmd_arena(args: argparse.Namespace) -> int:
             for duel in result.duels:
                 games = duel.games
                 for row, moves in enumerate(games["history"]):
-                    game = engine.Game(rules, seed=int(games["hand_seed"][row]))
+                    game = engine.Game(rules, seed=int(games["hand_seed"][row]),
+                                       first_player=int(games["first_player"][row]),
+                                       scores=tuple(int(x) for x in games["before"][row]))
                     for move in moves:
                         game.push(move)
                     written += write_records(out, [game.record()])
-        screen.say(f"wrote {written:,} records to {args.out} (per two bots, pair by pair: game 0 "
-                   "with bot A on the even seats, then game 1 swapped)")
+        order = ("pair by pair: the match with bot A on the even seats hand by hand, then the "
+                 "swapped one" if args.matches else
+                 "pair by pair: game 0 with bot A on the even seats, then game 1 swapped")
+        screen.say(f"wrote {written:,} records to {args.out} (per two bots, {order})")
     return 0
 
 
@@ -1276,6 +1300,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="play each bot against the first only, and plot their win rates "
                            "against iterations and CPU time per move (matplotlib: pip install "
                            "'burraco[plot]')")
+    arena_cmd.add_argument("--matches", action="store_true",
+                           help="each pair is a whole match to the preset's target, played twice "
+                           "with the sides swapped on the same deals (docs/bots.md)")
     arena_cmd.add_argument("--quiet", action="store_true", help="no progress bar")
     color_option(arena_cmd)
     arena_cmd.set_defaults(run=cmd_arena)

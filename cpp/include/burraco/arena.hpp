@@ -10,6 +10,14 @@
 // bots of a game draw from one Rng seeded by batch_seed(hand seed, game number); an ISMCTS bot
 // searches with a generator seeded by batch_seed(its parameters' seed, hand seed + game number),
 // fresh for each game. So a game depends neither on the other games nor on the threads.
+//
+// Matches (arena_match_pairs): each pair is then a whole match to rules.match_target, played
+// twice with the bots' sides swapped over the same sequence of deals, each play until its own end
+// (RULES E.7; the two plays may last different numbers of hands). Hand h of pair i's matches is
+// dealt as Match(rules, seed=batch_seed(seed, i)) deals it: from hand seed
+// batch_seed(batch_seed(seed, i), h), seat h mod players first, the match scores so far; the bots
+// of each hand are seeded from that hand seed as above, and an ISMCTS bot reads the match scores
+// from the state (reward = Equity). A play stops as a draw after kArenaMaxHands hands.
 #pragma once
 
 #include <array>
@@ -31,10 +39,16 @@ struct BotSpec {
   IsmctsParams ismcts;         // its rollout policy's heuristic parameters: `heuristic`
 };
 
-// One game of a pair.
+inline constexpr int kArenaMaxHands = 1000;
+
+// One game (one hand) of a pair.
 struct ArenaGame {
   std::uint64_t pair = 0;
   std::uint8_t game = 0;                  // 0: bot A on the even seats; 1: swapped
+  std::int32_t hand = 0;                  // the hand's index in its match (0 without matches)
+  std::uint64_t hand_seed = 0;
+  std::uint8_t first_player = 0;
+  std::array<std::int32_t, 2> before{};   // the match scores per side before the hand
   std::array<std::int32_t, 2> scores{};   // per side (0: even seats)
   std::int32_t moves = 0;
   std::uint8_t end_reason = 0;            // 1 closed, 2 stock exhausted, 3 deadlock
@@ -57,5 +71,31 @@ std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const B
 // One game of an arena (the unit arena_pairs runs on its threads).
 ArenaGame arena_game(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
                      std::uint64_t pair, int game, bool keep_moves);
+
+// One play of a pair's match: its hands in order and the outcome.
+struct ArenaMatch {
+  std::uint64_t pair = 0;
+  std::uint8_t game = 0;                 // 0: bot A on side 0 (the even seats); 1: swapped
+  std::array<std::int32_t, 2> scores{};  // final match scores per side
+  std::int8_t winner = -1;               // the winning side, or -1: a draw (or kArenaMaxHands)
+  std::vector<ArenaGame> hands;
+};
+
+// RULES E.7 for two sides: -1 while the match goes on, the winning side, or 2 for a draw
+// (tie_policy = Draw with equal scores past the target).
+int match_outcome(const Rules& rules, const std::array<std::int32_t, 2>& scores);
+
+// Plays the matches of pairs [from, to) as arena_pairs plays hands (same threads, progress and
+// stop; `done` counts finished matches): the plays in pair order, play 0 before play 1.
+std::vector<ArenaMatch> arena_match_pairs(const Rules& rules, const BotSpec& a, const BotSpec& b,
+                                          std::uint64_t seed, std::uint64_t from, std::uint64_t to,
+                                          int threads, bool keep_moves,
+                                          std::atomic<std::uint64_t>* done,
+                                          const std::atomic<bool>* stop);
+
+// One play of a match (the unit arena_match_pairs runs on its threads); throws ArenaStopped
+// between hands once `stop` (if given) is set.
+ArenaMatch arena_match(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
+                       std::uint64_t pair, int game, bool keep_moves, const std::atomic<bool>* stop);
 
 }  // namespace burraco

@@ -24,7 +24,9 @@
 //      a cut one (evaluation = Heuristic, heuristic_side_values). With reward = Margin (the
 //      default) a side's reward is 0.5 + 0.5 * tanh((its value - the best other side's) /
 //      margin_scale); with reward = Win 1 for the side with the highest value, 0 for a lower
-//      one, 0.5 for every side sharing the highest. Each node keeps the sum of the rewards of
+//      one, 0.5 for every side sharing the highest; with reward = Equity (two sides only) the
+//      side's probability of winning the match once this hand's values are added to the match
+//      scores the state carries (GameState::scores), match_equity() below. Each node keeps the sum of the rewards of
 //      the side of the seat that made the move into it, taken in that determinization on the
 //      state before the move (with three players the sides merge at the split, RULES F.6: a
 //      mover's reward is that of the side its seat ends the hand in, which is its side at the
@@ -93,6 +95,7 @@ namespace burraco {
 enum class IsmctsReward : std::uint8_t {
   Win,     // 1 for the side with the highest value, 0 for a lower one, 0.5 each for a shared top
   Margin,  // 0.5 + 0.5 * tanh((value of the side - best value of another side) / margin_scale)
+  Equity,  // the side's chance of winning the match after this hand (match_equity; two sides)
 };
 // How a cut rollout's unfinished hand is valued, per side.
 enum class IsmctsEvaluation : std::uint8_t {
@@ -117,6 +120,11 @@ struct IsmctsParams {
   int max_rollout_moves = -1;     // -1: play every rollout to the end of the hand
   IsmctsReward reward = IsmctsReward::Margin;
   double margin_scale = 300;      // points: the margin reward's scale
+  // The equity reward's model (match_equity): the standard deviation of one hand's margin and
+  // the mean points a side scores in a hand, measured by heuristic self-play of italian-2p
+  // (tools/match_model.py; docs/search.md quotes the other presets' figures).
+  double equity_sigma = 720;
+  double equity_points = 600;
   IsmctsEvaluation evaluation = IsmctsEvaluation::Score;
   IsmctsOpponents opponents = IsmctsOpponents::Policy;
   double time_limit = 0;          // seconds of wall-clock per choose(); 0: none
@@ -132,6 +140,21 @@ struct IsmctsParams {
   friend bool operator==(const IsmctsParams&, const IsmctsParams&) = default;
 };
 
+// The equity reward (docs/search.md "Search options"): side 0's probability of winning a match
+// of two sides when the sides had `before` points and score `hand` points in this hand (values,
+// so a heuristic evaluation's fractions are allowed). With t = before + hand per side:
+//   * a side past rules.match_target (RULES E.7: '>' or '>=' by rules.compare) decides the match:
+//     1 if side 0's total is the higher, 0 if lower, 0.5 if equal (a draw, or another hand
+//     from level scores);
+//   * else Phi((t0 - t1) / (sigma * sqrt(h))), Phi the standard normal distribution function and
+//     h = max(1, (match_target - max(t0, t1)) / points) the hands the leader still needs at
+//     `points` a hand: the remaining hands' margins taken as independent normal draws of mean 0
+//     and standard deviation sigma.
+// Side 1's probability is 1 minus side 0's. Nondecreasing in hand[0] and nonincreasing in
+// hand[1]. Preconditions: sigma > 0, points > 0 (finite).
+double match_equity(const Rules& rules, const std::array<double, 2>& before,
+                    const std::array<double, 2>& hand, double sigma, double points);
+
 // One move at the root after a search (for statistics and the bindings).
 struct IsmctsChild {
   Move move;
@@ -145,7 +168,8 @@ class Ismcts {
   explicit Ismcts(IsmctsParams params);
 
   // A legal move for the seat to act (precondition: !s.over(); a position with no legal move
-  // throws StateError naming the observation). Reads `s` only through
+  // throws StateError naming the observation; reward = Equity with three players throws
+  // std::invalid_argument: their per-seat match scores, RULES E.6, are not modelled). Reads `s` only through
   // observe(s, rules, s.turn). When the seat has exactly one legal move it is returned without a
   // search (the generator is not advanced); when no iteration runs (iterations < 1) the first
   // legal move in canonical order is returned.
@@ -189,6 +213,7 @@ class Ismcts {
   bool deadlock_if_it_leads(GameState& d, const Rules& rules);
   void rollout(GameState& s, const Rules& rules);
   void reward_per_seat(GameState& s, const Rules& rules);
+  void equity_per_seat(const GameState& s, const Rules& rules, const std::array<double, kSideSlots>& value);
 
   IsmctsParams params_;
   Rng rng_;
