@@ -19,7 +19,9 @@
 //     would put nothing down from (an exchange turn, RULES D.4: enough in a row end the hand);
 //   * meld phase: among the melds and lay-offs it plays the one that raises the evaluation most,
 //     when one raises it by more than `meld_margin`; else it discards the card whose discard
-//     leaves the best evaluation (a closing is valued as the hand it ends).
+//     leaves the best evaluation (a closing is valued as the hand it ends). With a short hand
+//     (`emptying_search_cards`) it also tries the lines of melds and lay-offs that empty the hand,
+//     to a closing or to the pozzetto, and starts the best one if it ends better.
 // Ties go to the first move in canonical order. The policy draws no random numbers. Under an
 // opening minimum (brazilian), until the side to act is open, it plays greedy's move (search.hpp
 // greedy_choice): the evaluation has no model of the requirement yet.
@@ -43,17 +45,18 @@ struct HeuristicParams {
   double use_weight = 0.3;
   // The share of the clean burraco bonus a clean meld of 3, 4, 5 and 6 cards is counted for
   // (a meld on its way to a burraco); `dirty_share` of it for a meld with a wild.
-  std::array<double, 4> progress = {0.0, 0.05, 0.15, 0.3};
+  std::array<double, 4> progress = {0.0, 0.05, 0.15, 0.6};
   double dirty_share = 0.4;
   // The cost of a pozzetto the side has not taken, on top of the rules' no-pozzetto penalty, and
   // the cost of each card in the hand while it is not taken (fewer cards: nearer to it).
-  double pozzetto_extra = 60;
-  double pozzetto_card = 4;
+  double pozzetto_extra = 0;
+  double pozzetto_card = 2;
   // Discarding a card another side can lay off on its melds costs this plus the card's points;
   // one that matches (same rank, or same suit one rank away) a card that side took with the pile
-  // costs `danger_known`.
-  double danger_lay = 25;
-  double danger_known = 40;
+  // costs `danger_known`. (Measured: more than the card's points makes the four-player heuristic
+  // hold cards it should play on, and loses it the race to the pozzetto and the closing.)
+  double danger_lay = 0;
+  double danger_known = 0;
   // Points of an average unseen card in another player's hand (for their hand's liability).
   double unseen_card_points = 7;
   // Take the pile when the imagined turn after it evaluates more than this above drawing: with
@@ -63,6 +66,11 @@ struct HeuristicParams {
   double pile_margin_two_players = -60;
   // Play a meld or lay-off only when it raises the evaluation by more than this.
   double meld_margin = 0;
+  // With at most this many cards in the hand in the meld phase, also try every line of melds and
+  // lay-offs that empties the hand (a closing, or the side's pozzetto taken on the fly or by the
+  // last discard), and play a line's first move when the line ends better than the one-move rule's
+  // choice: its first steps can look bad alone (a wild given up). 0: never.
+  int emptying_search_cards = 5;
 
   friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
 };
