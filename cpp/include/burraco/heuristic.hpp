@@ -45,18 +45,17 @@ struct HeuristicParams {
   double use_weight = 0.3;
   // The share of the clean burraco bonus a clean meld of 3, 4, 5 and 6 cards is counted for
   // (a meld on its way to a burraco); `dirty_share` of it for a meld with a wild.
-  std::array<double, 4> progress = {0.0, 0.05, 0.15, 0.6};
+  std::array<double, 4> progress = {0.0, 0.05, 0.15, 0.3};
   double dirty_share = 0.4;
   // The cost of a pozzetto the side has not taken, on top of the rules' no-pozzetto penalty, and
   // the cost of each card in the hand while it is not taken (fewer cards: nearer to it).
-  double pozzetto_extra = 0;
-  double pozzetto_card = 2;
+  double pozzetto_extra = 60;
+  double pozzetto_card = 4;
   // Discarding a card another side can lay off on its melds costs this plus the card's points;
   // one that matches (same rank, or same suit one rank away) a card that side took with the pile
-  // costs `danger_known`. (Measured: more than the card's points makes the four-player heuristic
-  // hold cards it should play on, and loses it the race to the pozzetto and the closing.)
-  double danger_lay = 0;
-  double danger_known = 0;
+  // costs `danger_known`.
+  double danger_lay = 25;
+  double danger_known = 40;
   // Points of an average unseen card in another player's hand (for their hand's liability).
   double unseen_card_points = 7;
   // Take the pile when the imagined turn after it evaluates more than this above drawing: with
