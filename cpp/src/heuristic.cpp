@@ -273,6 +273,8 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
   return out;
 }
 
+thread_local std::vector<Move> emptying_scratch;  // emptying_value's space for the moves
+
 struct Scored {
   std::size_t index;
   double value;       // evaluation after the move
@@ -435,6 +437,33 @@ class QuickValues {
   Discards discards_ = Discards::Unknown;
 };
 
+// The best value the seat can reach this turn from `t`, a position after a move of it that began
+// at `base`, by melds and lay-offs that empty its hand: a closing (valued as the hand it ends), or
+// its pozzetto taken, on the fly (its cards unseen) or by discarding the last card; -infinity if
+// no such line is left. `moves` is reused space.
+double emptying_value(const GameState& base, const GameState& t, const Rules& rules, int seat,
+                      const HeuristicParams& p, std::vector<Move>& moves) {
+  double best = -std::numeric_limits<double>::infinity();
+  if (t.over()) return t.closing_side >= 0 ? evaluate(t, rules, seat, p, CardSet{}, Card{}) : best;
+  const CardSet joined = new_packet_cards(base, t, seat);
+  if (!joined.empty()) return evaluate(t, rules, seat, p, joined, Card{});
+  if (t.turn != seat || t.phase != Phase::Meld) return best;
+  legal_moves(t, rules, moves);
+  const std::vector<Move> here = moves;
+  const bool last = t.hands[seat].size() == 1;
+  for (const Move& m : here) {
+    if (last ? m.kind != MoveKind::Discard : (m.kind != MoveKind::Meld && m.kind != MoveKind::Add)) continue;
+    GameState u = t;
+    if (!apply_move(u, rules, m).ok()) continue;
+    if (last && !u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
+      if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
+      continue;
+    }
+    best = std::max(best, emptying_value(base, u, rules, seat, p, moves));
+  }
+  return best;
+}
+
 // The meld-phase choice (see the header) and the evaluation it leads to.
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                          const HeuristicParams& p, DangerMemo& danger) {
@@ -476,10 +505,24 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       best_put = {i, v, ends};
     }
   }
-  if (best_put.index < moves.size() && best_put.value > now + p.meld_margin) return best_put;
-  if (best_end.index < moves.size()) return best_end;
-  if (best_put.index < moves.size()) return best_put;
-  return {0, now, true};
+  Scored chosen{0, now, true};
+  if (best_put.index < moves.size() && best_put.value > now + p.meld_margin) chosen = best_put;
+  else if (best_end.index < moves.size()) chosen = best_end;
+  else if (best_put.index < moves.size()) chosen = best_put;
+  // A short hand: the lines of melds and lay-offs that empty it, whose first steps the one-move
+  // rule above can refuse (a wild given up, a small meld), each valued where it ends.
+  if (s.hands[seat].size() <= p.emptying_search_cards) {
+    std::vector<Move>& next = emptying_scratch;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const Move& m = moves[i];
+      if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
+      GameState t = s;
+      if (!apply_move(t, rules, m).ok()) continue;
+      const double v = emptying_value(s, t, rules, seat, p, next);
+      if (v > chosen.value) chosen = {i, v, true};
+    }
+  }
+  return chosen;
 }
 
 // The turn the draw-phase choice imagined after taking the pile, position by position with the

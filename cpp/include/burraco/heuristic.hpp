@@ -19,7 +19,9 @@
 //     would put nothing down from (an exchange turn, RULES D.4: enough in a row end the hand);
 //   * meld phase: among the melds and lay-offs it plays the one that raises the evaluation most,
 //     when one raises it by more than `meld_margin`; else it discards the card whose discard
-//     leaves the best evaluation (a closing is valued as the hand it ends).
+//     leaves the best evaluation (a closing is valued as the hand it ends). With a short hand
+//     (`emptying_search_cards`) it also tries the lines of melds and lay-offs that empty the hand,
+//     to a closing or to the pozzetto, and starts the best one if it ends better.
 // Ties go to the first move in canonical order. The policy draws no random numbers. Under an
 // opening minimum (brazilian), until the side to act is open, it plays greedy's move (search.hpp
 // greedy_choice): the evaluation has no model of the requirement yet.
@@ -63,6 +65,11 @@ struct HeuristicParams {
   double pile_margin_two_players = -60;
   // Play a meld or lay-off only when it raises the evaluation by more than this.
   double meld_margin = 0;
+  // With at most this many cards in the hand in the meld phase, also try every line of melds and
+  // lay-offs that empties the hand (a closing, or the side's pozzetto taken on the fly or by the
+  // last discard), and play a line's first move when the line ends better than the one-move rule's
+  // choice: its first steps can look bad alone (a wild given up). 0: never.
+  int emptying_search_cards = 5;
 
   friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
 };
