@@ -24,7 +24,7 @@ def test_the_defaults_are_the_documented_ones():
     search = ISMCTS()
     assert (search.policy, search.reward, search.margin_scale, search.evaluation,
             search.opponents, search.time_limit, search.threads, search.keep_tree) == (
-        None, "margin", 300.0, "score", "policy", None, 1, False)
+        None, "margin", 300.0, "score", "heuristic", None, 1, False)
 
 
 @pytest.mark.parametrize(("preset", "policy"), [("italian-2p", "greedy"), ("italian", "random"),

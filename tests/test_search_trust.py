@@ -412,5 +412,5 @@ def test_ismcts_repr_is_the_constructor_call_of_an_equal_search(kwargs):
 def test_ismcts_repr_of_the_defaults():
     assert repr(burraco.ISMCTS()) == (
         "ISMCTS(iterations=1000, seed=0, exploration=0.7, policy=None, max_rollout_moves=None, "
-        "reward='margin', margin_scale=300.0, evaluation='score', opponents='policy', "
+        "reward='margin', margin_scale=300.0, evaluation='score', opponents='heuristic', "
         "time_limit=None, threads=1, keep_tree=False, equity_sigma=720.0, equity_points=600.0)")

@@ -572,7 +572,7 @@ void bind_search(py::module_& m) {
            py::arg("exploration") = 0.7, py::arg("policy") = py::none(),
            py::arg("max_rollout_moves") = py::none(), py::arg("reward") = "margin",
            py::arg("margin_scale") = 300.0, py::arg("evaluation") = "score",
-           py::arg("opponents") = "policy", py::arg("time_limit") = py::none(),
+           py::arg("opponents") = "heuristic", py::arg("time_limit") = py::none(),
            py::arg("threads") = 1, py::arg("keep_tree") = false,
            py::arg("equity_sigma") = IsmctsParams{}.equity_sigma,
            py::arg("equity_points") = IsmctsParams{}.equity_points,

@@ -473,7 +473,10 @@ void check_ismcts() {
         with(IsmctsParams{90, seed + 3, 0.7, Policy::Heuristic, 4}, [](IsmctsParams& p) {
           p.evaluation = IsmctsEvaluation::Heuristic;
         }),
-        with(IsmctsParams{160, seed + 4, 0.7, Policy::Greedy, 10}, [](IsmctsParams& p) { p.threads = 2; }),
+        with(IsmctsParams{160, seed + 4, 0.7, Policy::Greedy, 10}, [](IsmctsParams& p) {
+          p.threads = 2;
+          p.opponents = IsmctsOpponents::Heuristic;
+        }),
         with(IsmctsParams{140, seed + 5, 0.5, Policy::Greedy, 20}, [](IsmctsParams& p) {
           p.opponents = IsmctsOpponents::Tree;
           p.reward = IsmctsReward::Win;

@@ -9,9 +9,9 @@
 //      by Move; every child that is legal at a visit has its availability count raised, and UCB
 //      uses that count in place of the parent's visits:
 //          mean(c) + exploration * sqrt(ln(availability(c)) / visits(c));
-//      with opponents = Policy (the default) only the observer's moves are nodes: the other seats
-//      (the partner included) play the rollout policy on the way down, which reads only what
-//      that seat may see, except that a seat that can end the hand by deadlock (RULES D.4) while
+//      with opponents = Policy (the C++ default; Python's is Heuristic) only the observer's
+//      moves are nodes: the other seats (the partner included) play the rollout policy on the
+//      way down, which reads only what that seat may see, except that a seat that can end the hand by deadlock (RULES D.4) while
 //      its side leads does so; opponents = Random, Greedy or Heuristic are Policy with that
 //      built-in policy in place of the rollout policy; with opponents = Tree every seat's moves
 //      are nodes, chosen by UCB as the observer's are (they then play as if they saw the guessed
@@ -126,7 +126,7 @@ struct IsmctsParams {
   double equity_sigma = 720;
   double equity_points = 600;
   IsmctsEvaluation evaluation = IsmctsEvaluation::Score;
-  IsmctsOpponents opponents = IsmctsOpponents::Policy;
+  IsmctsOpponents opponents = IsmctsOpponents::Policy;  // Python's default: Heuristic
   double time_limit = 0;          // seconds of wall-clock per choose(); 0: none
   int threads = 1;                // root-parallel trees, each on its own thread
   // Keep the subtree of the chosen move for the seat's next decision of the same turn, when that
