@@ -137,10 +137,7 @@ std::vector<ArenaGame> arena_pairs(const Rules& rules, const BotSpec& a, const B
 }
 
 int match_outcome(const Rules& rules, const std::array<std::int32_t, 2>& scores) {
-  const auto passes = [&](std::int32_t s) {
-    return rules.compare == Compare::Greater ? s > rules.match_target : s >= rules.match_target;
-  };
-  if (!passes(scores[0]) && !passes(scores[1])) return -1;
+  if (!passes_match_target(rules, scores[0]) && !passes_match_target(rules, scores[1])) return -1;
   if (scores[0] != scores[1]) return scores[0] > scores[1] ? 0 : 1;
   return rules.tie_policy == TiePolicy::Draw ? 2 : -1;  // play_on: another hand
 }

@@ -10,8 +10,8 @@
 
 namespace burraco {
 
-Ismcts::Ismcts(IsmctsParams params) : params_(params), rng_(params.seed), policy_(params.policy),
-      others_(params.policy) {}
+Ismcts::Ismcts(IsmctsParams params)
+    : params_(params), rng_(params.seed), policy_(params.policy), others_(params.policy) {}
 
 // Appends a child and links it among its siblings in canonical move order.
 int Ismcts::add_child(int parent, const Move& move, int mover) {
@@ -49,9 +49,9 @@ Policy Ismcts::others_policy() const {
 
 void Ismcts::play_policy_move(GameState& d, const Rules& rules) {
   // Another seat inside the tree (opponents other than Tree): the move of others_, the rollout
-  // policy or the one `opponents` names (legal_ holds the legal moves of `d`), except that a seat that can end the hand by deadlock while its side
-  // leads does so (RULES D.4): the built-in policies never make an exchange turn, and a model
-  // that trusts them not to would walk into one.
+  // policy or the one `opponents` names (legal_ holds the legal moves of `d`), except that a seat
+  // that can end the hand by deadlock while its side leads does so (RULES D.4): the built-in
+  // policies never make an exchange turn, and a model that trusts them not to would walk into one.
   if (d.phase == Phase::Draw && d.pile_size == 1 && rules.deadlock_rule == DeadlockRule::EndHand &&
       d.deadlock + 1 >= d.players && deadlock_if_it_leads(d, rules))
     return;
@@ -162,8 +162,9 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
 // chance of winning the match, from the match scores before this hand and the sides' values.
 void Ismcts::equity_per_seat(const GameState& s, const Rules& rules,
                              const std::array<double, kSideSlots>& value) {
-  const double p0 = match_equity(rules, {static_cast<double>(s.scores[0]), static_cast<double>(s.scores[1])},
-                                 {value[0], value[1]}, params_.equity_sigma, params_.equity_points);
+  const double p0 =
+      match_equity(rules, {static_cast<double>(s.scores[0]), static_cast<double>(s.scores[1])},
+                   {value[0], value[1]}, params_.equity_sigma, params_.equity_points);
   for (int seat = 0; seat < s.players; ++seat)
     seat_reward_[static_cast<std::size_t>(seat)] = side_of(s, rules, seat) == 0 ? p0 : 1.0 - p0;
 }
@@ -171,10 +172,9 @@ void Ismcts::equity_per_seat(const GameState& s, const Rules& rules,
 double match_equity(const Rules& rules, const std::array<double, 2>& before,
                     const std::array<double, 2>& hand, double sigma, double points) {
   const double t0 = before[0] + hand[0], t1 = before[1] + hand[1];
-  const double target = rules.match_target;
-  const auto passes = [&](double t) { return rules.compare == Compare::Greater ? t > target : t >= target; };
-  if (passes(t0) || passes(t1)) return t0 > t1 ? 1.0 : t0 < t1 ? 0.0 : 0.5;
-  const double hands = std::max(1.0, (target - std::max(t0, t1)) / points);
+  if (passes_match_target(rules, t0) || passes_match_target(rules, t1))
+    return t0 > t1 ? 1.0 : t0 < t1 ? 0.0 : 0.5;
+  const double hands = std::max(1.0, (rules.match_target - std::max(t0, t1)) / points);
   // Phi(x) = erfc(-x / sqrt 2) / 2.
   return 0.5 * std::erfc(-(t0 - t1) / (sigma * std::sqrt(hands)) / std::sqrt(2.0));
 }

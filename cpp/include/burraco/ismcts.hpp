@@ -11,11 +11,11 @@
 //          mean(c) + exploration * sqrt(ln(availability(c)) / visits(c));
 //      with opponents = Policy (the C++ default; Python's is Heuristic) only the observer's
 //      moves are nodes: the other seats (the partner included) play the rollout policy on the
-//      way down, which reads only what that seat may see, except that a seat that can end the hand by deadlock (RULES D.4) while
-//      its side leads does so; opponents = Random, Greedy or Heuristic are Policy with that
-//      built-in policy in place of the rollout policy; with opponents = Tree every seat's moves
-//      are nodes, chosen by UCB as the observer's are (they then play as if they saw the guessed
-//      cards);
+//      way down, which reads only what that seat may see, except that a seat that can end the
+//      hand by deadlock (RULES D.4) while its side leads does so; opponents = Random, Greedy or
+//      Heuristic are Policy with that built-in policy in place of the rollout policy; with
+//      opponents = Tree every seat's moves are nodes, chosen by UCB as the observer's are (they
+//      then play as if they saw the guessed cards);
 //   3. expands one untried legal move (chosen uniformly among the untried ones);
 //   4. plays the rest of the hand with the rollout policy (playout(), search.hpp), or at most
 //      max_rollout_moves moves of it (see below);
@@ -26,11 +26,11 @@
 //      margin_scale); with reward = Win 1 for the side with the highest value, 0 for a lower
 //      one, 0.5 for every side sharing the highest; with reward = Equity (two sides only) the
 //      side's probability of winning the match once this hand's values are added to the match
-//      scores the state carries (GameState::scores), match_equity() below. Each node keeps the sum of the rewards of
-//      the side of the seat that made the move into it, taken in that determinization on the
-//      state before the move (with three players the sides merge at the split, RULES F.6: a
-//      mover's reward is that of the side its seat ends the hand in, which is its side at the
-//      time followed through the merge).
+//      scores the state carries (GameState::scores), match_equity() below. Each node keeps the
+//      sum of the rewards of the side of the seat that made the move into it, taken in that
+//      determinization on the state before the move (with three players the sides merge at the
+//      split, RULES F.6: a mover's reward is that of the side its seat ends the hand in, which is
+//      its side at the time followed through the merge).
 //
 // Budget: at most `iterations` iterations, and with time_limit > 0 until that many seconds of
 // wall-clock have passed (the clock read every 16 iterations; a timed search depends on the
@@ -169,8 +169,8 @@ class Ismcts {
 
   // A legal move for the seat to act (precondition: !s.over(); a position with no legal move
   // throws StateError naming the observation; reward = Equity with three players throws
-  // std::invalid_argument: their per-seat match scores, RULES E.6, are not modelled). Reads `s` only through
-  // observe(s, rules, s.turn). When the seat has exactly one legal move it is returned without a
+  // std::invalid_argument: their per-seat match scores, RULES E.6, are not modelled). Reads `s`
+  // only through observe(s, rules, s.turn). When the seat has exactly one legal move it is returned without a
   // search (the generator is not advanced); when no iteration runs (iterations < 1) the first
   // legal move in canonical order is returned.
   Move choose(const GameState& s, const Rules& rules);
@@ -213,7 +213,8 @@ class Ismcts {
   bool deadlock_if_it_leads(GameState& d, const Rules& rules);
   void rollout(GameState& s, const Rules& rules);
   void reward_per_seat(GameState& s, const Rules& rules);
-  void equity_per_seat(const GameState& s, const Rules& rules, const std::array<double, kSideSlots>& value);
+  void equity_per_seat(const GameState& s, const Rules& rules,
+                       const std::array<double, kSideSlots>& value);
 
   IsmctsParams params_;
   Rng rng_;

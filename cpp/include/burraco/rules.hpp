@@ -146,6 +146,12 @@ struct Rules {
   }
 };
 
+// Whether a side's match total has passed the target (RULES E.7: '>' or '>=' by rules.compare),
+// which ends the match. Shared by the arena's matches and the search's equity reward.
+inline bool passes_match_target(const Rules& rules, double total) {
+  return rules.compare == Compare::Greater ? total > rules.match_target : total >= rules.match_target;
+}
+
 // Knob combinations under which a hand could not be played to its end: empty if fine, else why
 // (docs/game.md "Rules that are refused"). The Rules constructor, the rules field of a state
 // string and every Game refuse such rules. A pack too small to deal is check_playable's (game.hpp).
