@@ -91,6 +91,8 @@ LEGAL_POSITIONS = {
 COPY_POSITION = "italian-pile-take"
 DETERMINIZE_POSITION = "italian-pile-take"  # the seat to act (3) determinizes
 ISMCTS_POSITION = ("italian-dealt", ("draw",))
+# The same moment of a two-player hand (the preset docs/bots.md measures strength on).
+ISMCTS_POSITION_2P = ("italian-2p-dealt", ("draw",))
 ISMCTS_EXPLORATION = 0.7
 # The search the benches time: random rollouts to the end of the hand, the win/loss reward, every
 # seat in the tree (the configuration OpenSpiel's ISMCTSBot runs, and the one before the search
@@ -195,11 +197,11 @@ def hand_count(base: int, rules_id: str) -> int:
 
 
 @functools.cache
-def perft_records() -> dict[str, tuple[str, dict[int, int]]]:
-    """id -> (state string, {depth: frozen count}) of tests/data/perft/italian.perft."""
+def perft_records(preset: str = "italian") -> dict[str, tuple[str, dict[int, int]]]:
+    """id -> (state string, {depth: frozen count}) of tests/data/perft/PRESET.perft."""
     records: dict[str, tuple[str, dict[int, int]]] = {}
     current = None
-    for line in PERFT_FILE.read_text(encoding="utf-8").splitlines():
+    for line in PERFT_FILE.with_name(f"{preset}.perft").read_text(encoding="utf-8").splitlines():
         word, _, rest = line.partition(" ")
         if word == "id":
             current = rest.strip()
@@ -213,8 +215,10 @@ def perft_records() -> dict[str, tuple[str, dict[int, int]]]:
 
 
 def position(engine, position_id: str, moves: Sequence[str] = ()):
-    """A Game at a perft position, then ``moves`` pushed."""
-    game = engine.Game.from_state_string(perft_records()[position_id][0])
+    """A Game at a perft position (of tests/data/perft/italian.perft, or of italian-2p.perft for
+    an id that starts with ``italian-2p-``), then ``moves`` pushed."""
+    preset = "italian-2p" if position_id.startswith("italian-2p-") else "italian"
+    game = engine.Game.from_state_string(perft_records(preset)[position_id][0])
     for move in moves:
         game.push(move)
     return game
@@ -564,22 +568,29 @@ HEURISTIC_SEARCH = {"policy": "heuristic", "max_rollout_moves": 8, "evaluation":
                     "reward": "margin", "opponents": "policy"}
 
 
-def ismcts_heuristic(engine_name: str, sizes: Sizes) -> Workload:
-    """``ISMCTS(iterations=n, seed=1, **HEURISTIC_SEARCH).choose(game)`` at ISMCTS_POSITION;
-    core only (the options are the core's)."""
+def ismcts_heuristic(engine_name: str, sizes: Sizes, at: tuple = ISMCTS_POSITION,
+                     row: str = "ismcts_heuristic") -> Workload:
+    """``ISMCTS(iterations=n, seed=1, **HEURISTIC_SEARCH).choose(game)`` at ISMCTS_POSITION (or
+    ``at``); core only (the options are the core's)."""
     if engine_name != "core":
         raise NotApplicable("n/a: the heuristic and the search options are the core's")
     engine = load("core")
     _require(engine, "ISMCTS", f"{engine.__name__}.ISMCTS")
     if not hasattr(engine.ISMCTS, "evaluation"):
         raise NotApplicable("n/a: this build has no search options")
-    return _core_search("ismcts_heuristic", engine, sizes, HEURISTIC_SEARCH)
+    return _core_search(row, engine, sizes, HEURISTIC_SEARCH, at)
 
 
-def _core_search(row: str, engine, sizes: Sizes, options: dict) -> Workload:
+def ismcts_heuristic_2p(engine_name: str, sizes: Sizes) -> Workload:
+    """:func:`ismcts_heuristic` at ISMCTS_POSITION_2P, a two-player hand."""
+    return ismcts_heuristic(engine_name, sizes, ISMCTS_POSITION_2P, "ismcts_heuristic_2p")
+
+
+def _core_search(row: str, engine, sizes: Sizes, options: dict,
+                 at: tuple = ISMCTS_POSITION) -> Workload:
     """A core ISMCTS of ``sizes.ismcts_iterations`` iterations, seed 1, with ``options``, at
-    ISMCTS_POSITION: every answer legal and the same."""
-    game = position(engine, *ISMCTS_POSITION)
+    ``at``: every answer legal and the same."""
+    game = position(engine, *at)
     legal = set(game.legal_moves())
     n = sizes.ismcts_iterations
     first: list = []

@@ -679,6 +679,15 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
             lambda s: _yes(1 / s >= 20000),
             show=lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
         ),
+        single(
+            "ismcts_heuristic_2p",
+            "ISMCTS, heuristic rollouts cut at 8, italian-2p",
+            "time/iteration (it/s)",
+            lambda e: W.ismcts_heuristic_2p(e, sizes),
+            ">= 20,000 it/s",
+            lambda s: _yes(1 / s >= 20000),
+            show=lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
+        ),
     ]
     groups.append(
         ("Fixed positions (tests/data/perft/italian.perft; gin_rummy: seeded deals)", fixed)

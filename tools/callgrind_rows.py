@@ -137,6 +137,8 @@ def _rows() -> dict[str, tuple[str, int, int, str]]:
     rows["determinize"] = (_DETERMINIZE, 50, 300, "call")
     rows["ismcts"] = (_ISMCTS, 200, 1200, "iteration")
     rows["ismcts_heuristic"] = (_ISMCTS_HEURISTIC, 100, 500, "iteration")
+    rows["ismcts_heuristic_2p"] = (_ISMCTS_HEURISTIC.replace("ISMCTS_POSITION", "ISMCTS_POSITION_2P"),
+                                   100, 500, "iteration")
     return rows
 
 
