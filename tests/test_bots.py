@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -331,3 +332,28 @@ def test_burraco_arena_plot_draws_a_png_of_the_first_bots_duels(tmp_path, capsys
                     ["greedy", "heuristic"]]
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def _closing_races_tool():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "closing_races.py"
+    spec = importlib.util.spec_from_file_location("closing_races", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("preset", ["italian", "italian-2p"])
+def test_closing_races_counts_the_closings_of_the_arena(preset, capsys):
+    """tools/closing_races.py (docs/bots.md): its replays score what the arena scored (it stops
+    otherwise), and the closings it counts per side are the arena's closed games."""
+    tool = _closing_races_tool()
+    assert tool.main(["--preset", preset, "--pairs", "6", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    closed = [int(n) for n in re.findall(r"side closed (\d+) games and won \d+", out)]
+    assert len(closed) == 2
+    games = duel(burraco.Rules(preset), "heuristic", "greedy", pairs=6, seed=3).games
+    assert sum(closed) == int((games["end_reason"] == 1).sum())  # EndReason::Closed
+    assert "12 games" in out and "median table turn of the first pozzetto" in out
