@@ -23,10 +23,11 @@ struct Seat {
   std::optional<Ismcts> search;
 
   Seat(const BotSpec& s, std::uint64_t search_seed) : policy(s.policy) {
-    if (policy.kind == Policy::Kind::Heuristic) policy.heuristic = &s.heuristic;
+    const HeuristicParams* heuristic = s.heuristic ? &*s.heuristic : nullptr;
+    if (policy.kind == Policy::Kind::Heuristic) policy.heuristic = heuristic;
     if (s.search) {
       IsmctsParams params = s.ismcts;
-      if (params.policy.kind == Policy::Kind::Heuristic) params.policy.heuristic = &s.heuristic;
+      if (params.policy.kind == Policy::Kind::Heuristic) params.policy.heuristic = heuristic;
       params.seed = search_seed;
       search.emplace(params);
     }

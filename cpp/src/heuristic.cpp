@@ -589,11 +589,48 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
   return evaluate(t, rules, seat, p, CardSet{}, Card{});
 }
 
+// Whether a side other than `side` can close: its pozzetto taken and a burraco that closes
+// (RULES C.6; the rest of a closing, a hand that empties, is the race itself).
+bool other_side_can_close(const GameState& s, const Rules& rules, int side) {
+  std::array<int, kSideSlots> sides{};
+  const int count = active_sides(s, rules, sides);
+  for (int k = 0; k < count; ++k) {
+    const int x = sides[static_cast<std::size_t>(k)];
+    if (x != side && took_packet(s, rules, x) && has_closing_burraco(s, rules, x)) return true;
+  }
+  return false;
+}
+
+// The parameters heuristic_choice plays with in the race (HeuristicParams::race).
+HeuristicParams race_params(const HeuristicParams& p) {
+  HeuristicParams r = p;
+  r.hand_weight = p.race_hand_weight;
+  r.wild_value = p.race_wild_value;
+  r.use_weight = p.race_use_weight;
+  for (double& share : r.progress) share *= p.race_progress;
+  r.pile_take_cards = 0;
+  r.race = false;
+  return r;
+}
+
+std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                   const HeuristicParams& p, std::vector<Move>& scratch);
+
 }  // namespace
 
 std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                              const HeuristicParams& p, std::vector<Move>& scratch) {
   if (moves.size() == 1) return 0;
+  if (p.race && other_side_can_close(s, rules, seat_side(s, rules, s.turn)))
+    return choice(s, rules, moves, race_params(p), scratch);
+  return choice(s, rules, moves, p, scratch);
+}
+
+namespace {
+
+// heuristic_choice with the parameters of the moment (the race's, or those given).
+std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                   const HeuristicParams& p, std::vector<Move>& scratch) {
   // Under an opening minimum, until its side is open, the heuristic plays greedy's moves: greedy
   // never takes the pile then and never plays a short opening (docs/search.md), so its hands end;
   // the evaluation has no model of the requirement yet.
@@ -614,6 +651,7 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
     // it cannot open with only grows the hand (and a held card it cannot discard can leave it
     // only short openings, RULES C.3, C.5).
     if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)]) return draw;
+    if (p.pile_take_cards > 0 && s.pile_size >= p.pile_take_cards) return pile;
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
@@ -639,6 +677,38 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
   return c.index < moves.size() ? c.index : 0;
 }
 
+}  // namespace
+
+HeuristicParams HeuristicParams::partnership() {
+  HeuristicParams p;
+  // Measured against greedy on duplicate pairs (docs/bots.md "heuristic"): with partners, a pile
+  // of three cards or more pays (the cards it brings outweigh the ones it adds to the hand), the
+  // discard's harm for lay-offs costs more than it saves, and keeping wilds pays more.
+  p.pile_take_cards = 3;
+  p.danger_lay = 0;
+  p.danger_known = 10;
+  p.wild_value = 60;
+  p.use_weight = 0.3;
+  p.pozzetto_extra = 0;
+  p.pozzetto_card = 8;
+  p.progress = {0.0, 0.0, 0.15, 0.35};
+  p.dirty_share = 0.3;
+  p.unseen_card_points = 5;
+  p.pile_margin = 12;
+  p.meld_margin = -5;
+  p.race = true;
+  p.race_hand_weight = 1.2;
+  p.race_wild_value = 30;
+  p.race_use_weight = 0.3;
+  p.race_progress = 0.5;
+  return p;
+}
+
+const HeuristicParams& HeuristicParams::defaults(int players) {
+  static const HeuristicParams others{}, four = partnership();
+  return players == 4 ? four : others;
+}
+
 int heuristic_side_values(const GameState& s, const Rules& rules, const HeuristicParams& p,
                           std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value) {
   const int count = table_values(s, rules, p, sides, value);
@@ -649,9 +719,9 @@ int heuristic_side_values(const GameState& s, const Rules& rules, const Heuristi
 
 std::size_t heuristic_policy_choice(Policy policy, const GameState& s, const Rules& rules,
                                     const std::vector<Move>& moves) {
-  static const HeuristicParams defaults{};
   thread_local std::vector<Move> scratch;
-  return heuristic_choice(s, rules, moves, policy.heuristic ? *policy.heuristic : defaults, scratch);
+  return heuristic_choice(s, rules, moves,
+                          policy.heuristic ? *policy.heuristic : HeuristicParams::defaults(s.players), scratch);
 }
 
 }  // namespace burraco

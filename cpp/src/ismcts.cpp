@@ -111,10 +111,10 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
   std::array<double, kSideSlots> value{};
   int count = 0;
   if (!s.over() && params_.evaluation == IsmctsEvaluation::Heuristic) {
-    static const HeuristicParams defaults{};
-    // The rollout policy's heuristic parameters when it is a heuristic with some, else the defaults.
-    const HeuristicParams* h = policy_.heuristic ? policy_.heuristic : &defaults;
-    count = heuristic_side_values(s, rules, *h, sides, value);
+    // The rollout policy's heuristic parameters when it is a heuristic with some, else the
+    // defaults for the number of players.
+    const HeuristicParams& h = policy_.heuristic ? *policy_.heuristic : HeuristicParams::defaults(s.players);
+    count = heuristic_side_values(s, rules, h, sides, value);
   } else {
     if (!s.over()) {
       s.phase = Phase::Over;

@@ -985,6 +985,42 @@ void check_bots() {
   std::printf("selftest: heuristic hands and arena pairs end\n");
 }
 
+// HeuristicParams::defaults: the two-player set with two or three players, partnership() with
+// four. The race changes a choice only where another side can close: four-player hands played by
+// the partnership set, each choice compared with the same set without the race.
+void check_heuristic_defaults() {
+  CHECK(HeuristicParams::defaults(2) == HeuristicParams{});
+  CHECK(HeuristicParams::defaults(3) == HeuristicParams{});
+  CHECK(HeuristicParams::defaults(4) == HeuristicParams::partnership());
+  CHECK(!HeuristicParams{}.race && HeuristicParams{}.pile_take_cards == 0);
+  const HeuristicParams race = HeuristicParams::partnership();
+  HeuristicParams calm = race;
+  calm.race = false;
+  CHECK(race.race && race.pile_take_cards == 3);
+  const Rules rules = *preset_rules("italian");
+  std::vector<Move> moves, scratch;
+  int differ = 0, racing = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    GameState s = deal_seeded(rules, seed, 0, {});
+    for (int step = 0; step < 2000 && !s.over(); ++step) {
+      legal_moves(s, rules, moves);
+      const std::size_t a = heuristic_choice(s, rules, moves, race, scratch);
+      const std::size_t b = heuristic_choice(s, rules, moves, calm, scratch);
+      const int other = 1 - s.turn % 2;
+      const bool can_close = side_took_packet(s, rules, other) && has_required_burraco(s, rules, other);
+      racing += can_close;
+      if (a != b) {
+        ++differ;
+        CHECK(can_close);
+      }
+      apply_move(s, rules, moves[a]);
+    }
+    CHECK(s.over());
+  }
+  CHECK(differ > 0 && racing > differ);
+  std::printf("selftest: heuristic defaults; the race changed %d of %d choices made in it\n", differ, racing);
+}
+
 // A short match pair: greedy against an equity search, on two threads; each play ends by
 // RULES E.7 with the scores its hands add up to, and both plays deal the same hands.
 void check_match_pair() {
@@ -1039,6 +1075,7 @@ int main() {
   check_rules_refused();
   check_native_policies();
   check_bots();
+  check_heuristic_defaults();
   check_match_pair();
   check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,

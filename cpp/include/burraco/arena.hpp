@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,9 @@ namespace burraco {
 struct BotSpec {
   bool search = false;         // an ISMCTS search (ismcts) rather than a policy (policy)
   Policy policy = Policy::Random;  // a heuristic policy's parameters point into `heuristic`
-  HeuristicParams heuristic;
+  // The heuristic's parameters (for the policy, or the search's heuristic rollouts); none: the
+  // defaults for the number of players (HeuristicParams::defaults).
+  std::optional<HeuristicParams> heuristic;
   IsmctsParams ismcts;         // its rollout policy's heuristic parameters: `heuristic`
 };
 

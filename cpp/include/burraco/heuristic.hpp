@@ -70,8 +70,29 @@ struct HeuristicParams {
   // last discard), and play a line's first move when the line ends better than the one-move rule's
   // choice: its first steps can look bad alone (a wild given up). 0: never.
   int emptying_search_cards = 5;
+  // Take a pile of at least this many cards without imagining the turn after it, unless another
+  // side can close (0: every pile is judged by its imagined turn).
+  int pile_take_cards = 0;
+  // The race: once another side can close (its pozzetto taken and a burraco that closes), the
+  // hand is held at its full cost rather than for what it promises. With `race` set, the policy
+  // then plays with `race_hand_weight`, `race_wild_value` and `race_use_weight` in place of
+  // hand_weight, wild_value and use_weight, with `progress` scaled by `race_progress`, and a pile
+  // is always judged by its imagined turn.
+  bool race = false;
+  double race_hand_weight = 0.6;
+  double race_wild_value = 45;
+  double race_use_weight = 0.3;
+  double race_progress = 1;
 
   friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
+
+  // The measured defaults for a number of players: HeuristicParams{} with two or three players
+  // (three were never measured apart), partnership() with four. The policy with no parameters
+  // (Policy::Heuristic) plays these.
+  static const HeuristicParams& defaults(int players);
+  // The four-player set (docs/bots.md "heuristic"): piles of three cards or more taken, the race
+  // played, no harm counted for a discard another side can lay off.
+  static HeuristicParams partnership();
 };
 
 // The heuristic policy's choice among `moves` (candidates of `s`, non-empty, canonical order);
