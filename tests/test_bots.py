@@ -126,9 +126,46 @@ def test_four_player_heuristic_takes_piles_of_three_unless_the_other_side_can_cl
 def test_the_reference_refuses_heuristic_by_name():
     game = R.Game(R.Rules("italian-2p"), seed=1)
     before = game.state_string()
-    with pytest.raises(burraco.PolicyError, match="core engine only"):
-        game.playout("heuristic", 0)
+    for name in ("heuristic", "heuristic:2p"):
+        with pytest.raises(burraco.PolicyError, match="core engine only"):
+            game.playout(name, 0)
+        with pytest.raises(burraco.PolicyError, match=f"'{name}' is built into the core"):
+            R.Policy(name)
     assert game.state_string() == before
+
+
+@pytest.mark.parametrize("preset, same, other", [("italian", "heuristic:4p", "heuristic:2p"),
+                                                 ("italian-2p", "heuristic:2p", "heuristic:4p")])
+def test_heuristic_parameter_sets_by_name(preset, same, other):
+    """'heuristic' plays the set of the number of players; 'heuristic:2p' and 'heuristic:4p' name
+    one set whatever the players: the named set of the players plays 'heuristic' move for move,
+    the other set plays other moves."""
+    rules = burraco.Rules(preset)
+    plays = {name: duel(rules, name, "greedy", pairs=8, seed=2, keep_moves=True).games["history"]
+             for name in ("heuristic", same, other)}
+    assert [list(h) for h in plays[same]] == [list(h) for h in plays["heuristic"]]
+    assert [list(h) for h in plays[other]] != [list(h) for h in plays["heuristic"]]
+    policy = burraco.Policy(same)
+    assert (policy.name, policy.kind, policy.spec) == (same, "builtin", same)
+    game = burraco.Game(rules, seed=4)
+    assert game.copy().playout(same, 0) == game.copy().playout("heuristic", 0)
+
+
+@pytest.mark.parametrize("name", ["heuristic:3p", "heuristic:", "heuristic:2p:x"])
+def test_unknown_heuristic_sets_are_refused_quoting_them(name):
+    game = burraco.Game(burraco.Rules("italian-2p"), seed=1)
+    before = game.state_string()
+    with pytest.raises(burraco.InvalidNotationError, match=re.escape(repr(name))):
+        game.playout(name, 0)
+    with pytest.raises(burraco.InvalidNotationError, match=re.escape(repr(name))):
+        burraco.Policy(name)
+    assert game.state_string() == before
+
+
+def test_the_single_set_loses_to_the_four_player_set_with_four_players():
+    """docs/bots.md: the four-player set against the two-player (single) set on four-player pairs."""
+    result = duel(burraco.Rules("italian"), "heuristic", "heuristic:2p", pairs=600, seed=1, threads=2)
+    assert result.win_rate > 0.5, result.win_rate
 
 
 # ---- greedy's pile rule --------------------------------------------------------------------------

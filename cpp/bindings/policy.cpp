@@ -2,6 +2,7 @@
 // a native policy (a capsule carrying a burraco_policy of burraco/policy.h) or a Python callable.
 #include "binding.hpp"
 
+#include "burraco/heuristic.hpp"
 #include "burraco/native.hpp"
 
 namespace burraco_binding {
@@ -178,6 +179,14 @@ PyPolicy policy_from_string(py::handle text, bool import) {
   if (name == "random") return builtin(Policy::Random, "random");
   if (name == "greedy") return builtin(Policy::Greedy, "greedy");
   if (name == "heuristic") return builtin(Policy::Heuristic, "heuristic");
+  // One of the heuristic's parameter sets whatever the number of players (docs/bots.md).
+  if (name.rfind("heuristic:", 0) == 0) {
+    for (const auto& [set, players] : {std::pair{"heuristic:2p", 2}, std::pair{"heuristic:4p", 4}})
+      if (name == set)
+        return builtin(Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(players)}, set);
+    notation_error("unknown heuristic parameter set " + quote(text) +
+                   " (known: 'heuristic:2p', 'heuristic:4p'; 'heuristic' plays the set of the number of players)");
+  }
   if (import && name.find(':') != std::string::npos) return policy_from_spec(name);
   notation_error("unknown playout policy " + quote(text) + " (known: 'random', 'greedy', 'heuristic'" +
                  (import ? ", or 'module:attribute'" : "; burraco.Policy('module:attribute') loads a module's") + ")");

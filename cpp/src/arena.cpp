@@ -23,11 +23,12 @@ struct Seat {
   std::optional<Ismcts> search;
 
   Seat(const BotSpec& s, std::uint64_t search_seed) : policy(s.policy) {
-    const HeuristicParams* heuristic = s.heuristic ? &*s.heuristic : nullptr;
-    if (policy.kind == Policy::Kind::Heuristic) policy.heuristic = heuristic;
+    // Parameters of the spec, if it has some, else those the policy carries (none: the defaults
+    // for the number of players).
+    if (policy.kind == Policy::Kind::Heuristic && s.heuristic) policy.heuristic = &*s.heuristic;
     if (s.search) {
       IsmctsParams params = s.ismcts;
-      if (params.policy.kind == Policy::Kind::Heuristic) params.policy.heuristic = heuristic;
+      if (params.policy.kind == Policy::Kind::Heuristic && s.heuristic) params.policy.heuristic = &*s.heuristic;
       params.seed = search_seed;
       search.emplace(params);
     }

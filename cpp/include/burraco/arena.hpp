@@ -36,8 +36,8 @@ namespace burraco {
 struct BotSpec {
   bool search = false;         // an ISMCTS search (ismcts) rather than a policy (policy)
   Policy policy = Policy::Random;  // a heuristic policy's parameters point into `heuristic`
-  // The heuristic's parameters (for the policy, or the search's heuristic rollouts); none: the
-  // defaults for the number of players (HeuristicParams::defaults).
+  // The heuristic's parameters (for the policy, or the search's heuristic rollouts); none: those
+  // the policy points to, or else the defaults for the number of players.
   std::optional<HeuristicParams> heuristic;
   IsmctsParams ismcts;         // its rollout policy's heuristic parameters: `heuristic`
 };

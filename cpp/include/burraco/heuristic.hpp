@@ -22,6 +22,9 @@
 //     leaves the best evaluation (a closing is valued as the hand it ends). With a short hand
 //     (`emptying_search_cards`) it also tries the lines of melds and lay-offs that empty the hand,
 //     to a closing or to the pozzetto, and starts the best one if it ends better.
+// With four players (HeuristicParams::partnership) a pile of three cards or more is taken without
+// imagining the turn, and once the other side can close (the race) the hand is valued at closer
+// to its full cost.
 // Ties go to the first move in canonical order. The policy draws no random numbers. Under an
 // opening minimum (brazilian), until the side to act is open, it plays greedy's move (search.hpp
 // greedy_choice): the evaluation has no model of the requirement yet.
@@ -59,8 +62,8 @@ struct HeuristicParams {
   // Points of an average unseen card in another player's hand (for their hand's liability).
   double unseen_card_points = 7;
   // Take the pile when the imagined turn after it evaluates more than this above drawing: with
-  // four players `pile_margin`, with two `pile_margin_two_players` (measured: in a two-player
-  // game the pile is worth more than the evaluation says; with four, taking it more often loses).
+  // three or four players `pile_margin`, with two `pile_margin_two_players` (measured: in a
+  // two-player game the pile is worth more than the evaluation says).
   double pile_margin = 0;
   double pile_margin_two_players = -60;
   // Play a meld or lay-off only when it raises the evaluation by more than this.

@@ -211,9 +211,9 @@ def _from_string(text: str, *, imports: bool) -> Policy:
     name = str(text)
     if name in POLICIES:
         return _builtin(name)
-    if name == "heuristic":
+    if name == "heuristic" or name.startswith("heuristic:"):
         raise PolicyError(
-            "policy 'heuristic' is built into the core engine only (burraco.Game, docs/bots.md); "
+            f"policy {name!r} is built into the core engine only (burraco.Game, docs/bots.md); "
             "the reference engine plays 'random', 'greedy' and Python policies"
         )
     if imports and ":" in name:
