@@ -198,6 +198,24 @@ bool others_unchanged(const GameState& base, const GameState& t, int seat) {
   return true;
 }
 
+// What others_unchanged() reads of a position, kept before a move of `seat` is played on it in
+// place: unchanged(t) is others_unchanged(position before, t, seat).
+class OtherSeats {
+ public:
+  OtherSeats(const GameState& s, int seat) : seat_(seat), split_(s.split), hands_(s.hands), known_(s.known) {}
+  bool unchanged(const GameState& t) const {
+    if (t.over() || t.split != split_) return false;
+    for (int q = 0; q < t.players; ++q)
+      if (q != seat_ && (t.hands[q] != hands_[q] || t.known[q] != known_[q])) return false;
+    return true;
+  }
+
+ private:
+  int seat_;
+  std::int8_t split_;
+  std::array<CardSet, kMaxPlayers> hands_, known_;
+};
+
 // What evaluate() adds to the value of the seat's side besides its melds and the seat's own
 // hand: whether it took a pozzetto, and the other seats of the side with their hands' sizes and
 // values, in seat order.
@@ -464,13 +482,35 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
   return best;
 }
 
-// The meld-phase choice (see the header) and the evaluation it leads to.
+// The evaluation of a position and the best value of another side there (evaluate()'s result and
+// its best_other_out), when the caller knows them already.
+struct Evaluated {
+  double value;
+  double best_other;
+};
+
+// The meld-phase choice (see the header) and the evaluation it leads to. `known`, if given, is
+// evaluate()'s answer at `s` (bit for bit); `best_other_out`, if given, receives the best value
+// of another side at `s`.
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-                         const HeuristicParams& p, DangerMemo& danger) {
+                         const HeuristicParams& p, DangerMemo& danger,
+                         const Evaluated* known = nullptr, double* best_other_out = nullptr) {
   const int seat = s.turn;
   const MeldValues melds(s, rules, p);
   double best_other = 0;
-  const double now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
+  double now = 0;
+  if (known) {
+    now = known->value;
+    best_other = known->best_other;
+#ifndef NDEBUG
+    double check_other = 0;
+    assert(now == evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &check_other));
+    assert(best_other == check_other);
+#endif
+  } else {
+    now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
+  }
+  if (best_other_out) *best_other_out = best_other;
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
@@ -575,18 +615,29 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
                     std::vector<Move>& scratch, DangerMemo& danger, bool& put_down,
                     ImaginedTurn* record = nullptr) {
   put_down = false;
+  // The evaluation of `t` once a step has worked it out: a meld or lay-off chosen without ending
+  // the lookahead was valued as the position it leads to (evaluate() there, to the last bit), and
+  // when it left every other seat's hand and the sides in play as they were (others_unchanged),
+  // the other sides' values, and so their best, are those of the step before.
+  Evaluated known{};
+  bool have_known = false;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
     legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
-    const Scored c = meld_phase_choice(t, rules, scratch, p, danger);
+    double best_other = 0;
+    const Scored c =
+        meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr, &best_other);
     if (record && c.index < scratch.size()) record->add(t, scratch, c.index);
     const MoveKind kind = scratch[c.index].kind;
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
+    const OtherSeats before(t, seat);
     apply_move(t, rules, scratch[c.index]);
+    have_known = before.unchanged(t);
+    known = {c.value, best_other};
   }
-  return evaluate(t, rules, seat, p, CardSet{}, Card{});
+  return have_known ? known.value : evaluate(t, rules, seat, p, CardSet{}, Card{});
 }
 
 }  // namespace
