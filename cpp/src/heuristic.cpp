@@ -6,7 +6,9 @@
 #include <cmath>
 #include <bit>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "burraco/search.hpp"
 #include "turn.hpp"
@@ -565,6 +567,29 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   return chosen;
 }
 
+// a == b for two positions, the same answer as GameState's operator== for less: that compares the
+// stock, the packets and the melds member by member, and these hold only integers with no padding
+// between them (unique object representations), so comparing their bytes gives the same answer.
+// Every other member is compared as operator== does; the size check asks that a member added to
+// GameState be added here too.
+bool same_position(const GameState& a, const GameState& b) {
+  static_assert(std::has_unique_object_representations_v<Card> &&
+                std::has_unique_object_representations_v<Packet> &&
+                std::has_unique_object_representations_v<Meld>);
+  static_assert(sizeof(GameState) == 1296, "GameState changed: compare its new members here");
+  return a.players == b.players && a.first == b.first && a.turn == b.turn && a.phase == b.phase &&
+         a.end == b.end && a.closing_side == b.closing_side && a.split == b.split &&
+         a.cut_side == b.cut_side && a.flags == b.flags && a.deadlock == b.deadlock &&
+         a.hold == b.hold && a.has_seed == b.has_seed && a.seed == b.seed && a.hands == b.hands &&
+         a.known == b.known && a.pile == b.pile && a.top == b.top && a.pile_size == b.pile_size &&
+         a.stock_pos == b.stock_pos && a.stock_end == b.stock_end &&
+         a.meld_count == b.meld_count && a.opened == b.opened && a.need == b.need &&
+         a.scores == b.scores && a.meld_side == b.meld_side &&
+         std::memcmp(a.stock.data(), b.stock.data(), sizeof a.stock) == 0 &&
+         std::memcmp(a.packets.data(), b.packets.data(), sizeof a.packets) == 0 &&
+         std::memcmp(a.melds.data(), b.melds.data(), sizeof a.melds) == 0;
+}
+
 // The turn the draw-phase choice imagined after taking the pile, position by position with the
 // choice made there: when the pile is then taken, the meld phase meets the same positions (the
 // heuristic reads nothing else), and each choice is looked up instead of worked out again.
@@ -588,7 +613,10 @@ class ImaginedTurn {
                    const HeuristicParams& p) const {
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
-      if (step.position.hands[step.position.turn] != s.hands[s.turn] || !(step.position == s)) continue;
+      const bool same = step.position.hands[step.position.turn] == s.hands[s.turn] &&
+                        same_position(step.position, s);
+      assert(same == (step.position == s));
+      if (!same) continue;
       if (step.moves == moves && rules_ == rules && params_ == p) return step.choice;
     }
     return moves.size();
