@@ -29,6 +29,85 @@ double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
   return value;
 }
 
+[[maybe_unused]] bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+// make_meld's answers for the meld candidates met lately, and meld_value's for the melds met
+// lately (on the table, and those candidates make): the same melds come up again over the
+// positions of a turn, of the turns the draw-phase choice imagines and of the turns after. One per
+// thread, holding answers for one Rules and one set of the parameters meld_value reads (progress
+// and dirty_share, compared bit for bit) at a time; use() is called at each heuristic_choice, and
+// the memo is only read below it.
+class MeldMemo {
+ public:
+  void use(const Rules& rules, const HeuristicParams& p) {
+    if (!(rules_ == rules)) {
+      rules_ = rules;
+      for (Entry& e : table_) e.filled = false;
+      for (ValueEntry& e : values_) e.filled = false;
+    }
+    if (!same_meld_params(params_, p)) {
+      params_ = p;
+      for (Entry& e : table_) e.filled = false;
+      for (ValueEntry& e : values_) e.filled = false;
+    }
+  }
+  // make_meld(cards) and, when it is a meld, meld_value of it.
+  struct Candidate {
+    MeldResult result;
+    double value = 0;
+  };
+  const Candidate& of(CardSet cards) {
+    Entry& e = table_[slot(cards)];
+    if (!e.filled || e.cards != cards) {
+      e.candidate.result = make_meld(cards, rules_);
+      e.candidate.value = e.candidate.result.ok() ? meld_value(e.candidate.result.meld, rules_, params_) : 0;
+      e.cards = cards;
+      e.filled = true;
+    }
+    return e.candidate;
+  }
+  // meld_value(m) under the rules and parameters in use.
+  double value(const Meld& m) {
+    ValueEntry& e = values_[slot(m.cards)];
+    if (!e.filled || !(e.meld == m)) {
+      e.value = meld_value(m, rules_, params_);
+      e.meld = m;
+      e.filled = true;
+    }
+    return e.value;
+  }
+
+ private:
+  static constexpr int kBits = 9;
+  static std::size_t slot(CardSet cards) {
+    const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+    return static_cast<std::size_t>(h >> (64 - kBits));
+  }
+  static bool same_meld_params(const HeuristicParams& a, const HeuristicParams& b) {
+    for (std::size_t i = 0; i < a.progress.size(); ++i)
+      if (!same_bits(a.progress[i], b.progress[i])) return false;
+    return same_bits(a.dirty_share, b.dirty_share);
+  }
+  struct Entry {
+    CardSet cards;
+    Candidate candidate;
+    bool filled = false;
+  };
+  struct ValueEntry {
+    Meld meld;
+    double value = 0;
+    bool filled = false;
+  };
+  std::array<Entry, std::size_t{1} << kBits> table_{};
+  std::array<ValueEntry, std::size_t{1} << kBits> values_{};
+  Rules rules_{};
+  HeuristicParams params_{};
+};
+
+thread_local MeldMemo meld_memo;
+
 // The integers hand_value() is made of, for the cards of a hand it looks at.
 struct HandTally {
   int points = 0, wilds = 0, usefulness = 0;
@@ -100,17 +179,26 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
 }
 
 // The values of the melds of a position, to be reused for the positions one move away: a meld
-// of those that is unchanged (same index, same cards) takes its value from here.
+// of those that is unchanged (same index, same cards) takes its value from here. Made only below
+// heuristic_choice, with its rules and parameters: the values come from meld_memo.
 struct MeldValues {
   const GameState* base = nullptr;
   std::array<double, kMaxMelds> value{};
 
-  MeldValues(const GameState& s, const Rules& rules, const HeuristicParams& p) : base(&s) {
-    for (int i = 0; i < s.meld_count; ++i) value[static_cast<std::size_t>(i)] = meld_value(s.melds[i], rules, p);
+  MeldValues(const GameState& s, [[maybe_unused]] const Rules& rules,
+             [[maybe_unused]] const HeuristicParams& p)
+      : base(&s) {
+    for (int i = 0; i < s.meld_count; ++i) {
+      value[static_cast<std::size_t>(i)] = meld_memo.value(s.melds[i]);
+      assert(same_bits(value[static_cast<std::size_t>(i)], meld_value(s.melds[i], rules, p)));
+    }
   }
-  double of(const GameState& s, int i, const Rules& rules, const HeuristicParams& p) const {
+  double of(const GameState& s, int i, [[maybe_unused]] const Rules& rules,
+            [[maybe_unused]] const HeuristicParams& p) const {
     if (i < base->meld_count && s.melds[i] == base->melds[i]) return value[static_cast<std::size_t>(i)];
-    return meld_value(s.melds[i], rules, p);
+    const double v = meld_memo.value(s.melds[i]);
+    assert(same_bits(v, meld_value(s.melds[i], rules, p)));
+    return v;
   }
 };
 
@@ -301,40 +389,6 @@ struct Scored {
   bool ends_lookahead;  // the turn is over, or a pozzetto joined the hand
 };
 
-// make_meld's answers for the meld candidates met lately: the same melds come up again over the
-// positions of a turn and of the turns the draw-phase choice imagines. One per thread, holding
-// answers for one Rules at a time (use() is called at each heuristic_choice).
-class MeldMemo {
- public:
-  void use(const Rules& rules) {
-    if (rules_ == rules) return;
-    rules_ = rules;
-    for (Entry& e : table_) e.filled = false;
-  }
-  const MeldResult& of(CardSet cards) {
-    const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
-    Entry& e = table_[static_cast<std::size_t>(h >> (64 - kBits))];
-    if (!e.filled || e.cards != cards) {
-      e.result = make_meld(cards, rules_);
-      e.cards = cards;
-      e.filled = true;
-    }
-    return e.result;
-  }
-
- private:
-  static constexpr int kBits = 9;
-  struct Entry {
-    CardSet cards;
-    MeldResult result;
-    bool filled = false;
-  };
-  std::array<Entry, std::size_t{1} << kBits> table_{};
-  Rules rules_{};
-};
-
-thread_local MeldMemo meld_memo;
-
 // discard_danger's answers per card kind, for one side over the positions of one of its turns
 // that one heuristic_choice looks at: the seat's own moves change neither the other sides' melds
 // nor what it knows of their hands (and a pozzetto taken, which could change the sides in play,
@@ -385,11 +439,13 @@ class QuickValues {
         if (hand.size() - m.cards.size() < 2 || !m.cards.subset_of(hand) ||
             s_.meld_count >= kMaxMelds)
           return kNone;
-        const MeldResult& r = meld_memo.of(m.cards);
+        const MeldMemo::Candidate& c = meld_memo.of(m.cards);
+        const MeldResult& r = c.result;
         if (!r.ok()) return kNone;
         if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s_, side_, r.meld.rank)) return kNone;
+        assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
-        own += meld_value(r.meld, rules_, p_);  // the new meld comes last
+        own += c.value;  // the new meld comes last
         HandTally left = tally_;
         CardSet rest = hand;
         m.cards.for_each([&](Card c) {
@@ -404,7 +460,8 @@ class QuickValues {
         if (at < 0) return kNone;
         const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
         if (!r.ok()) return kNone;
-        return own_side_value(parts_, rules_, seat_, p_, own_melds(at, meld_value(r.meld, rules_, p_)),
+        assert(same_bits(meld_memo.value(r.meld), meld_value(r.meld, rules_, p_)));
+        return own_side_value(parts_, rules_, seat_, p_, own_melds(at, meld_memo.value(r.meld)),
                               hand.size() - 1, hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_;
       }
@@ -678,7 +735,7 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
   // the evaluation has no model of the requirement yet.
   if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)])
     return greedy_choice(s, rules, moves);
-  meld_memo.use(rules);
+  meld_memo.use(rules, p);
   DangerMemo danger;
   if (s.phase == Phase::Draw) {
     std::size_t draw = moves.size(), pile = moves.size();
