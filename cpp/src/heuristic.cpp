@@ -44,6 +44,7 @@ class MeldMemo {
   void use(const Rules& rules, const HeuristicParams& p) {
     if (!(rules_ == rules)) {
       rules_ = rules;
+      ++rules_generation_;
       for (Entry& e : table_) e.filled = false;
       for (ValueEntry& e : values_) e.filled = false;
     }
@@ -53,6 +54,8 @@ class MeldMemo {
       for (ValueEntry& e : values_) e.filled = false;
     }
   }
+  // Changes whenever the rules in use do: two calls that see the same number saw the same rules.
+  std::uint64_t rules_generation() const { return rules_generation_; }
   // make_meld(cards) and, when it is a meld, meld_value of it.
   struct Candidate {
     MeldResult result;
@@ -103,6 +106,7 @@ class MeldMemo {
   std::array<Entry, std::size_t{1} << kBits> table_{};
   std::array<ValueEntry, std::size_t{1} << kBits> values_{};
   Rules rules_{};
+  std::uint64_t rules_generation_ = 0;
   HeuristicParams params_{};
 };
 
@@ -446,12 +450,11 @@ class QuickValues {
         assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
         own += c.value;  // the new meld comes last
-        HandTally left = tally_;
+        // The tally of the cards left, counted afresh: the same integers as taking the meld's
+        // cards out of tally_ one by one (HandTally::without), for less.
         CardSet rest = hand;
-        m.cards.for_each([&](Card c) {
-          left = left.without(rest, c, rules_);
-          rest.remove(c);
-        });
+        m.cards.for_each([&](Card x) { rest.remove(x); });
+        const HandTally left(rest, rules_);
         return own_side_value(parts_, rules_, seat_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
@@ -466,9 +469,12 @@ class QuickValues {
                best_other_;
       }
       case MoveKind::Discard: {
-        if (hand.size() < 2 || discards_ != Discards::Quick ||
-            check_discard(s_, rules_, m.card) != MoveError::Ok)
-          return kNone;
+        // With two cards or more in hand check_discard refuses only a card not in the hand and
+        // the held card (RULES C.5); asked here in that order.
+        if (hand.size() < 2 || discards_ != Discards::Quick) return kNone;
+        const bool allowed = hand.count(m.card) && !hold_blocks(s_, rules_, m.card);
+        assert(allowed == (check_discard(s_, rules_, m.card) == MoveError::Ok));
+        if (!allowed) return kNone;
         return own_side_value(parts_, rules_, seat_, p_, melds_sum_, hand.size() - 1,
                               hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_ - danger_.of(s_, rules_, side_, m.card, p_);
@@ -651,11 +657,14 @@ bool same_position(const GameState& a, const GameState& b) {
 // choice made there: when the pile is then taken, the meld phase meets the same positions (the
 // heuristic reads nothing else), and each choice is looked up instead of worked out again.
 // One per thread; a lookup matches the position, the candidates, the rules and the parameters.
+// The rules are those meld_memo was given at both calls (heuristic_choice gives them first), so
+// they match when its rules did not change in between (a change back to the same rules counts as
+// a change: the choice is then worked out again, the same one).
 class ImaginedTurn {
  public:
-  void begin(const Rules& rules, const HeuristicParams& p) {
+  void begin(const HeuristicParams& p) {
     used_ = 0;
-    if (!(rules_ == rules)) rules_ = rules;
+    rules_generation_ = meld_memo.rules_generation();
     if (!(params_ == p)) params_ = p;
   }
   void add(const GameState& position, const std::vector<Move>& moves, std::size_t choice) {
@@ -666,15 +675,15 @@ class ImaginedTurn {
     step.choice = choice;
   }
   // The choice recorded at `s` among `moves`, or moves.size() if none was.
-  std::size_t find(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-                   const HeuristicParams& p) const {
+  std::size_t find(const GameState& s, const std::vector<Move>& moves, const HeuristicParams& p) const {
+    if (rules_generation_ != meld_memo.rules_generation()) return moves.size();
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
       const bool same = step.position.hands[step.position.turn] == s.hands[s.turn] &&
                         same_position(step.position, s);
       assert(same == (step.position == s));
       if (!same) continue;
-      if (step.moves == moves && rules_ == rules && params_ == p) return step.choice;
+      if (step.moves == moves && params_ == p) return step.choice;
     }
     return moves.size();
   }
@@ -687,7 +696,7 @@ class ImaginedTurn {
   };
   std::vector<Step> steps_;
   std::size_t used_ = 0;
-  Rules rules_{};
+  std::uint64_t rules_generation_ = 0;
   HeuristicParams params_{};
 };
 
@@ -753,7 +762,7 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
-    imagined_pile_turn.begin(rules, p);
+    imagined_pile_turn.begin(p);
     const double with_pile =
         imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &imagined_pile_turn);
     // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
@@ -766,7 +775,7 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
     return with_pile > without + margin ? pile : draw;
   }
   if (s.phase != Phase::Meld) return 0;
-  const std::size_t seen = imagined_pile_turn.find(s, rules, moves, p);
+  const std::size_t seen = imagined_pile_turn.find(s, moves, p);
   if (seen < moves.size()) {
     assert(seen == meld_phase_choice(s, rules, moves, p, danger).index);
     return seen;
