@@ -352,15 +352,85 @@ double own_side_value(const SideParts& side, const Rules& rules, int seat, const
   return own;
 }
 
+// discard_danger's answers per card kind, for one side over the positions of one of its turns
+// that one heuristic_choice looks at: the seat's own moves change neither the other sides' melds
+// nor what it knows of their hands (and a pozzetto taken, which could change the sides in play,
+// ends every lookahead). One per thread, kept from one heuristic_choice to the next while what
+// discard_danger reads besides the card is the same (use()): the other sides' melds in index
+// order, the cards known in the other sides' hands, the seats' sides, the rules (meld_memo's,
+// unchanged) and the two parameters it reads (bit for bit). The moves of a turn and of the other
+// sides' turns that meld nothing and take no pile change none of these.
+class DangerMemo {
+ public:
+  void use(const GameState& s, const Rules& rules, int side, const HeuristicParams& p) {
+    bool same = side == side_ && s.split == split_ && s.players == players_ &&
+                meld_memo.rules_generation() == rules_generation_ &&
+                same_bits(p.danger_lay, danger_lay_) && same_bits(p.danger_known, danger_known_);
+    int count = 0;
+    for (int i = 0; i < s.meld_count; ++i) {
+      if (s.meld_side[i] == side) continue;
+      const auto k = static_cast<std::size_t>(count++);
+      if (same && !(others_melds_[k] == s.melds[i])) same = false;
+      others_melds_[k] = s.melds[i];
+    }
+    if (count != others_count_) same = false;
+    for (std::size_t q = 0; q < kMaxPlayers; ++q) {
+      // The sides of the seats are those of (players, split), compared above.
+      const CardSet known = static_cast<int>(q) < s.players && seat_side(s, rules, static_cast<int>(q)) != side
+                                ? s.known[q]
+                                : CardSet{};
+      if (known != known_[q]) same = false;
+      known_[q] = known;
+    }
+    if (same) return;
+    side_ = side;
+    split_ = s.split;
+    players_ = s.players;
+    rules_generation_ = meld_memo.rules_generation();
+    danger_lay_ = p.danger_lay;
+    danger_known_ = p.danger_known;
+    others_count_ = count;
+    filled_.fill(false);
+  }
+  double of(const GameState& s, const Rules& rules, int side, Card card, const HeuristicParams& p) {
+    if (side != side_ || s.split != split_) {
+      side_ = side;
+      split_ = s.split;
+      others_count_ = -1;  // the next use() starts afresh
+      filled_.fill(false);
+    }
+    const std::size_t k = card.index;
+    if (!filled_[k]) {
+      harm_[k] = discard_danger(s, rules, side, card, p);
+      filled_[k] = true;
+    }
+    assert(same_bits(harm_[k], discard_danger(s, rules, side, card, p)));
+    return harm_[k];
+  }
+
+ private:
+  int side_ = -1, split_ = -2, players_ = -1;
+  std::uint64_t rules_generation_ = 0;
+  double danger_lay_ = 0, danger_known_ = 0;
+  int others_count_ = -1;
+  std::array<Meld, kMaxMelds> others_melds_{};
+  std::array<CardSet, kMaxPlayers> known_{};
+  std::array<bool, kKinds> filled_{};
+  std::array<double, kKinds> harm_{};
+};
+
+thread_local DangerMemo danger_memo;
+
 // The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
 // `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
 // changed, so only its value is worked out, by the same steps in the same order as evaluate()
 // (the result is the same to the last bit). Falls back to evaluate() when the hand is over, the
 // sides in play changed (three players: the first pozzetto taken) or another seat's hand changed
-// (the next seat took up the pozzetto it had reached by discarding).
+// (the next seat took up the pozzetto it had reached by discarding). `danger` holds the harms of
+// the discards of the turn of `base`, which are those of `t` when nothing but the seat's changed.
 double evaluate_after(const GameState& base, double base_best_other, const GameState& t,
                       const Rules& rules, int seat, const HeuristicParams& p, CardSet unseen,
-                      Card discarded, const MeldValues& cache) {
+                      Card discarded, const MeldValues& cache, DangerMemo& danger) {
   if (!others_unchanged(base, t, seat)) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
   const int side = seat_side(t, rules, seat);
   double own = 0;
@@ -369,7 +439,7 @@ double evaluate_after(const GameState& base, double base_best_other, const GameS
   const SideParts parts(t, rules, seat, side, p);
   double result = own_side_value(parts, rules, seat, p, own, t.hands[seat].size(),
                                  hand_value(t.hands[seat], unseen, rules, p)) - base_best_other;
-  if (discarded.valid()) result -= discard_danger(t, rules, side, discarded, p);
+  if (discarded.valid()) result -= danger.of(t, rules, side, discarded, p);
   assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
   return result;
 }
@@ -391,32 +461,6 @@ struct Scored {
   std::size_t index;
   double value;       // evaluation after the move
   bool ends_lookahead;  // the turn is over, or a pozzetto joined the hand
-};
-
-// discard_danger's answers per card kind, for one side over the positions of one of its turns
-// that one heuristic_choice looks at: the seat's own moves change neither the other sides' melds
-// nor what it knows of their hands (and a pozzetto taken, which could change the sides in play,
-// ends every lookahead).
-class DangerMemo {
- public:
-  double of(const GameState& s, const Rules& rules, int side, Card card, const HeuristicParams& p) {
-    if (side != side_ || s.split != split_) {
-      side_ = side;
-      split_ = s.split;
-      filled_.fill(false);
-    }
-    const std::size_t k = card.index;
-    if (!filled_[k]) {
-      harm_[k] = discard_danger(s, rules, side, card, p);
-      filled_[k] = true;
-    }
-    return harm_[k];
-  }
-
- private:
-  int side_ = -1, split_ = -2;
-  std::array<bool, kKinds> filled_{};
-  std::array<double, kKinds> harm_{};
 };
 
 // The evaluations of the meld-phase moves of one position that leave two or more cards in the
@@ -593,14 +637,15 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       // that is not open to greedy, and an open side's cards never come back.)
       const CardSet unseen = new_packet_cards(s, t, seat);
       v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
-                         melds);
+                         melds, danger);
       over = t.over();
       ends = discard || over || t.turn != seat || !unseen.empty();
     } else {
 #ifndef NDEBUG
       GameState t = s;
       assert(apply_move(t, rules, m).ok());
-      assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, discard ? m.card : Card{}, melds));
+      assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, discard ? m.card : Card{}, melds,
+                                 danger));
       assert(!t.over() && new_packet_cards(s, t, seat).empty() && (t.turn != seat) == discard);
 #endif
     }
@@ -745,7 +790,8 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
   if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)])
     return greedy_choice(s, rules, moves);
   meld_memo.use(rules, p);
-  DangerMemo danger;
+  DangerMemo& danger = danger_memo;
+  danger.use(s, rules, seat_side(s, rules, s.turn), p);
   if (s.phase == Phase::Draw) {
     std::size_t draw = moves.size(), pile = moves.size();
     for (std::size_t i = 0; i < moves.size(); ++i) {
