@@ -54,6 +54,7 @@ class MeldMemo {
       for (ValueEntry& e : values_) e.filled = false;
     }
   }
+  const Rules& rules() const { return rules_; }
   // Changes whenever the rules in use do: two calls that see the same number saw the same rules.
   std::uint64_t rules_generation() const { return rules_generation_; }
   // make_meld(cards) and, when it is a meld, meld_value of it.
@@ -719,6 +720,17 @@ class ImaginedTurn {
     step.moves = moves;
     step.choice = choice;
   }
+  // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
+  const std::vector<Move>* moves_at(const GameState& s, const Rules& rules) const {
+    if (rules_generation_ != meld_memo.rules_generation()) return nullptr;
+    for (std::size_t k = 0; k < used_; ++k) {
+      const Step& step = steps_[k];
+      if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
+        continue;
+      return meld_memo.rules() == rules ? &step.moves : nullptr;
+    }
+    return nullptr;
+  }
   // The choice recorded at `s` among `moves`, or moves.size() if none was.
   std::size_t find(const GameState& s, const std::vector<Move>& moves, const HeuristicParams& p) const {
     if (rules_generation_ != meld_memo.rules_generation()) return moves.size();
@@ -828,6 +840,18 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
   }
   const Scored c = meld_phase_choice(s, rules, moves, p, danger);
   return c.index < moves.size() ? c.index : 0;
+}
+
+bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
+  const std::vector<Move>* moves = imagined_pile_turn.moves_at(s, rules);
+  if (!moves) return false;
+  out = *moves;
+#ifndef NDEBUG
+  std::vector<Move> check;
+  legal_moves(s, rules, check);
+  assert(check == out);
+#endif
+  return true;
 }
 
 int heuristic_side_values(const GameState& s, const Rules& rules, const HeuristicParams& p,
