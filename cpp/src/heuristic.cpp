@@ -293,24 +293,6 @@ bool others_unchanged(const GameState& base, const GameState& t, int seat) {
   return true;
 }
 
-// What others_unchanged() reads of a position, kept before a move of `seat` is played on it in
-// place: unchanged(t) is others_unchanged(position before, t, seat).
-class OtherSeats {
- public:
-  OtherSeats(const GameState& s, int seat) : seat_(seat), split_(s.split), hands_(s.hands), known_(s.known) {}
-  bool unchanged(const GameState& t) const {
-    if (t.over() || t.split != split_) return false;
-    for (int q = 0; q < t.players; ++q)
-      if (q != seat_ && (t.hands[q] != hands_[q] || t.known[q] != known_[q])) return false;
-    return true;
-  }
-
- private:
-  int seat_;
-  std::int8_t split_;
-  std::array<CardSet, kMaxPlayers> hands_, known_;
-};
-
 // What evaluate() adds to the value of the seat's side besides its melds and the seat's own
 // hand: whether it took a pozzetto, and the other seats of the side with their hands' sizes and
 // values, in seat order.
@@ -457,6 +439,7 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
 }
 
 thread_local std::vector<Move> emptying_scratch;  // emptying_value's space for the moves
+thread_local std::vector<Move> imagined_scratch;  // imagine_turn's space for a step's moves
 
 struct Scored {
   std::size_t index;
@@ -720,6 +703,13 @@ class ImaginedTurn {
     step.moves = moves;
     step.choice = choice;
   }
+  struct Step {
+    GameState position;
+    std::vector<Move> moves;  // legal_moves at position
+    std::size_t choice = 0;
+  };
+  // The first position recorded since begin(), or null.
+  const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
   // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
   const std::vector<Move>* moves_at(const GameState& s, const Rules& rules) const {
     if (rules_generation_ != meld_memo.rules_generation()) return nullptr;
@@ -746,11 +736,6 @@ class ImaginedTurn {
   }
 
  private:
-  struct Step {
-    GameState position;
-    std::vector<Move> moves;
-    std::size_t choice = 0;
-  };
   std::vector<Step> steps_;
   std::size_t used_ = 0;
   std::uint64_t rules_generation_ = 0;
@@ -761,10 +746,11 @@ thread_local ImaginedTurn imagined_pile_turn;
 
 // The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
 // `put_down` tells whether the imagined turn put a card on the table; `record`, if given, keeps
-// each position with its choice.
+// each position with its choice. `from`, if given, is a position with its legal moves that `t`
+// follows by melds or lay-offs or has the same hand less cards as (for legal_moves_after).
 double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
                     std::vector<Move>& scratch, DangerMemo& danger, bool& put_down,
-                    ImaginedTurn* record = nullptr) {
+                    ImaginedTurn* record = nullptr, const ImaginedTurn::Step* from = nullptr) {
   put_down = false;
   // The evaluation of `t` once a step has worked it out: a meld or lay-off chosen without ending
   // the lookahead was valued as the position it leads to (evaluate() there, to the last bit), and
@@ -772,9 +758,15 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
   // the other sides' values, and so their best, are those of the step before.
   Evaluated known{};
   bool have_known = false;
+  // After the first step, the position before the move played and its legal moves: the next
+  // step's moves are mostly theirs (legal_moves_after).
+  GameState before;
+  std::vector<Move>& before_moves = imagined_scratch;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
-    legal_moves(t, rules, scratch);
+    if (step > 0) legal_moves_after(before, before_moves, t, rules, scratch);
+    else if (from) legal_moves_after(from->position, from->moves, t, rules, scratch);
+    else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
     double best_other = 0;
     const Scored c =
@@ -783,10 +775,11 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
     const MoveKind kind = scratch[c.index].kind;
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
-    const OtherSeats before(t, seat);
+    before = t;
     apply_move(t, rules, scratch[c.index]);
-    have_known = before.unchanged(t);
+    have_known = others_unchanged(before, t, seat);
     known = {c.value, best_other};
+    before_moves.swap(scratch);
   }
   return have_known ? known.value : evaluate(t, rules, seat, p, CardSet{}, Card{});
 }
@@ -828,7 +821,10 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
     if (s.pile_size == 1 && !melds_from_pile) return draw;
     GameState as_is = s;  // the turn on the hand as it is: the stock card is not known
     as_is.phase = Phase::Meld;
-    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused);
+    // Its hand is the pile turn's first hand less the pile: the same table, so the moves of the
+    // pile turn's first position give its melds.
+    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused, nullptr,
+                                        imagined_pile_turn.first());
     const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
     return with_pile > without + margin ? pile : draw;
   }
