@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "burraco/search.hpp"
@@ -296,21 +297,27 @@ bool others_unchanged(const GameState& base, const GameState& t, int seat) {
 // What evaluate() adds to the value of the seat's side besides its melds and the seat's own
 // hand: whether it took a pozzetto, and the other seats of the side with their hands' sizes and
 // values, in seat order.
+// The terms are worked out here as evaluate() works them out (the pozzetto's penalty, and each
+// other seat's cost, p.pozzetto_card times its hand's size), for own_side_value to subtract and add
+// in evaluate()'s order.
 struct SideParts {
   bool took = false;
   int count = 0;
-  std::array<int, kMaxPlayers> seats{};
-  std::array<int, kMaxPlayers> sizes{};
+  int self = -1;  // the seat's entry
+  double penalty = 0;  // rules.no_pozzetto_penalty + p.pozzetto_extra
+  std::array<double, kMaxPlayers> costs{};  // the other seats' pozzetto_card * hand size
   std::array<double, kMaxPlayers> values{};
 
   SideParts(const GameState& s, const Rules& rules, int seat, int side, const HeuristicParams& p)
-      : took(took_packet(s, rules, side)) {
+      : took(took_packet(s, rules, side)), penalty(rules.no_pozzetto_penalty + p.pozzetto_extra) {
     for (int q = 0; q < s.players; ++q) {
       if (seat_side(s, rules, q) != side) continue;
       const auto k = static_cast<std::size_t>(count++);
-      seats[k] = q;
-      if (q == seat) continue;
-      sizes[k] = s.hands[q].size();
+      if (q == seat) {
+        self = static_cast<int>(k);
+        continue;
+      }
+      costs[k] = p.pozzetto_card * s.hands[q].size();
       values[k] = seat_hand_value(s, rules, seat, q, p, CardSet{});
     }
   }
@@ -319,19 +326,14 @@ struct SideParts {
 // evaluate()'s value of the seat's side once its melds are summed into `own` (in the order of
 // their indices): the pozzetto's costs, then the hands of the side, the seat's of `hand_size`
 // cards valued `hand`.
-double own_side_value(const SideParts& side, const Rules& rules, int seat, const HeuristicParams& p,
-                      double own, int hand_size, double hand) {
+double own_side_value(const SideParts& side, const HeuristicParams& p, double own, int hand_size,
+                      double hand) {
   if (!side.took) {
-    own -= rules.no_pozzetto_penalty + p.pozzetto_extra;
-    for (int k = 0; k < side.count; ++k) {
-      const auto i = static_cast<std::size_t>(k);
-      own -= p.pozzetto_card * (side.seats[i] == seat ? hand_size : side.sizes[i]);
-    }
+    own -= side.penalty;
+    for (int k = 0; k < side.count; ++k)
+      own -= k == side.self ? p.pozzetto_card * hand_size : side.costs[static_cast<std::size_t>(k)];
   }
-  for (int k = 0; k < side.count; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    own += side.seats[i] == seat ? hand : side.values[i];
-  }
+  for (int k = 0; k < side.count; ++k) own += k == side.self ? hand : side.values[static_cast<std::size_t>(k)];
   return own;
 }
 
@@ -420,7 +422,7 @@ double evaluate_after(const GameState& base, double base_best_other, const GameS
   for (int i = 0; i < t.meld_count; ++i)
     if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
   const SideParts parts(t, rules, seat, side, p);
-  double result = own_side_value(parts, rules, seat, p, own, t.hands[seat].size(),
+  double result = own_side_value(parts, p, own, t.hands[seat].size(),
                                  hand_value(t.hands[seat], unseen, rules, p)) - base_best_other;
   if (discarded.valid()) result -= danger.of(t, rules, side, discarded, p);
   assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
@@ -483,7 +485,7 @@ class QuickValues {
         CardSet rest = hand;
         m.cards.for_each([&](Card x) { rest.remove(x); });
         const HandTally left(rest, rules_);
-        return own_side_value(parts_, rules_, seat_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
+        return own_side_value(parts_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
         if (hand.size() < 3 || !hand.count(m.card)) return kNone;
@@ -492,7 +494,7 @@ class QuickValues {
         const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
         if (!r.ok()) return kNone;
         assert(same_bits(meld_memo.value(r.meld), meld_value(r.meld, rules_, p_)));
-        return own_side_value(parts_, rules_, seat_, p_, own_melds(at, meld_memo.value(r.meld)),
+        return own_side_value(parts_, p_, own_melds(at, meld_memo.value(r.meld)),
                               hand.size() - 1, hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_;
       }
@@ -503,7 +505,7 @@ class QuickValues {
         const bool allowed = hand.count(m.card) && !hold_blocks(s_, rules_, m.card);
         assert(allowed == (check_discard(s_, rules_, m.card) == MoveError::Ok));
         if (!allowed) return kNone;
-        return own_side_value(parts_, rules_, seat_, p_, melds_sum_, hand.size() - 1,
+        return own_side_value(parts_, p_, melds_sum_, hand.size() - 1,
                               hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_ - danger_.of(s_, rules_, side_, m.card, p_);
       }
@@ -760,11 +762,11 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
   bool have_known = false;
   // After the first step, the position before the move played and its legal moves: the next
   // step's moves are mostly theirs (legal_moves_after).
-  GameState before;
+  std::optional<GameState> before;  // made at the first move
   std::vector<Move>& before_moves = imagined_scratch;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
-    if (step > 0) legal_moves_after(before, before_moves, t, rules, scratch);
+    if (step > 0) legal_moves_after(*before, before_moves, t, rules, scratch);
     else if (from) legal_moves_after(from->position, from->moves, t, rules, scratch);
     else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
@@ -777,7 +779,7 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
     if (c.ends_lookahead) return c.value;
     before = t;
     apply_move(t, rules, scratch[c.index]);
-    have_known = others_unchanged(before, t, seat);
+    have_known = others_unchanged(*before, t, seat);
     known = {c.value, best_other};
     before_moves.swap(scratch);
   }
