@@ -441,12 +441,32 @@ bool may_meld_all_but_one(CardSet hand) {
   return false;
 }
 
+// meld_key(a) < meld_key(b) read off the planes, for melds of 16 cards or fewer (all of their cards
+// in the keys). The card sequences agree up to the lowest kind held a different number of times;
+// there the one holding it more often has that kind next, where the other has a later kind or has
+// ended (a prefix, the smaller). Kinds run in index order along the planes' bits, the joker last.
+bool meld_cards_less(CardSet a, CardSet b) {
+  const std::uint64_t a1 = a.one() & CardSet::kRankBits, a2 = a.two() & a1;
+  const std::uint64_t b1 = b.one() & CardSet::kRankBits, b2 = b.two() & b1;
+  const int a_jokers = a.jokers(), b_jokers = b.jokers();
+  const int a_size = std::popcount(a1) + std::popcount(a2) + a_jokers;
+  const int b_size = std::popcount(b1) + std::popcount(b2) + b_jokers;
+  if (a_size > 16 || b_size > 16) return meld_key(a) < meld_key(b);
+  const std::uint64_t differ = (a1 ^ b1) | (a2 ^ b2);
+  if (differ == 0) return a_jokers < b_jokers;
+  const std::uint64_t kind = differ & (~differ + 1);
+  const std::uint64_t later = ~((kind << 1) - 1);  // the kinds after it
+  const bool a_more = (a2 & kind) || ((a1 & kind) && !(b1 & kind));
+  if (a_more) return (b1 & later) != 0 || b_jokers > 0;
+  return (a1 & later) == 0 && a_jokers == 0;
+}
+
 }  // namespace
 
 bool move_less(const Move& a, const Move& b) {
   if (a.kind != b.kind) return a.kind < b.kind;
   switch (a.kind) {
-    case MoveKind::Meld: return meld_key(a.cards) < meld_key(b.cards);
+    case MoveKind::Meld: return meld_cards_less(a.cards, b.cards);
     case MoveKind::Add:
       return a.index != b.index ? a.index < b.index : a.card.index < b.card.index;
     case MoveKind::Discard: return a.card.index < b.card.index;
