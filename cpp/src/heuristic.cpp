@@ -30,7 +30,9 @@ double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
   return value;
 }
 
-[[maybe_unused]] bool same_bits(double a, double b) {
+// Whether two doubles are the same to the bit (a NaN equals itself, 0 and -0 differ): the memos
+// below key on parameters so, and Debug builds compare their answers so.
+bool same_bits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
@@ -295,11 +297,10 @@ bool others_unchanged(const GameState& base, const GameState& t, int seat) {
 }
 
 // What evaluate() adds to the value of the seat's side besides its melds and the seat's own
-// hand: whether it took a pozzetto, and the other seats of the side with their hands' sizes and
-// values, in seat order.
-// The terms are worked out here as evaluate() works them out (the pozzetto's penalty, and each
-// other seat's cost, p.pozzetto_card times its hand's size), for own_side_value to subtract and add
-// in evaluate()'s order.
+// hand: whether it took a pozzetto, and the other seats of the side with their pozzetto costs and
+// their hands' values, in seat order. The terms are worked out as evaluate() works them out (the
+// pozzetto's penalty; a seat's cost, p.pozzetto_card times its hand's size), for own_side_value
+// to subtract and add in evaluate()'s order.
 struct SideParts {
   bool took = false;
   int count = 0;
