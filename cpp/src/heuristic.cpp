@@ -6,7 +6,10 @@
 #include <cmath>
 #include <bit>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <optional>
+#include <type_traits>
 
 #include "burraco/search.hpp"
 #include "turn.hpp"
@@ -26,6 +29,92 @@ double meld_value(const Meld& m, const Rules& rules, const HeuristicParams& p) {
   }
   return value;
 }
+
+// Whether two doubles are the same to the bit (a NaN equals itself, 0 and -0 differ): the memos
+// below key on parameters so, and Debug builds compare their answers so.
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+// make_meld's answers for the meld candidates met lately, and meld_value's for the melds met
+// lately (on the table, and those candidates make): the same melds come up again over the
+// positions of a turn, of the turns the draw-phase choice imagines and of the turns after. One per
+// thread, holding answers for one Rules and one set of the parameters meld_value reads (progress
+// and dirty_share, compared bit for bit) at a time; use() is called at each heuristic_choice, and
+// the memo is only read below it.
+class MeldMemo {
+ public:
+  void use(const Rules& rules, const HeuristicParams& p) {
+    if (!(rules_ == rules)) {
+      rules_ = rules;
+      ++rules_generation_;
+      for (Entry& e : table_) e.filled = false;
+      for (ValueEntry& e : values_) e.filled = false;
+    }
+    if (!same_meld_params(params_, p)) {
+      params_ = p;
+      for (Entry& e : table_) e.filled = false;
+      for (ValueEntry& e : values_) e.filled = false;
+    }
+  }
+  const Rules& rules() const { return rules_; }
+  // Changes whenever the rules in use do: two calls that see the same number saw the same rules.
+  std::uint64_t rules_generation() const { return rules_generation_; }
+  // make_meld(cards) and, when it is a meld, meld_value of it.
+  struct Candidate {
+    MeldResult result;
+    double value = 0;
+  };
+  const Candidate& of(CardSet cards) {
+    Entry& e = table_[slot(cards)];
+    if (!e.filled || e.cards != cards) {
+      e.candidate.result = make_meld(cards, rules_);
+      e.candidate.value = e.candidate.result.ok() ? meld_value(e.candidate.result.meld, rules_, params_) : 0;
+      e.cards = cards;
+      e.filled = true;
+    }
+    return e.candidate;
+  }
+  // meld_value(m) under the rules and parameters in use.
+  double value(const Meld& m) {
+    ValueEntry& e = values_[slot(m.cards)];
+    if (!e.filled || !(e.meld == m)) {
+      e.value = meld_value(m, rules_, params_);
+      e.meld = m;
+      e.filled = true;
+    }
+    return e.value;
+  }
+
+ private:
+  static constexpr int kBits = 9;
+  static std::size_t slot(CardSet cards) {
+    const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+    return static_cast<std::size_t>(h >> (64 - kBits));
+  }
+  static bool same_meld_params(const HeuristicParams& a, const HeuristicParams& b) {
+    for (std::size_t i = 0; i < a.progress.size(); ++i)
+      if (!same_bits(a.progress[i], b.progress[i])) return false;
+    return same_bits(a.dirty_share, b.dirty_share);
+  }
+  struct Entry {
+    CardSet cards;
+    Candidate candidate;
+    bool filled = false;
+  };
+  struct ValueEntry {
+    Meld meld;
+    double value = 0;
+    bool filled = false;
+  };
+  std::array<Entry, std::size_t{1} << kBits> table_{};
+  std::array<ValueEntry, std::size_t{1} << kBits> values_{};
+  Rules rules_{};
+  std::uint64_t rules_generation_ = 0;
+  HeuristicParams params_{};
+};
+
+thread_local MeldMemo meld_memo;
 
 // The integers hand_value() is made of, for the cards of a hand it looks at.
 struct HandTally {
@@ -98,17 +187,26 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
 }
 
 // The values of the melds of a position, to be reused for the positions one move away: a meld
-// of those that is unchanged (same index, same cards) takes its value from here.
+// of those that is unchanged (same index, same cards) takes its value from here. Made only below
+// heuristic_choice, with its rules and parameters: the values come from meld_memo.
 struct MeldValues {
   const GameState* base = nullptr;
   std::array<double, kMaxMelds> value{};
 
-  MeldValues(const GameState& s, const Rules& rules, const HeuristicParams& p) : base(&s) {
-    for (int i = 0; i < s.meld_count; ++i) value[static_cast<std::size_t>(i)] = meld_value(s.melds[i], rules, p);
+  MeldValues(const GameState& s, [[maybe_unused]] const Rules& rules,
+             [[maybe_unused]] const HeuristicParams& p)
+      : base(&s) {
+    for (int i = 0; i < s.meld_count; ++i) {
+      value[static_cast<std::size_t>(i)] = meld_memo.value(s.melds[i]);
+      assert(same_bits(value[static_cast<std::size_t>(i)], meld_value(s.melds[i], rules, p)));
+    }
   }
-  double of(const GameState& s, int i, const Rules& rules, const HeuristicParams& p) const {
+  double of(const GameState& s, int i, [[maybe_unused]] const Rules& rules,
+            [[maybe_unused]] const HeuristicParams& p) const {
     if (i < base->meld_count && s.melds[i] == base->melds[i]) return value[static_cast<std::size_t>(i)];
-    return meld_value(s.melds[i], rules, p);
+    const double v = meld_memo.value(s.melds[i]);
+    assert(same_bits(v, meld_value(s.melds[i], rules, p)));
+    return v;
   }
 };
 
@@ -199,23 +297,28 @@ bool others_unchanged(const GameState& base, const GameState& t, int seat) {
 }
 
 // What evaluate() adds to the value of the seat's side besides its melds and the seat's own
-// hand: whether it took a pozzetto, and the other seats of the side with their hands' sizes and
-// values, in seat order.
+// hand: whether it took a pozzetto, and the other seats of the side with their pozzetto costs and
+// their hands' values, in seat order. The terms are worked out as evaluate() works them out (the
+// pozzetto's penalty; a seat's cost, p.pozzetto_card times its hand's size), for own_side_value
+// to subtract and add in evaluate()'s order.
 struct SideParts {
   bool took = false;
   int count = 0;
-  std::array<int, kMaxPlayers> seats{};
-  std::array<int, kMaxPlayers> sizes{};
+  int self = -1;  // the seat's entry
+  double penalty = 0;  // rules.no_pozzetto_penalty + p.pozzetto_extra
+  std::array<double, kMaxPlayers> costs{};  // the other seats' pozzetto_card * hand size
   std::array<double, kMaxPlayers> values{};
 
   SideParts(const GameState& s, const Rules& rules, int seat, int side, const HeuristicParams& p)
-      : took(took_packet(s, rules, side)) {
+      : took(took_packet(s, rules, side)), penalty(rules.no_pozzetto_penalty + p.pozzetto_extra) {
     for (int q = 0; q < s.players; ++q) {
       if (seat_side(s, rules, q) != side) continue;
       const auto k = static_cast<std::size_t>(count++);
-      seats[k] = q;
-      if (q == seat) continue;
-      sizes[k] = s.hands[q].size();
+      if (q == seat) {
+        self = static_cast<int>(k);
+        continue;
+      }
+      costs[k] = p.pozzetto_card * s.hands[q].size();
       values[k] = seat_hand_value(s, rules, seat, q, p, CardSet{});
     }
   }
@@ -224,40 +327,105 @@ struct SideParts {
 // evaluate()'s value of the seat's side once its melds are summed into `own` (in the order of
 // their indices): the pozzetto's costs, then the hands of the side, the seat's of `hand_size`
 // cards valued `hand`.
-double own_side_value(const SideParts& side, const Rules& rules, int seat, const HeuristicParams& p,
-                      double own, int hand_size, double hand) {
+double own_side_value(const SideParts& side, const HeuristicParams& p, double own, int hand_size,
+                      double hand) {
   if (!side.took) {
-    own -= rules.no_pozzetto_penalty + p.pozzetto_extra;
-    for (int k = 0; k < side.count; ++k) {
-      const auto i = static_cast<std::size_t>(k);
-      own -= p.pozzetto_card * (side.seats[i] == seat ? hand_size : side.sizes[i]);
-    }
+    own -= side.penalty;
+    for (int k = 0; k < side.count; ++k)
+      own -= k == side.self ? p.pozzetto_card * hand_size : side.costs[static_cast<std::size_t>(k)];
   }
-  for (int k = 0; k < side.count; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    own += side.seats[i] == seat ? hand : side.values[i];
-  }
+  for (int k = 0; k < side.count; ++k) own += k == side.self ? hand : side.values[static_cast<std::size_t>(k)];
   return own;
 }
+
+// discard_danger's answers per card kind, for one side over the positions of one of its turns
+// that one heuristic_choice looks at: the seat's own moves change neither the other sides' melds
+// nor what it knows of their hands (and a pozzetto taken, which could change the sides in play,
+// ends every lookahead). One per thread, kept from one heuristic_choice to the next while what
+// discard_danger reads besides the card is the same (use()): the other sides' melds in index
+// order, the cards known in the other sides' hands, the seats' sides, the rules (meld_memo's,
+// unchanged) and the two parameters it reads (bit for bit). The moves of a turn and of the other
+// sides' turns that meld nothing and take no pile change none of these.
+class DangerMemo {
+ public:
+  void use(const GameState& s, const Rules& rules, int side, const HeuristicParams& p) {
+    bool same = side == side_ && s.split == split_ && s.players == players_ &&
+                meld_memo.rules_generation() == rules_generation_ &&
+                same_bits(p.danger_lay, danger_lay_) && same_bits(p.danger_known, danger_known_);
+    int count = 0;
+    for (int i = 0; i < s.meld_count; ++i) {
+      if (s.meld_side[i] == side) continue;
+      const auto k = static_cast<std::size_t>(count++);
+      if (same && !(others_melds_[k] == s.melds[i])) same = false;
+      others_melds_[k] = s.melds[i];
+    }
+    if (count != others_count_) same = false;
+    for (std::size_t q = 0; q < kMaxPlayers; ++q) {
+      // The sides of the seats are those of (players, split), compared above.
+      const CardSet known = static_cast<int>(q) < s.players && seat_side(s, rules, static_cast<int>(q)) != side
+                                ? s.known[q]
+                                : CardSet{};
+      if (known != known_[q]) same = false;
+      known_[q] = known;
+    }
+    if (same) return;
+    side_ = side;
+    split_ = s.split;
+    players_ = s.players;
+    rules_generation_ = meld_memo.rules_generation();
+    danger_lay_ = p.danger_lay;
+    danger_known_ = p.danger_known;
+    others_count_ = count;
+    filled_.fill(false);
+  }
+  double of(const GameState& s, const Rules& rules, int side, Card card, const HeuristicParams& p) {
+    if (side != side_ || s.split != split_) {
+      side_ = side;
+      split_ = s.split;
+      others_count_ = -1;  // the next use() starts afresh
+      filled_.fill(false);
+    }
+    const std::size_t k = card.index;
+    if (!filled_[k]) {
+      harm_[k] = discard_danger(s, rules, side, card, p);
+      filled_[k] = true;
+    }
+    assert(same_bits(harm_[k], discard_danger(s, rules, side, card, p)));
+    return harm_[k];
+  }
+
+ private:
+  int side_ = -1, split_ = -2, players_ = -1;
+  std::uint64_t rules_generation_ = 0;
+  double danger_lay_ = 0, danger_known_ = 0;
+  int others_count_ = -1;
+  std::array<Meld, kMaxMelds> others_melds_{};
+  std::array<CardSet, kMaxPlayers> known_{};
+  std::array<bool, kKinds> filled_{};
+  std::array<double, kKinds> harm_{};
+};
+
+thread_local DangerMemo danger_memo;
 
 // The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
 // `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
 // changed, so only its value is worked out, by the same steps in the same order as evaluate()
 // (the result is the same to the last bit). Falls back to evaluate() when the hand is over, the
 // sides in play changed (three players: the first pozzetto taken) or another seat's hand changed
-// (the next seat took up the pozzetto it had reached by discarding).
+// (the next seat took up the pozzetto it had reached by discarding). `danger` holds the harms of
+// the discards of the turn of `base`, which are those of `t` when nothing but the seat's changed.
 double evaluate_after(const GameState& base, double base_best_other, const GameState& t,
                       const Rules& rules, int seat, const HeuristicParams& p, CardSet unseen,
-                      Card discarded, const MeldValues& cache) {
+                      Card discarded, const MeldValues& cache, DangerMemo& danger) {
   if (!others_unchanged(base, t, seat)) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
   const int side = seat_side(t, rules, seat);
   double own = 0;
   for (int i = 0; i < t.meld_count; ++i)
     if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
   const SideParts parts(t, rules, seat, side, p);
-  double result = own_side_value(parts, rules, seat, p, own, t.hands[seat].size(),
+  double result = own_side_value(parts, p, own, t.hands[seat].size(),
                                  hand_value(t.hands[seat], unseen, rules, p)) - base_best_other;
-  if (discarded.valid()) result -= discard_danger(t, rules, side, discarded, p);
+  if (discarded.valid()) result -= danger.of(t, rules, side, discarded, p);
   assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
   return result;
 }
@@ -274,71 +442,12 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
 }
 
 thread_local std::vector<Move> emptying_scratch;  // emptying_value's space for the moves
+thread_local std::vector<Move> imagined_scratch;  // imagine_turn's space for a step's moves
 
 struct Scored {
   std::size_t index;
   double value;       // evaluation after the move
   bool ends_lookahead;  // the turn is over, or a pozzetto joined the hand
-};
-
-// make_meld's answers for the meld candidates met lately: the same melds come up again over the
-// positions of a turn and of the turns the draw-phase choice imagines. One per thread, holding
-// answers for one Rules at a time (use() is called at each heuristic_choice).
-class MeldMemo {
- public:
-  void use(const Rules& rules) {
-    if (rules_ == rules) return;
-    rules_ = rules;
-    for (Entry& e : table_) e.filled = false;
-  }
-  const MeldResult& of(CardSet cards) {
-    const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
-    Entry& e = table_[static_cast<std::size_t>(h >> (64 - kBits))];
-    if (!e.filled || e.cards != cards) {
-      e.result = make_meld(cards, rules_);
-      e.cards = cards;
-      e.filled = true;
-    }
-    return e.result;
-  }
-
- private:
-  static constexpr int kBits = 9;
-  struct Entry {
-    CardSet cards;
-    MeldResult result;
-    bool filled = false;
-  };
-  std::array<Entry, std::size_t{1} << kBits> table_{};
-  Rules rules_{};
-};
-
-thread_local MeldMemo meld_memo;
-
-// discard_danger's answers per card kind, for one side over the positions of one of its turns
-// that one heuristic_choice looks at: the seat's own moves change neither the other sides' melds
-// nor what it knows of their hands (and a pozzetto taken, which could change the sides in play,
-// ends every lookahead).
-class DangerMemo {
- public:
-  double of(const GameState& s, const Rules& rules, int side, Card card, const HeuristicParams& p) {
-    if (side != side_ || s.split != split_) {
-      side_ = side;
-      split_ = s.split;
-      filled_.fill(false);
-    }
-    const std::size_t k = card.index;
-    if (!filled_[k]) {
-      harm_[k] = discard_danger(s, rules, side, card, p);
-      filled_[k] = true;
-    }
-    return harm_[k];
-  }
-
- private:
-  int side_ = -1, split_ = -2;
-  std::array<bool, kKinds> filled_{};
-  std::array<double, kKinds> harm_{};
 };
 
 // The evaluations of the meld-phase moves of one position that leave two or more cards in the
@@ -365,18 +474,19 @@ class QuickValues {
         if (hand.size() - m.cards.size() < 2 || !m.cards.subset_of(hand) ||
             s_.meld_count >= kMaxMelds)
           return kNone;
-        const MeldResult& r = meld_memo.of(m.cards);
+        const MeldMemo::Candidate& c = meld_memo.of(m.cards);
+        const MeldResult& r = c.result;
         if (!r.ok()) return kNone;
         if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s_, side_, r.meld.rank)) return kNone;
+        assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
-        own += meld_value(r.meld, rules_, p_);  // the new meld comes last
-        HandTally left = tally_;
+        own += c.value;  // the new meld comes last
+        // The tally of the cards left, counted afresh: the same integers as taking the meld's
+        // cards out of tally_ one by one (HandTally::without), for less.
         CardSet rest = hand;
-        m.cards.for_each([&](Card c) {
-          left = left.without(rest, c, rules_);
-          rest.remove(c);
-        });
-        return own_side_value(parts_, rules_, seat_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
+        m.cards.for_each([&](Card x) { rest.remove(x); });
+        const HandTally left(rest, rules_);
+        return own_side_value(parts_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
         if (hand.size() < 3 || !hand.count(m.card)) return kNone;
@@ -384,15 +494,19 @@ class QuickValues {
         if (at < 0) return kNone;
         const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
         if (!r.ok()) return kNone;
-        return own_side_value(parts_, rules_, seat_, p_, own_melds(at, meld_value(r.meld, rules_, p_)),
+        assert(same_bits(meld_memo.value(r.meld), meld_value(r.meld, rules_, p_)));
+        return own_side_value(parts_, p_, own_melds(at, meld_memo.value(r.meld)),
                               hand.size() - 1, hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_;
       }
       case MoveKind::Discard: {
-        if (hand.size() < 2 || discards_ != Discards::Quick ||
-            check_discard(s_, rules_, m.card) != MoveError::Ok)
-          return kNone;
-        return own_side_value(parts_, rules_, seat_, p_, melds_sum_, hand.size() - 1,
+        // With two cards or more in hand check_discard refuses only a card not in the hand and
+        // the held card (RULES C.5); asked here in that order.
+        if (hand.size() < 2 || discards_ != Discards::Quick) return kNone;
+        const bool allowed = hand.count(m.card) && !hold_blocks(s_, rules_, m.card);
+        assert(allowed == (check_discard(s_, rules_, m.card) == MoveError::Ok));
+        if (!allowed) return kNone;
+        return own_side_value(parts_, p_, melds_sum_, hand.size() - 1,
                               hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_ - danger_.of(s_, rules_, side_, m.card, p_);
       }
@@ -464,13 +578,35 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
   return best;
 }
 
-// The meld-phase choice (see the header) and the evaluation it leads to.
+// The evaluation of a position and the best value of another side there (evaluate()'s result and
+// its best_other_out), when the caller knows them already.
+struct Evaluated {
+  double value;
+  double best_other;
+};
+
+// The meld-phase choice (see the header) and the evaluation it leads to. `known`, if given, is
+// evaluate()'s answer at `s` (bit for bit); `best_other_out`, if given, receives the best value
+// of another side at `s`.
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-                         const HeuristicParams& p, DangerMemo& danger) {
+                         const HeuristicParams& p, DangerMemo& danger,
+                         const Evaluated* known = nullptr, double* best_other_out = nullptr) {
   const int seat = s.turn;
   const MeldValues melds(s, rules, p);
   double best_other = 0;
-  const double now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
+  double now = 0;
+  if (known) {
+    now = known->value;
+    best_other = known->best_other;
+#ifndef NDEBUG
+    double check_other = 0;
+    assert(now == evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &check_other));
+    assert(best_other == check_other);
+#endif
+  } else {
+    now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
+  }
+  if (best_other_out) *best_other_out = best_other;
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
@@ -488,14 +624,15 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       // that is not open to greedy, and an open side's cards never come back.)
       const CardSet unseen = new_packet_cards(s, t, seat);
       v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
-                         melds);
+                         melds, danger);
       over = t.over();
       ends = discard || over || t.turn != seat || !unseen.empty();
     } else {
 #ifndef NDEBUG
       GameState t = s;
       assert(apply_move(t, rules, m).ok());
-      assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, discard ? m.card : Card{}, melds));
+      assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, discard ? m.card : Card{}, melds,
+                                 danger));
       assert(!t.over() && new_packet_cards(s, t, seat).empty() && (t.turn != seat) == discard);
 #endif
     }
@@ -525,15 +662,41 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   return chosen;
 }
 
+// a == b for two positions, the same answer as GameState's operator== for less: that compares the
+// stock, the packets and the melds member by member, and these hold only integers with no padding
+// between them (unique object representations), so comparing their bytes gives the same answer.
+// Every other member is compared as operator== does; the size check asks that a member added to
+// GameState be added here too.
+bool same_position(const GameState& a, const GameState& b) {
+  static_assert(std::has_unique_object_representations_v<Card> &&
+                std::has_unique_object_representations_v<Packet> &&
+                std::has_unique_object_representations_v<Meld>);
+  static_assert(sizeof(GameState) == 1296, "GameState changed: compare its new members here");
+  return a.players == b.players && a.first == b.first && a.turn == b.turn && a.phase == b.phase &&
+         a.end == b.end && a.closing_side == b.closing_side && a.split == b.split &&
+         a.cut_side == b.cut_side && a.flags == b.flags && a.deadlock == b.deadlock &&
+         a.hold == b.hold && a.has_seed == b.has_seed && a.seed == b.seed && a.hands == b.hands &&
+         a.known == b.known && a.pile == b.pile && a.top == b.top && a.pile_size == b.pile_size &&
+         a.stock_pos == b.stock_pos && a.stock_end == b.stock_end &&
+         a.meld_count == b.meld_count && a.opened == b.opened && a.need == b.need &&
+         a.scores == b.scores && a.meld_side == b.meld_side &&
+         std::memcmp(a.stock.data(), b.stock.data(), sizeof a.stock) == 0 &&
+         std::memcmp(a.packets.data(), b.packets.data(), sizeof a.packets) == 0 &&
+         std::memcmp(a.melds.data(), b.melds.data(), sizeof a.melds) == 0;
+}
+
 // The turn the draw-phase choice imagined after taking the pile, position by position with the
 // choice made there: when the pile is then taken, the meld phase meets the same positions (the
 // heuristic reads nothing else), and each choice is looked up instead of worked out again.
 // One per thread; a lookup matches the position, the candidates, the rules and the parameters.
+// The rules are those meld_memo was given at both calls (heuristic_choice gives them first), so
+// they match when its rules did not change in between (a change back to the same rules counts as
+// a change: the choice is then worked out again, the same one).
 class ImaginedTurn {
  public:
-  void begin(const Rules& rules, const HeuristicParams& p) {
+  void begin(const HeuristicParams& p) {
     used_ = 0;
-    if (!(rules_ == rules)) rules_ = rules;
+    rules_generation_ = meld_memo.rules_generation();
     if (!(params_ == p)) params_ = p;
   }
   void add(const GameState& position, const std::vector<Move>& moves, std::size_t choice) {
@@ -543,26 +706,42 @@ class ImaginedTurn {
     step.moves = moves;
     step.choice = choice;
   }
-  // The choice recorded at `s` among `moves`, or moves.size() if none was.
-  std::size_t find(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
-                   const HeuristicParams& p) const {
+  struct Step {
+    GameState position;
+    std::vector<Move> moves;  // legal_moves at position
+    std::size_t choice = 0;
+  };
+  // The first position recorded since begin(), or null.
+  const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
+  // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
+  const std::vector<Move>* moves_at(const GameState& s, const Rules& rules) const {
+    if (rules_generation_ != meld_memo.rules_generation()) return nullptr;
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
-      if (step.position.hands[step.position.turn] != s.hands[s.turn] || !(step.position == s)) continue;
-      if (step.moves == moves && rules_ == rules && params_ == p) return step.choice;
+      if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
+        continue;
+      return meld_memo.rules() == rules ? &step.moves : nullptr;
+    }
+    return nullptr;
+  }
+  // The choice recorded at `s` among `moves`, or moves.size() if none was.
+  std::size_t find(const GameState& s, const std::vector<Move>& moves, const HeuristicParams& p) const {
+    if (rules_generation_ != meld_memo.rules_generation()) return moves.size();
+    for (std::size_t k = 0; k < used_; ++k) {
+      const Step& step = steps_[k];
+      const bool same = step.position.hands[step.position.turn] == s.hands[s.turn] &&
+                        same_position(step.position, s);
+      assert(same == (step.position == s));
+      if (!same) continue;
+      if (step.moves == moves && params_ == p) return step.choice;
     }
     return moves.size();
   }
 
  private:
-  struct Step {
-    GameState position;
-    std::vector<Move> moves;
-    std::size_t choice = 0;
-  };
   std::vector<Step> steps_;
   std::size_t used_ = 0;
-  Rules rules_{};
+  std::uint64_t rules_generation_ = 0;
   HeuristicParams params_{};
 };
 
@@ -570,23 +749,42 @@ thread_local ImaginedTurn imagined_pile_turn;
 
 // The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
 // `put_down` tells whether the imagined turn put a card on the table; `record`, if given, keeps
-// each position with its choice.
+// each position with its choice. `from`, if given, is a position with its legal moves that `t`
+// follows by melds or lay-offs or has the same hand less cards as (for legal_moves_after).
 double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
                     std::vector<Move>& scratch, DangerMemo& danger, bool& put_down,
-                    ImaginedTurn* record = nullptr) {
+                    ImaginedTurn* record = nullptr, const ImaginedTurn::Step* from = nullptr) {
   put_down = false;
+  // The evaluation of `t` once a step has worked it out: a meld or lay-off chosen without ending
+  // the lookahead was valued as the position it leads to (evaluate() there, to the last bit), and
+  // when it left every other seat's hand and the sides in play as they were (others_unchanged),
+  // the other sides' values, and so their best, are those of the step before.
+  Evaluated known{};
+  bool have_known = false;
+  // After the first step, the position before the move played and its legal moves: the next
+  // step's moves are mostly theirs (legal_moves_after).
+  std::optional<GameState> before;  // made at the first move
+  std::vector<Move>& before_moves = imagined_scratch;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
-    legal_moves(t, rules, scratch);
+    if (step > 0) legal_moves_after(*before, before_moves, t, rules, scratch);
+    else if (from) legal_moves_after(from->position, from->moves, t, rules, scratch);
+    else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
-    const Scored c = meld_phase_choice(t, rules, scratch, p, danger);
+    double best_other = 0;
+    const Scored c =
+        meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr, &best_other);
     if (record && c.index < scratch.size()) record->add(t, scratch, c.index);
     const MoveKind kind = scratch[c.index].kind;
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
+    before = t;
     apply_move(t, rules, scratch[c.index]);
+    have_known = others_unchanged(*before, t, seat);
+    known = {c.value, best_other};
+    before_moves.swap(scratch);
   }
-  return evaluate(t, rules, seat, p, CardSet{}, Card{});
+  return have_known ? known.value : evaluate(t, rules, seat, p, CardSet{}, Card{});
 }
 
 // Whether a side other than `side` can close: its pozzetto taken and a burraco that closes
@@ -636,8 +834,9 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
   // the evaluation has no model of the requirement yet.
   if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)])
     return greedy_choice(s, rules, moves);
-  meld_memo.use(rules);
-  DangerMemo danger;
+  meld_memo.use(rules, p);
+  DangerMemo& danger = danger_memo;
+  danger.use(s, rules, seat_side(s, rules, s.turn), p);
   if (s.phase == Phase::Draw) {
     std::size_t draw = moves.size(), pile = moves.size();
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -655,7 +854,7 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
-    imagined_pile_turn.begin(rules, p);
+    imagined_pile_turn.begin(p);
     const double with_pile =
         imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &imagined_pile_turn);
     // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
@@ -663,12 +862,15 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     if (s.pile_size == 1 && !melds_from_pile) return draw;
     GameState as_is = s;  // the turn on the hand as it is: the stock card is not known
     as_is.phase = Phase::Meld;
-    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused);
+    // Its hand is the pile turn's first hand less the pile: the same table, so the moves of the
+    // pile turn's first position give its melds.
+    const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused, nullptr,
+                                        imagined_pile_turn.first());
     const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
     return with_pile > without + margin ? pile : draw;
   }
   if (s.phase != Phase::Meld) return 0;
-  const std::size_t seen = imagined_pile_turn.find(s, rules, moves, p);
+  const std::size_t seen = imagined_pile_turn.find(s, moves, p);
   if (seen < moves.size()) {
     assert(seen == meld_phase_choice(s, rules, moves, p, danger).index);
     return seen;
@@ -707,6 +909,18 @@ HeuristicParams HeuristicParams::partnership() {
 const HeuristicParams& HeuristicParams::defaults(int players) {
   static const HeuristicParams others{}, four = partnership();
   return players == 4 ? four : others;
+}
+
+bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
+  const std::vector<Move>* moves = imagined_pile_turn.moves_at(s, rules);
+  if (!moves) return false;
+  out = *moves;
+#ifndef NDEBUG
+  std::vector<Move> check;
+  legal_moves(s, rules, check);
+  assert(check == out);
+#endif
+  return true;
 }
 
 int heuristic_side_values(const GameState& s, const Rules& rules, const HeuristicParams& p,

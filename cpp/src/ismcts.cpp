@@ -368,6 +368,8 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
   const double c = params_.exploration;
   const int observer = obs.player;
   const bool others_by_policy = params_.opponents != IsmctsOpponents::Tree;
+  // The heuristic keeps the legal moves of the turns it imagined and then played (search.hpp).
+  const bool recall = others_by_policy && others_.kind == Policy::Kind::Heuristic;
   const int cap = g_move_cap.load(std::memory_order_relaxed);
   for (int it = 0; it < iterations; ++it) {
     if (timed && (it & 15) == 0 && it > 0 && std::chrono::steady_clock::now() >= deadline) break;
@@ -383,7 +385,7 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
       if (descent == cap) [[unlikely]]
         throw_move_cap(d, rules, cap);
       ++descent;
-      legal_moves(d, rules, legal_);
+      if (!recall || !heuristic_recalled_moves(d, rules, legal_)) legal_moves(d, rules, legal_);
       if (legal_.empty()) throw_no_legal_move(d, rules);  // a determinization the rules refuse
       const int mover = d.turn;
       if (others_by_policy && mover != observer) {

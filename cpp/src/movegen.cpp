@@ -371,38 +371,19 @@ Move simple_move(MoveKind kind) {
   return m;
 }
 
-}  // namespace
-
-bool move_less(const Move& a, const Move& b) {
-  if (a.kind != b.kind) return a.kind < b.kind;
-  switch (a.kind) {
-    case MoveKind::Meld: return meld_key(a.cards) < meld_key(b.cards);
-    case MoveKind::Add:
-      return a.index != b.index ? a.index < b.index : a.card.index < b.card.index;
-    case MoveKind::Discard: return a.card.index < b.card.index;
-    default: return false;
-  }
-}
-
-void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
-#ifndef NDEBUG
-  const NestedCall nested;
-#endif
-  out.clear();
-  if (s.over()) return;
-  if (s.phase == Phase::Draw) {
-    MoveKind kinds[4];
-    const int n = draw_phase_moves(s, rules, kinds);
-    for (int i = 0; i < n; ++i) out.push_back(simple_move(kinds[i]));
-    return;
-  }
-  const CardSet hand = s.hands[s.turn];
-  const int side = seat_side(s, rules, s.turn);
+// The ranks of the sets the side has on the table (bit r for rank r): no second set of them.
+std::uint16_t side_set_ranks(const GameState& s, int side) {
   std::uint16_t set_ranks = 0;
   for (int i = 0; i < s.meld_count; ++i)
     if (s.meld_side[i] == side && s.melds[i].kind == MeldKind::Set)
       set_ranks |= static_cast<std::uint16_t>(1u << s.melds[i].rank);
-  MeldWalk(s, rules, hand, set_ranks, out).run();
+  return set_ranks;
+}
+
+// The moves of a meld-phase position after its new melds: the lay-offs, then the discards.
+void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::vector<Move>& out) {
+  const CardSet hand = s.hands[s.turn];
+  const int side = seat_side(s, rules, s.turn);
   // Lay-offs, by meld index then card. Only a card of the meld's rank (a set) or suit (a run),
   // or a wild, can ever be laid off on it (RULES B.2, B.6): the others are not tried.
   const CardSet distinct = hand.distinct();
@@ -439,6 +420,130 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
     if (many ? !(held && hold_blocks(s, rules, c)) : check_discard(s, rules, c) == MoveError::Ok)
       out.push_back(Move{MoveKind::Discard, c, 0, CardSet{}});
   });
+}
+
+// Could a meld leave at most one card of `hand` (a meld of all of it, or of all but one card)?
+// A set's naturals share a rank and a run's naturals other than its suit's two share a suit, so
+// the cards that are neither a two nor the joker must, but for one of them, share a rank or a
+// suit. Answers true whenever such a meld may exist (and sometimes when none does).
+bool may_meld_all_but_one(CardSet hand) {
+  constexpr std::uint64_t naturals = CardSet::kRankBits & ~CardSet::rank_column(kTwo);
+  const std::uint64_t one = hand.one() & naturals, two = hand.two() & naturals;
+  const int need = std::popcount(one) + std::popcount(two) - 1;
+  for (int suit = 0; suit < kSuits; ++suit) {
+    const std::uint64_t lane = std::uint64_t{0xFFFF} << (16 * suit);
+    if (std::popcount(one & lane) + std::popcount(two & lane) >= need) return true;
+  }
+  for (int rank = 1; rank <= kRanks; ++rank) {
+    const std::uint64_t column = CardSet::rank_column(rank);
+    if (std::popcount(one & column) + std::popcount(two & column) >= need) return true;
+  }
+  return false;
+}
+
+// meld_key(a) < meld_key(b) read off the planes, for melds of 16 cards or fewer (all of their cards
+// in the keys). The card sequences agree up to the lowest kind held a different number of times;
+// there the one holding it more often has that kind next, where the other has a later kind or has
+// ended (a prefix, the smaller). Kinds run in index order along the planes' bits, the joker last.
+bool meld_cards_less(CardSet a, CardSet b) {
+  const std::uint64_t a1 = a.one() & CardSet::kRankBits, a2 = a.two() & a1;
+  const std::uint64_t b1 = b.one() & CardSet::kRankBits, b2 = b.two() & b1;
+  const int a_jokers = a.jokers(), b_jokers = b.jokers();
+  const int a_size = std::popcount(a1) + std::popcount(a2) + a_jokers;
+  const int b_size = std::popcount(b1) + std::popcount(b2) + b_jokers;
+  if (a_size > 16 || b_size > 16) return meld_key(a) < meld_key(b);
+  const std::uint64_t differ = (a1 ^ b1) | (a2 ^ b2);
+  if (differ == 0) return a_jokers < b_jokers;
+  const std::uint64_t kind = differ & (~differ + 1);
+  const std::uint64_t later = ~((kind << 1) - 1);  // the kinds after it
+  const bool a_more = (a2 & kind) || ((a1 & kind) && !(b1 & kind));
+  if (a_more) return (b1 & later) != 0 || b_jokers > 0;
+  return (a1 & later) == 0 && a_jokers == 0;
+}
+
+}  // namespace
+
+bool move_less(const Move& a, const Move& b) {
+  if (a.kind != b.kind) return a.kind < b.kind;
+  switch (a.kind) {
+    case MoveKind::Meld: return meld_cards_less(a.cards, b.cards);
+    case MoveKind::Add:
+      return a.index != b.index ? a.index < b.index : a.card.index < b.card.index;
+    case MoveKind::Discard: return a.card.index < b.card.index;
+    default: return false;
+  }
+}
+
+void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
+#ifndef NDEBUG
+  const NestedCall nested;
+#endif
+  out.clear();
+  if (s.over()) return;
+  if (s.phase == Phase::Draw) {
+    MoveKind kinds[4];
+    const int n = draw_phase_moves(s, rules, kinds);
+    for (int i = 0; i < n; ++i) out.push_back(simple_move(kinds[i]));
+    return;
+  }
+  const CardSet hand = s.hands[s.turn];
+  MeldWalk(s, rules, hand, side_set_ranks(s, seat_side(s, rules, s.turn)), out).run();
+  append_lay_offs_and_discards(s, rules, out);
+}
+
+// The new melds of `s` are those of `before` that its hand still holds: the walk finds every meld
+// of the hand that is legal for the side's set ranks, in canonical order, and emits one that
+// leaves two cards or more whenever a meld slot is free. So every meld of the smaller hand that
+// leaves it two cards left `before`'s larger hand at least three and is among `before`'s moves
+// (in the same order). Those moves may hold more: a set of a rank the side has melded a set of
+// since (a meld whose cards but its twos and joker are all of that rank: the whole walk is then
+// run, as a run could be such a meld too). The melds that would leave one card or none are checked
+// by apply_move in the walk, and when the hand may have one (may_meld_all_but_one) the whole walk
+// is run instead.
+void legal_moves_after(const GameState& before, const std::vector<Move>& before_moves, const GameState& s,
+                       const Rules& rules, std::vector<Move>& out) {
+  const int seat = s.turn;
+  const CardSet hand = s.hands[seat], earlier = before.hands[before.turn];
+  const int n = hand.size();
+  const int side = seat_side(s, rules, seat);
+  const std::uint16_t set_ranks = side_set_ranks(s, side), earlier_ranks = side_set_ranks(before, side);
+  const bool filter = !s.over() && s.phase == Phase::Meld && before.phase == Phase::Meld &&
+                      before.turn == seat && seat_side(before, rules, seat) == side &&
+                      before.meld_count < kMaxMelds && n >= 5 && n < earlier.size() &&
+                      hand.subset_of(earlier) && (earlier_ranks & ~set_ranks) == 0 &&
+                      !may_meld_all_but_one(hand);
+  if (!filter) {
+    legal_moves(s, rules, out);
+    return;
+  }
+#ifndef NDEBUG
+  const NestedCall nested;
+  std::vector<Move> check;
+  legal_moves(before, rules, check);
+  assert(check == before_moves);
+#endif
+  out.clear();
+  const std::uint16_t new_ranks = set_ranks & ~earlier_ranks;
+  constexpr std::uint64_t naturals = CardSet::kRankBits & ~CardSet::rank_column(kTwo);
+  if (s.meld_count < kMaxMelds) {
+    for (const Move& m : before_moves) {
+      if (m.kind != MoveKind::Meld) break;  // the melds come first
+      if (m.cards.size() > n - 2 || !m.cards.subset_of(hand)) continue;
+      const std::uint64_t cards = (m.cards.one() | m.cards.two()) & naturals;
+      for (unsigned ranks = new_ranks; ranks; ranks &= ranks - 1) {
+        if ((cards & ~CardSet::rank_column(std::countr_zero(ranks))) == 0) {
+          legal_moves(s, rules, out);  // perhaps a set of a rank no longer allowed
+          return;
+        }
+      }
+      out.push_back(m);
+    }
+  }
+  append_lay_offs_and_discards(s, rules, out);
+#ifndef NDEBUG
+  legal_moves(s, rules, check);
+  assert(check == out);
+#endif
 }
 
 }  // namespace burraco

@@ -311,16 +311,22 @@ int greedy_usefulness(CardSet hand, Card c) {
 // those pairs are the bits one or two apart in a lane (a shift moves a lane's lowest bits only
 // onto bits 0 and 15 of the lane below, which no rank uses), counted plane by plane:
 // cnt(r) * cnt(r + d) is the sum over the planes a, b of [r in a] * [r + d in b].
+// Of the rank part's turns, the one by 0 lanes counts each slot with itself (taken off again) and
+// the pairs across the planes; turning the planes by 3 lanes counts what turning them by 1 lane
+// counts, with the planes swapped (rotr(x, 48) & y is rotr(y, 16) & x turned by 1 lane); by 2 lanes,
+// plane one against plane two counts what plane two against plane one does.
 int hand_usefulness(CardSet hand) {
   constexpr std::uint64_t ranks = 0x3FFE'3FFE'3FFE'3FFEULL & ~CardSet::rank_column(kTwo);
   constexpr std::uint64_t aces = CardSet::rank_column(kAce);
   const std::uint64_t first = hand.one() & ranks, second = hand.two() & ranks;
-  int same_rank = -std::popcount(first) - std::popcount(second);
-  for (int turn = 0; turn < 64; turn += 16) {
-    const std::uint64_t a = std::rotr(first, turn), b = std::rotr(second, turn);
-    same_rank += std::popcount(first & a) + std::popcount(first & b) + std::popcount(second & a) +
-                 std::popcount(second & b);
-  }
+  const std::uint64_t first_1 = std::rotr(first, 16), second_1 = std::rotr(second, 16);
+  const std::uint64_t first_2 = std::rotr(first, 32), second_2 = std::rotr(second, 32);
+  const int same_rank =
+      2 * std::popcount(first & second) +
+      2 * (std::popcount(first & first_1) + std::popcount(first & second_1) +
+           std::popcount(second & first_1) + std::popcount(second & second_1)) +
+      std::popcount(first & first_2) + std::popcount(second & second_2) +
+      2 * std::popcount(first & second_2);
   const std::uint64_t one = (hand.one() & ranks) | ((hand.one() & aces) << 13);
   const std::uint64_t two = (hand.two() & ranks) | ((hand.two() & aces) << 13);
   int near = 0;

@@ -180,6 +180,12 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move);
 // Every legal move, in the canonical order of docs/game.md, appended to `out` (cleared first).
 void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out);
 
+// legal_moves(s, rules, out), given the legal moves `before_moves` of `before`, a position of the
+// same turn that `s` follows by melds or lay-offs of the seat to act: the new melds of `s` are
+// then picked out of `before_moves` when that is sure to give the same list, for less.
+void legal_moves_after(const GameState& before, const std::vector<Move>& before_moves, const GameState& s,
+                       const Rules& rules, std::vector<Move>& out);
+
 // Canonical comparison of moves (docs/game.md).
 bool move_less(const Move& a, const Move& b);
 

@@ -184,6 +184,11 @@ std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vec
 std::size_t heuristic_policy_choice(Policy policy, const GameState& s, const Rules& rules,
                                     const std::vector<Move>& moves);
 
+// legal_moves(s, rules, out) when the heuristic policy has them at hand, and then true: the
+// positions of the turn it imagined after a pile take it then chose (heuristic.cpp); else false,
+// `out` unchanged. The policy loops ask it before legal_moves when the heuristic plays.
+bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out);
+
 // The policy's choice among `moves` (as greedy_choice), the randomness drawn from `rng`: random
 // takes rng.bounded(size), a hook one rng.next() for its stream, greedy and heuristic nothing.
 inline std::size_t policy_choice(Policy policy, const GameState& s, const Rules& rules,
@@ -215,7 +220,8 @@ int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
   while (!s.over() && played != cut) {
     if (played == cap) [[unlikely]]
       throw_move_cap(s, rules, cap);
-    legal_moves(s, rules, buffer);
+    if (policy.kind != Policy::Kind::Heuristic || !heuristic_recalled_moves(s, rules, buffer))
+      legal_moves(s, rules, buffer);
     if (buffer.empty()) [[unlikely]]
       throw_no_legal_move(s, rules);
     const std::vector<Move>& moves = memory.candidates(s, rules, buffer);
