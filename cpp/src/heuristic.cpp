@@ -114,7 +114,20 @@ class MeldMemo {
   HeuristicParams params_{};
 };
 
-thread_local MeldMemo meld_memo;
+// The memos below are one per thread, each reached through a pointer of its thread that holds its
+// address. In a shared library (the Python extension) GCC takes a thread_local's own address for a
+// constant it may work out again, a call to __tls_get_addr, wherever it is used: several times
+// over in one inlined comparison of two melds, and in the functions it clones for the memo passed
+// by reference. An address read from a variable is read once per call and kept in a register.
+template <class Memo>
+Memo& memo_of_thread() {
+  thread_local Memo memo;
+  thread_local Memo* at = nullptr;
+  if (!at) at = &memo;
+  return *at;
+}
+
+MeldMemo& meld_memo() { return memo_of_thread<MeldMemo>(); }
 
 // The integers hand_value() is made of, for the cards of a hand it looks at.
 struct HandTally {
@@ -191,20 +204,21 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
 // heuristic_choice, with its rules and parameters: the values come from meld_memo.
 struct MeldValues {
   const GameState* base = nullptr;
+  MeldMemo* memo = nullptr;
   std::array<double, kMaxMelds> value{};
 
   MeldValues(const GameState& s, [[maybe_unused]] const Rules& rules,
              [[maybe_unused]] const HeuristicParams& p)
-      : base(&s) {
+      : base(&s), memo(&meld_memo()) {
     for (int i = 0; i < s.meld_count; ++i) {
-      value[static_cast<std::size_t>(i)] = meld_memo.value(s.melds[i]);
+      value[static_cast<std::size_t>(i)] = memo->value(s.melds[i]);
       assert(same_bits(value[static_cast<std::size_t>(i)], meld_value(s.melds[i], rules, p)));
     }
   }
   double of(const GameState& s, int i, [[maybe_unused]] const Rules& rules,
             [[maybe_unused]] const HeuristicParams& p) const {
     if (i < base->meld_count && s.melds[i] == base->melds[i]) return value[static_cast<std::size_t>(i)];
-    const double v = meld_memo.value(s.melds[i]);
+    const double v = memo->value(s.melds[i]);
     assert(same_bits(v, meld_value(s.melds[i], rules, p)));
     return v;
   }
@@ -350,7 +364,7 @@ class DangerMemo {
  public:
   void use(const GameState& s, const Rules& rules, int side, const HeuristicParams& p) {
     bool same = side == side_ && s.split == split_ && s.players == players_ &&
-                meld_memo.rules_generation() == rules_generation_ &&
+                meld_memo().rules_generation() == rules_generation_ &&
                 same_bits(p.danger_lay, danger_lay_) && same_bits(p.danger_known, danger_known_);
     int count = 0;
     for (int i = 0; i < s.meld_count; ++i) {
@@ -372,7 +386,7 @@ class DangerMemo {
     side_ = side;
     split_ = s.split;
     players_ = s.players;
-    rules_generation_ = meld_memo.rules_generation();
+    rules_generation_ = meld_memo().rules_generation();
     danger_lay_ = p.danger_lay;
     danger_known_ = p.danger_known;
     others_count_ = count;
@@ -405,7 +419,6 @@ class DangerMemo {
   std::array<double, kKinds> harm_{};
 };
 
-thread_local DangerMemo danger_memo;
 
 // The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
 // `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
@@ -461,7 +474,8 @@ class QuickValues {
  public:
   QuickValues(const GameState& s, const Rules& rules, const HeuristicParams& p, const MeldValues& melds,
               double best_other, DangerMemo& danger)
-      : s_(s), rules_(rules), p_(p), melds_(melds), danger_(danger), best_other_(best_other), seat_(s.turn),
+      : s_(s), rules_(rules), p_(p), melds_(melds), danger_(danger), memo_(*melds.memo),
+        best_other_(best_other), seat_(s.turn),
         side_(seat_side(s, rules, s.turn)),
         usable_(s.phase == Phase::Meld && !s.over() && !provisional(s, rules, side_)),
         parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {}
@@ -474,7 +488,7 @@ class QuickValues {
         if (hand.size() - m.cards.size() < 2 || !m.cards.subset_of(hand) ||
             s_.meld_count >= kMaxMelds)
           return kNone;
-        const MeldMemo::Candidate& c = meld_memo.of(m.cards);
+        const MeldMemo::Candidate& c = memo_.of(m.cards);
         const MeldResult& r = c.result;
         if (!r.ok()) return kNone;
         if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s_, side_, r.meld.rank)) return kNone;
@@ -494,8 +508,8 @@ class QuickValues {
         if (at < 0) return kNone;
         const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
         if (!r.ok()) return kNone;
-        assert(same_bits(meld_memo.value(r.meld), meld_value(r.meld, rules_, p_)));
-        return own_side_value(parts_, p_, own_melds(at, meld_memo.value(r.meld)),
+        assert(same_bits(memo_.value(r.meld), meld_value(r.meld, rules_, p_)));
+        return own_side_value(parts_, p_, own_melds(at, memo_.value(r.meld)),
                               hand.size() - 1, hand_value(tally_.without(hand, m.card, rules_), 0, p_)) -
                best_other_;
       }
@@ -542,6 +556,7 @@ class QuickValues {
   const HeuristicParams& p_;
   const MeldValues& melds_;
   DangerMemo& danger_;
+  MeldMemo& memo_;  // the melds' (MeldValues::memo)
   double best_other_;
   int seat_, side_;
   bool usable_;
@@ -696,7 +711,7 @@ class ImaginedTurn {
  public:
   void begin(const HeuristicParams& p) {
     used_ = 0;
-    rules_generation_ = meld_memo.rules_generation();
+    rules_generation_ = meld_memo().rules_generation();
     if (!(params_ == p)) params_ = p;
   }
   void add(const GameState& position, const std::vector<Move>& moves, std::size_t choice) {
@@ -715,18 +730,18 @@ class ImaginedTurn {
   const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
   // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
   const std::vector<Move>* moves_at(const GameState& s, const Rules& rules) const {
-    if (rules_generation_ != meld_memo.rules_generation()) return nullptr;
+    if (rules_generation_ != meld_memo().rules_generation()) return nullptr;
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
       if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
         continue;
-      return meld_memo.rules() == rules ? &step.moves : nullptr;
+      return meld_memo().rules() == rules ? &step.moves : nullptr;
     }
     return nullptr;
   }
   // The choice recorded at `s` among `moves`, or moves.size() if none was.
   std::size_t find(const GameState& s, const std::vector<Move>& moves, const HeuristicParams& p) const {
-    if (rules_generation_ != meld_memo.rules_generation()) return moves.size();
+    if (rules_generation_ != meld_memo().rules_generation()) return moves.size();
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
       const bool same = step.position.hands[step.position.turn] == s.hands[s.turn] &&
@@ -834,8 +849,8 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
   // the evaluation has no model of the requirement yet.
   if (rules.opening_steps > 0 && !s.opened[seat_side(s, rules, s.turn)])
     return greedy_choice(s, rules, moves);
-  meld_memo.use(rules, p);
-  DangerMemo& danger = danger_memo;
+  meld_memo().use(rules, p);
+  DangerMemo& danger = memo_of_thread<DangerMemo>();
   danger.use(s, rules, seat_side(s, rules, s.turn), p);
   if (s.phase == Phase::Draw) {
     std::size_t draw = moves.size(), pile = moves.size();

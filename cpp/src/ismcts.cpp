@@ -371,6 +371,9 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
   // The heuristic keeps the legal moves of the turns it imagined and then played (search.hpp).
   const bool recall = others_by_policy && others_.kind == Policy::Kind::Heuristic;
   const int cap = g_move_cap.load(std::memory_order_relaxed);
+  // The root's legal moves depend only on what the seat to act sees (choose()): worked out once
+  // here, not at the first step of every iteration.
+  legal_moves(determinize(obs, rules, 0), rules, root_legal_);
   for (int it = 0; it < iterations; ++it) {
     if (timed && (it & 15) == 0 && it > 0 && std::chrono::steady_clock::now() >= deadline) break;
     GameState d = determinize(obs, rules, rng_.next());
@@ -385,7 +388,15 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
       if (descent == cap) [[unlikely]]
         throw_move_cap(d, rules, cap);
       ++descent;
-      if (!recall || !heuristic_recalled_moves(d, rules, legal_)) legal_moves(d, rules, legal_);
+      if (descent == 1) {
+        legal_ = root_legal_;
+#ifndef NDEBUG
+        legal_moves(d, rules, scratch_);
+        assert(scratch_ == root_legal_);
+#endif
+      } else if (!recall || !heuristic_recalled_moves(d, rules, legal_)) {
+        legal_moves(d, rules, legal_);
+      }
       if (legal_.empty()) throw_no_legal_move(d, rules);  // a determinization the rules refuse
       const int mover = d.turn;
       if (others_by_policy && mover != observer) {

@@ -228,6 +228,7 @@ class Ismcts {
   std::vector<Node> spare_;      // scratch of the re-rooting
   // Scratch reused across iterations and calls.
   std::vector<Move> legal_;
+  std::vector<Move> root_legal_;  // search(): the root's legal moves, the same in every iteration
   std::vector<Move> scratch_;
   std::vector<std::int32_t> path_;
   std::vector<std::int32_t> untried_;
