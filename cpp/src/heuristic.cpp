@@ -819,7 +819,6 @@ HeuristicParams race_params(const HeuristicParams& p) {
   HeuristicParams r = p;
   r.hand_weight = p.race_hand_weight;
   r.wild_value = p.race_wild_value;
-  r.use_weight = p.race_use_weight;
   for (double& share : r.progress) share *= p.race_progress;
   r.pile_take_cards = 0;
   r.race = false;
@@ -905,7 +904,6 @@ HeuristicParams HeuristicParams::partnership() {
   p.danger_lay = 0;
   p.danger_known = 10;
   p.wild_value = 60;
-  p.use_weight = 0.3;
   p.pozzetto_extra = 0;
   p.pozzetto_card = 8;
   p.progress = {0.0, 0.0, 0.15, 0.35};
@@ -916,7 +914,6 @@ HeuristicParams HeuristicParams::partnership() {
   p.race = true;
   p.race_hand_weight = 1.2;
   p.race_wild_value = 30;
-  p.race_use_weight = 0.3;
   p.race_progress = 0.5;
   return p;
 }

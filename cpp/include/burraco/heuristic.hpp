@@ -78,13 +78,12 @@ struct HeuristicParams {
   int pile_take_cards = 0;
   // The race: once another side can close (its pozzetto taken and a burraco that closes), the
   // hand is held at its full cost rather than for what it promises. With `race` set, the policy
-  // then plays with `race_hand_weight`, `race_wild_value` and `race_use_weight` in place of
-  // hand_weight, wild_value and use_weight, with `progress` scaled by `race_progress`, and a pile
-  // is always judged by its imagined turn.
+  // then plays with `race_hand_weight` and `race_wild_value` in place of hand_weight and
+  // wild_value, with `progress` scaled by `race_progress`, and a pile is always judged by its
+  // imagined turn.
   bool race = false;
   double race_hand_weight = 0.6;
   double race_wild_value = 45;
-  double race_use_weight = 0.3;
   double race_progress = 1;
 
   friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
