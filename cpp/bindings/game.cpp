@@ -544,6 +544,13 @@ void bind_game(py::module_& m) {
                               py::make_tuple(state_string(g.start_state(), *g.rules), moves,
                                              state_string(g.state, *g.rules)));
       })
+      .def("_record_history", [](const PyGame& g) {
+        py::list moves;
+        for (const Move& mv : g.move_list()) moves.append(py::str(move_text(mv)));
+        return py::make_tuple(state_string(g.start_state(), *g.rules), moves);
+      },
+           "(the state string the history starts from, the moves' notation): what game.record() "
+           "needs, read in one call instead of undoing every move from Python.")
       .def("__eq__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
         if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         return py::bool_(same_game(a, b.cast<const PyGame&>()));

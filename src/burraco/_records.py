@@ -496,8 +496,13 @@ def record(game: _Game, rules_class: _RulesClass, game_class: _GameClass[_Game])
     snapshot (``game.copy()``) so that another thread's moves cannot tear it."""
     game = game.copy()
     state = _fields(game.state_string())
-    start = _start_of(game)
-    start_state = start.state_string()
+    history = getattr(game, "_record_history", None)  # the core: start and moves in one call
+    if history is not None:
+        start_state, moves = history()
+    else:
+        start = _start_of(game)
+        start_state = start.state_string()
+        moves = [str(move) for move in game.moves]
     seed: int | None = None
     deck: str | None = None
     start_text: str | None = None
@@ -506,6 +511,8 @@ def record(game: _Game, rules_class: _RulesClass, game_class: _GameClass[_Game])
     ).state_string() == start_state:
         seed = game.seed
     else:
+        if history is not None:
+            start = _start_of(game)
         candidate = _deck_of(start)
         try:
             dealt = game_class(game.rules, deck=candidate, first_player=game.first_player,
@@ -525,7 +532,7 @@ def record(game: _Game, rules_class: _RulesClass, game_class: _GameClass[_Game])
         "seed": seed,
         "deck": deck,
         "start": start_text,
-        "moves": [str(move) for move in game.moves],
+        "moves": moves,
         "result": _result_json(game.result()) if game.is_over() else None,
     }
 
