@@ -42,6 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
 
+import ray_workloads as R
 import search_workloads as W
 
 ENGINES = W.ENGINES
@@ -461,6 +462,28 @@ def native_lines(fig, sizes) -> list[Line]:
     ]
 
 
+def ray_lines(fig, mode: str) -> list[Line]:
+    """The rows of self-play on Ray (docs/rl.md): the run against playouts(threads=2)."""
+    def rate(f: Figure) -> str:
+        return fmt_rate(f.per_second) + (f" ({f.hands:,} hands)" if f.hands else "")
+
+    def core_only(key, label, build) -> tuple[Line, Figure]:
+        figure = fig(lambda: build("core"), "core", key)
+        figures = {"core": figure, **{e: Figure(status="n/a", reason="n/a: core only")
+                                      for e in ENGINES if e != "core"}}
+        return _line(label, "hands/s", figures, rate, lambda f: f.per_second), figure
+
+    batch_line, batch = core_only(
+        "ray_playouts2", f"{R.RAY_POLICY}: playouts(threads=2)",
+        lambda e: R.playouts_two_threads(e, mode))
+    ray_line, ray = core_only(
+        "ray_selfplay", f"{R.RAY_POLICY}: selfplay on a local 2-CPU Ray (records, Parquet)",
+        lambda e: R.ray_selfplay(e, mode))
+    return [batch_line, ray_line,
+            _ratio_line("Ray selfplay / playouts(threads=2)", ray, batch, ">= 0.7x",
+                        lambda r: r >= 0.7)]
+
+
 def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
                 only: str | None = None) -> list:
     """Measures every row (only="native": the native-policy rows alone); returns (group title,
@@ -483,6 +506,10 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
                     f"Python twin, and its native port of greedy, beside greedy ({W.NATIVE_RULES})")
     if only == "native":
         return [(native_title, native_lines(fig, sizes))]
+    ray_title = (f"Self-play on Ray ({R.RAY_RULES}, the same hands both ways; "
+                 "burraco.distributed, docs/rl.md)")
+    if only == "ray":
+        return [(ray_title, ray_lines(fig, mode))]
 
     def per_rules(key, title, builder, engines, target_for, extra=None):
         lines, all_figures = [], {}
@@ -684,6 +711,8 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
          "seeded deals)", fixed)
     )
 
+    groups.append((ray_title, ray_lines(fig, mode)))
+
     rss = {}
     for engine in ENGINES:
         progress(f"{engine} memory")
@@ -781,8 +810,9 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a repeat loops the workload for, at least",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser.add_argument("--only", choices=["native"],
-                        help="measure one group of rows alone (native: the native policies)")
+    parser.add_argument("--only", choices=["native", "ray"],
+                        help="measure one group of rows alone (native: the native policies; "
+                        "ray: self-play on Ray)")
     parser.add_argument("--rss-child", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="full", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

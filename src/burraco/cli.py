@@ -4,6 +4,7 @@
                  [--hands N] [--out FILE]
     burraco selfplay --preset P --games N [--policy greedy | --policies greedy,module:attr]
                      [--seed S] [--out games.jsonl] [--matches] [--engine core|reference]
+                     [--ray [ADDRESS] --out DIR [--shard-size N] [--restart]]
     burraco replay FILE [--game K | --list] [--move N] [--all] [--engine core|reference]
     burraco perft [--preset P --seed S | --state STATE] --depth D [--divide]
     burraco perft FILE [FILE ...] [--id ID] [--max-nodes N] [--divide]
@@ -704,8 +705,10 @@ def render_summary(
     seconds: float,
     matches: bool,
     end_reasons: Sequence[str],
+    timed_hands: int | None = None,
 ) -> list[Table]:
-    """The summary of a self-play run: the run, its units side by side, then the hands."""
+    """The summary of a self-play run: the run, its units side by side, then the hands; the rate
+    is of ``timed_hands`` (default: every hand) played in ``seconds``."""
     game_word = "matches" if matches else "hands"
     percent: Callable[[int, int], str] = (
         lambda n, total: f"{n} ({100 * n / total:.1f}%)" if total else f"{n}"
@@ -735,7 +738,8 @@ def render_summary(
     ))
     mean_moves = tally.moves / tally.hands if tally.hands else 0.0
     hands.add_row("mean moves per hand", f"{mean_moves:.1f}")
-    rate = tally.hands / seconds if seconds > 0 else 0.0
+    timed = tally.hands if timed_hands is None else timed_hands
+    rate = timed / seconds if seconds > 0 else 0.0
     hands.add_row("hands per second", f"{rate:,.1f} ({seconds:.2f} s)")
     return [run, units, hands]
 
@@ -750,6 +754,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.max_hands < 1:
         raise CliError(f"--max-hands {args.max_hands}: expected at least 1", 2)
     seed = seed_or_random(args.seed)
+    if args.ray is not None:
+        return _selfplay_ray(args, rules, policies, seed)
+    if args.shard_size != 1000 or args.restart:
+        raise CliError("--shard-size and --restart go with --ray", 2)
     with contextlib.ExitStack() as stack:
         out = _open_out(args.out, stack)
         tally, seconds = _selfplay_loop(engine, rules, policies, seed, args, out)
@@ -762,6 +770,56 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         screen.table(table)
     if args.out:
         screen.say(f"wrote {tally.hands} records to {args.out}")
+    return 0
+
+
+def _selfplay_ray(args: argparse.Namespace, rules: Any, policies: Sequence[str], seed: int) -> int:
+    """``burraco selfplay --ray``: the games sharded over Ray tasks into the folder ``--out``
+    (:func:`burraco.distributed.selfplay`), then the same summary as a local run."""
+    if args.engine != "core":
+        raise CliError("--ray plays with the core engine (drop --engine reference)", 2)
+    if not args.out:
+        raise CliError("--ray needs --out DIR: the folder of the run's shards", 2)
+    if args.shard_size < 1:
+        raise CliError(f"--shard-size {args.shard_size}: expected at least 1", 2)
+    try:
+        from . import distributed
+        import pyarrow  # noqa: F401  # both are the ray extra: say so before starting anything
+        import ray  # noqa: F401
+    except ImportError as error:
+        raise CliError(f"--ray needs Ray and pyarrow: pip install 'burraco[ray]' ({error})") from None
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # module:attribute policies from the current folder
+    unit = "matches" if args.matches else "hands"
+    with progress_bar(args.games, unit, enabled=not args.quiet) as bar:
+        task = bar.add_task("selfplay", total=args.games, rate="")
+        started = time.perf_counter()
+
+        def progress(done: int, total: int) -> None:
+            elapsed = time.perf_counter() - started
+            bar.update(task, completed=done,
+                       rate=f"{done / elapsed:,.0f} {unit}/s" if elapsed > 0 and done else "")
+
+        try:
+            summary = distributed.selfplay(
+                rules, args.games, args.out, policies=policies, seed=seed,
+                shard_size=args.shard_size, matches=args.matches, max_hands=args.max_hands,
+                address=args.ray or None, resume=not args.restart, progress=progress)
+        except BurracoError as error:
+            raise CliError(str(error)) from None
+    tally = Tally(summary.units, games=summary.games, hands=summary.hands, draws=summary.draws,
+                  moves=summary.moves, reasons=summary.reasons)
+    tally.wins, tally.score_sums = summary.wins, summary.score_sums
+    screen = Screen(color=not args.no_color)
+    screen.say(f"burraco selfplay: {rules!r}, engine core on Ray, seed {seed}, policies "
+               + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
+    for table in render_summary(tally, rules, policies, summary.seconds, args.matches,
+                                load_engine("core").END_REASONS, summary.hands_played):
+        screen.table(table)
+    screen.say(f"shards: {summary.shards_played} played now ({summary.hands_played} hands), "
+               f"{summary.shards_skipped} finished before (of {summary.run.shards})")
+    screen.say(f"wrote {summary.hands} records to {args.out}/records and the hands table to "
+               f"{args.out}/hands")
     return 0
 
 
@@ -1269,6 +1327,16 @@ def build_parser() -> argparse.ArgumentParser:
                           help="play N whole matches instead of N hands")
     selfplay.add_argument("--max-hands", type=int, default=1000, metavar="N",
                           help="with --matches: stop a match after N hands as a draw (default 1000)")
+    selfplay.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                          help="shard the games over Ray tasks (pip install 'burraco[ray]'; "
+                          "docs/rl.md): a new local Ray without ADDRESS, else the cluster at "
+                          "ADDRESS (e.g. auto, or 10.0.0.1:6379); --out then names a folder that "
+                          "gets each shard's records and a Parquet table of the hands, and a run "
+                          "into the same folder resumes it")
+    selfplay.add_argument("--shard-size", type=int, default=1000, metavar="N",
+                          help="with --ray: games per shard (one Ray task each; default 1000)")
+    selfplay.add_argument("--restart", action="store_true",
+                          help="with --ray: play every shard again instead of resuming")
     selfplay.add_argument("--quiet", action="store_true", help="no progress bar")
     color_option(selfplay)
     engine_option(selfplay)

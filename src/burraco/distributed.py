@@ -1,0 +1,472 @@
+"""Self-play sharded over Ray tasks (docs/rl.md "Self-play on Ray"): ``burraco selfplay --ray``.
+
+A run plays ``games`` hands (or matches) exactly as ``burraco selfplay`` plays them on one machine,
+game ``i`` dealt from the ``i``-th SplitMix64 output of the seed, and cuts them into shards of
+``shard_size`` consecutive games. Each shard is one Ray task: it loads the policies by their specs
+(native policies run inside the task, in C++), plays its games, and sends back its game records
+and a table of one row per hand. The driver writes each finished shard into the run's folder::
+
+    DIR/run.json                     what the run is (rules, policies, seed, games, shard size)
+    DIR/records/shard-00000.jsonl    the shard's game records (docs/records.md), in game order
+    DIR/hands/shard-00000.parquet    the shard's hands, one row each (HAND_COLUMNS)
+    DIR/summary.json                 the merged summary, written when every shard is there
+
+A shard's two files are written under temporary names and renamed, the table last, so a shard
+whose table exists is complete. Running again into the same folder with the same run skips those
+shards and plays only the missing ones (a killed run resumes); a folder holding another run is
+refused, quoting what differs. ``pyarrow.parquet.read_table(DIR / "hands")`` reads every shard as
+one table.
+
+Ray and pyarrow are the ``ray`` extra (``pip install 'burraco[ray]'``); nothing here imports them
+before a run starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ._errors import BurracoError, InvalidNotationError
+
+__all__ = [
+    "HAND_COLUMNS",
+    "RUN_FORMAT",
+    "Run",
+    "RunSummary",
+    "play_shard",
+    "selfplay",
+    "summarize",
+]
+
+#: The ``format`` tag of ``run.json`` and ``summary.json``.
+RUN_FORMAT = "burraco-selfplay-run"
+RUN_VERSION = 1
+
+#: The columns of the hands table, in order, with what each holds.
+HAND_COLUMNS: dict[str, str] = {
+    "preset": "the rule set's preset name (its knobs are in run.json and in each record)",
+    "game": "the game's number in the run: the hand's, or with matches the match's",
+    "hand": "the hand's number in its match (0 without matches)",
+    "seed": "the seed the hand was dealt from (uint64)",
+    "first_player": "the seat that played first",
+    "policies": "the policy spec of each seat, in seat order",
+    "scores": "the hand's score per side (per seat, in half points, with three players)",
+    "winner": "the side (seat with three players) with the best hand score, or -1 for a tie",
+    "end_reason": "closed, stock_exhausted or deadlock",
+    "moves": "the moves played",
+    "match_scores": "with matches, on a match's last hand: the final match scores; else null",
+    "match_winner": "with matches, on a match's last hand: the winner, or -1; else null",
+}
+
+_GAMMA = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+_MAX_GAMES = 10**9
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a run is: everything that decides its games. Two runs with equal fields play the same
+    games, whatever machine or cluster plays them.
+
+    ``rules`` is the rule set's canonical text (``Rules.text``), ``policies`` one spec per seat.
+    """
+
+    rules: str
+    policies: tuple[str, ...]
+    seed: int
+    games: int
+    shard_size: int
+    matches: bool = False
+    max_hands: int = 1000
+
+    @property
+    def shards(self) -> int:
+        """How many shards the games are cut into."""
+        return -(-self.games // self.shard_size)
+
+    def bounds(self, shard: int) -> tuple[int, int]:
+        """The games ``[first, stop)`` of shard ``shard``."""
+        first = shard * self.shard_size
+        return first, min(first + self.shard_size, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["policies"] = list(self.policies)
+        return {"format": RUN_FORMAT, "version": RUN_VERSION, **data}
+
+
+@dataclass
+class RunSummary:
+    """The merged result of a run: per unit (side, or seat with three players) wins and score
+    sums, draws, end reasons, moves (every finished shard's, those of an earlier run included);
+    and how this call went: shards played and found finished, the hands it played, its seconds."""
+
+    run: Run
+    units: list[str]
+    games: int = 0
+    hands: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    score_sums: list[int] = field(default_factory=list)
+    moves: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+    shards_played: int = 0
+    shards_skipped: int = 0
+    hands_played: int = 0
+    seconds: float = 0.0
+    folder: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["run"] = self.run.to_json()
+        return {"format": RUN_FORMAT, "version": RUN_VERSION, "summary": data}
+
+
+def _seeds(seed: int, first: int, count: int) -> list[int]:
+    """Outputs ``first`` .. ``first + count - 1`` (from 0) of SplitMix64 seeded with ``seed``:
+    the generator's state only advances by a constant, so output ``i`` needs no walk."""
+    state = (seed + first * _GAMMA) & _MASK
+    out = []
+    for _ in range(count):
+        state = (state + _GAMMA) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        out.append(z ^ (z >> 31))
+    return out
+
+
+def make_run(
+    rules: Any,
+    games: int,
+    *,
+    policies: str | Sequence[str] = "greedy",
+    seed: int = 0,
+    shard_size: int = 1000,
+    matches: bool = False,
+    max_hands: int = 1000,
+) -> Run:
+    """The :class:`Run` of these arguments, each checked (InvalidNotationError quoting it)."""
+    from . import Rules
+
+    if isinstance(rules, str):
+        rules = Rules(rules)  # type: ignore[arg-type]  # Rules quotes an unknown preset itself
+    if not isinstance(rules, Rules):
+        raise InvalidNotationError(f"rules {rules!r}: expected a burraco.Rules or a preset name")
+    for name, value, low, high in (("games", games, 0, _MAX_GAMES),
+                                   ("shard_size", shard_size, 1, _MAX_GAMES),
+                                   ("max_hands", max_hands, 1, 10**6),
+                                   ("seed", seed, 0, _MASK)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidNotationError(f"{name} {value!r}: expected an integer from {low} to {high}")
+    if isinstance(policies, str):
+        specs = (policies,) * rules.players
+    else:
+        specs = tuple(policies)
+    if len(specs) != rules.players or not all(isinstance(s, str) and s for s in specs):
+        raise InvalidNotationError(f"policies {policies!r}: expected one spec, or one spec per "
+                                   f"seat ({rules.players}), each a non-empty string")
+    return Run(rules=rules.text, policies=specs, seed=seed, games=games, shard_size=shard_size,
+               matches=bool(matches), max_hands=max_hands)
+
+
+# ---- one shard (runs inside a Ray task, or anywhere) ----------------------------------------------
+
+
+def _load(run: Run) -> tuple[Any, list[Any]]:
+    """The run's rules and seat policies, loaded where the shard plays."""
+    from . import Rules
+    from .cli import CliError, load_policies
+
+    rules = Rules.from_text(run.rules)
+    try:
+        policies = load_policies(_engine(), run.policies, "policies")
+    except CliError as error:
+        raise InvalidNotationError(str(error)) from None
+    return rules, policies
+
+
+def _engine() -> Any:
+    import burraco
+
+    return burraco
+
+
+def _unit_scores(rules: Any, result: Any) -> list[int]:
+    if rules.players == 3:
+        return [int(points) for points in result.player_scores]
+    totals = [0, 0]
+    for side in result.sides:
+        totals[side.side] = int(side.total)
+    return totals
+
+
+def _winner(scores: Sequence[int]) -> int:
+    best = max(scores)
+    leaders = [unit for unit, score in enumerate(scores) if score == best]
+    return leaders[0] if len(leaders) == 1 else -1
+
+
+def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
+    """Plays shard ``shard`` of ``run``: its records as JSON Lines text and its hands as columns
+    (``HAND_COLUMNS``). The same games as ``burraco selfplay`` with the run's seed plays at those
+    positions: this is the body of each Ray task, and can be called directly."""
+    from ._policy import play_with
+
+    engine = _engine()
+    rules, policies = _load(run)
+    first, stop = run.bounds(shard)
+    columns: dict[str, list[Any]] = {name: [] for name in HAND_COLUMNS}
+    lines: list[str] = []
+    specs = list(run.policies)
+
+    def add(game_number: int, hand: int, game: Any, match: Any | None) -> None:
+        lines.append(json.dumps(game.record(), separators=(",", ":")))
+        result = game.result()
+        scores = _unit_scores(rules, result)
+        columns["preset"].append(rules.preset)
+        columns["game"].append(game_number)
+        columns["hand"].append(hand)
+        columns["seed"].append(game.seed)
+        columns["first_player"].append(game.first_player)
+        columns["policies"].append(specs)
+        columns["scores"].append(scores)
+        columns["winner"].append(_winner(scores))
+        columns["end_reason"].append(str(result.end_reason))
+        columns["moves"].append(len(game.moves))
+        if match is not None and (match.is_over() or match.hands_played >= run.max_hands):
+            columns["match_scores"].append(list(match.scores))
+            columns["match_winner"].append(-1 if match.winner is None else int(match.winner))
+        else:
+            columns["match_scores"].append(None)
+            columns["match_winner"].append(None)
+
+    for number, game_seed in zip(range(first, stop), _seeds(run.seed, first, stop - first)):
+        if run.matches:
+            match = engine.Match(rules, seed=game_seed)
+            while not match.is_over() and match.hands_played < run.max_hands:
+                game = match.new_game()
+                play_with(game, policies, game.seed, engine.MAX_HAND_MOVES)
+                match.record(game)
+                add(number, match.hands_played - 1, game, match)
+        else:
+            game = engine.Game(rules, seed=game_seed)
+            play_with(game, policies, game_seed, engine.MAX_HAND_MOVES)
+            add(number, 0, game, None)
+    return "".join(line + "\n" for line in lines), columns
+
+
+def _table(columns: dict[str, list[Any]]) -> Any:
+    """The hands table of a shard's columns, with fixed column types (so that every shard's file
+    has the same schema, an empty one included)."""
+    import pyarrow as pa
+
+    schema = pa.schema([
+        ("preset", pa.string()),
+        ("game", pa.int64()),
+        ("hand", pa.int32()),
+        ("seed", pa.uint64()),
+        ("first_player", pa.int8()),
+        ("policies", pa.list_(pa.string())),
+        ("scores", pa.list_(pa.int32())),
+        ("winner", pa.int8()),
+        ("end_reason", pa.string()),
+        ("moves", pa.int32()),
+        ("match_scores", pa.list_(pa.int32())),
+        ("match_winner", pa.int8()),
+    ])
+    return pa.table(columns, schema=schema)
+
+
+def _shard_task(run: Run, shard: int) -> tuple[int, str, Any]:
+    """The Ray task: ``play_shard`` with its table built where it was played."""
+    text, columns = play_shard(run, shard)
+    return shard, text, _table(columns)
+
+
+# ---- the run's folder ----------------------------------------------------------------------------
+
+
+def _name(shard: int) -> str:
+    return f"shard-{shard:05d}"
+
+
+def _paths(folder: Path, shard: int) -> tuple[Path, Path]:
+    return folder / "records" / f"{_name(shard)}.jsonl", folder / "hands" / f"{_name(shard)}.parquet"
+
+
+def _prepare(folder: Path, run: Run, resume: bool) -> None:
+    """Creates the folder (or checks it holds this run), and removes unfinished shard files."""
+    manifest = folder / "run.json"
+    wanted = run.to_json()
+    if manifest.exists():
+        try:
+            found = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BurracoError(f"{manifest}: not a run file of burraco selfplay ({error})") from None
+        if found != wanted:
+            keys = sorted(set(found) | set(wanted)) if isinstance(found, dict) else ["run"]
+            diff = ", ".join(
+                f"{key} {found.get(key)!r} there, {wanted.get(key)!r} now"
+                for key in keys if not isinstance(found, dict) or found.get(key) != wanted.get(key))
+            raise BurracoError(f"{folder}: holds another run ({diff}); use another folder or "
+                               "remove it")
+        if not resume:
+            for shard in range(run.shards):
+                for path in _paths(folder, shard):
+                    path.unlink(missing_ok=True)
+            (folder / "summary.json").unlink(missing_ok=True)
+    else:
+        if folder.exists() and any(folder.iterdir()):
+            raise BurracoError(f"{folder}: not empty and not a run's folder; use a new folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_atomic(manifest, json.dumps(wanted, indent=2) + "\n")
+    for sub in ("records", "hands"):
+        (folder / sub).mkdir(exist_ok=True)
+        for stale in (folder / sub).glob("*.tmp"):
+            stale.unlink()
+
+
+def _write_atomic(path: Path, text: str | bytes) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    if isinstance(text, str):
+        temporary.write_text(text, encoding="utf-8", newline="\n")
+    else:
+        temporary.write_bytes(text)
+    os.replace(temporary, path)
+
+
+def _store(folder: Path, shard: int, text: str, table: Any) -> None:
+    """Writes a finished shard: its records, then its table (the mark of a complete shard)."""
+    import pyarrow.parquet as pq
+
+    records, hands = _paths(folder, shard)
+    _write_atomic(records, text)
+    temporary = hands.with_name(hands.name + ".tmp")
+    pq.write_table(table, temporary)
+    os.replace(temporary, hands)
+
+
+def _done(folder: Path, run: Run) -> set[int]:
+    return {shard for shard in range(run.shards) if _paths(folder, shard)[1].exists()}
+
+
+def summarize(folder: str | os.PathLike[str]) -> RunSummary:
+    """The summary of a run's folder from its finished shards' tables."""
+    import pyarrow.parquet as pq
+
+    folder = Path(folder)
+    run = _read_run(folder)
+    players = len(run.policies)
+    units = [f"seat {seat}" for seat in range(3)] if players == 3 else ["side 0", "side 1"]
+    summary = RunSummary(run=run, units=units, wins=[0] * len(units),
+                         score_sums=[0] * len(units), folder=str(folder))
+    for shard in sorted(_done(folder, run)):
+        rows = pq.read_table(_paths(folder, shard)[1]).to_pydict()
+        for i, reason in enumerate(rows["end_reason"]):
+            summary.hands += 1
+            summary.moves += rows["moves"][i]
+            summary.reasons[reason] = summary.reasons.get(reason, 0) + 1
+            if run.matches:
+                if rows["match_scores"][i] is None:
+                    continue
+                scores, winner = rows["match_scores"][i], rows["match_winner"][i]
+            else:
+                scores, winner = rows["scores"][i], rows["winner"][i]
+            summary.games += 1
+            for unit, score in enumerate(scores):
+                summary.score_sums[unit] += score
+            if winner == -1:
+                summary.draws += 1
+            else:
+                summary.wins[winner] += 1
+    return summary
+
+
+def _read_run(folder: Path) -> Run:
+    manifest = folder / "run.json"
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        if data.pop("format") != RUN_FORMAT or data.pop("version") != RUN_VERSION:
+            raise ValueError("another format or version")
+        data["policies"] = tuple(data["policies"])
+        return Run(**data)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise BurracoError(f"{manifest}: not a run file of burraco selfplay ({error})") from None
+
+
+# ---- the driver ----------------------------------------------------------------------------------
+
+
+def selfplay(
+    rules: Any,
+    games: int,
+    out: str | os.PathLike[str],
+    *,
+    policies: str | Sequence[str] = "greedy",
+    seed: int = 0,
+    shard_size: int = 1000,
+    matches: bool = False,
+    max_hands: int = 1000,
+    address: str | None = None,
+    resume: bool = True,
+    progress: Callable[[int, int], object] | None = None,
+) -> RunSummary:
+    """Plays a self-play run on Ray and returns its merged summary (also in ``out/summary.json``).
+
+    ``rules`` is a ``burraco.Rules`` or a preset name; ``policies`` one policy spec of the command
+    (``random``, ``greedy``, ``heuristic``, ``ismcts:1000``, ``module:attribute``) or one per seat;
+    ``games`` hands, or matches with ``matches=True`` (each stopped after ``max_hands`` hands).
+    Ray is started with ``ray.init(address=address)`` unless it is already initialised (then
+    that cluster is used as it is). ``resume=False`` plays every shard again. ``progress`` is
+    called with (games done, games) as shards finish, finished shards of an earlier run first.
+    """
+    import ray
+
+    run = make_run(rules, games, policies=policies, seed=seed, shard_size=shard_size,
+                   matches=matches, max_hands=max_hands)
+    _load(run)  # a bad rule text or policy spec is refused here, before any task starts
+    folder = Path(out)
+    _prepare(folder, run, resume)
+    started = time.perf_counter()
+    finished = _done(folder, run)
+    done_games = sum(run.bounds(s)[1] - run.bounds(s)[0] for s in finished)
+    if progress is not None:
+        progress(done_games, run.games)
+    pending = [shard for shard in range(run.shards) if shard not in finished]
+    played_hands = 0
+    if pending:
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        task = ray.remote(num_cpus=1, max_retries=2)(_shard_task)
+        waiting = [task.remote(run, shard) for shard in pending]
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            try:
+                shard, text, table = ray.get(ready[0])
+            except ray.exceptions.RayTaskError as error:
+                for rest in waiting:
+                    ray.cancel(rest)
+                cause = error.cause if isinstance(error.cause, Exception) else error
+                if isinstance(cause, BurracoError):
+                    raise cause from None
+                raise BurracoError(f"a self-play shard failed: {cause}") from None
+            _store(folder, shard, text, table)
+            played_hands += table.num_rows
+            first, stop = run.bounds(shard)
+            done_games += stop - first
+            if progress is not None:
+                progress(done_games, run.games)
+    summary = summarize(folder)
+    summary.shards_played = len(pending)
+    summary.shards_skipped = len(finished)
+    summary.hands_played = played_hands
+    summary.seconds = time.perf_counter() - started
+    _write_atomic(folder / "summary.json", json.dumps(summary.to_json(), indent=2) + "\n")
+    return summary
