@@ -365,11 +365,18 @@ def deal_actions(game: Game) -> list[int]:
     for position in range(max((len(packet) for packet in packets), default=0)):
         deck += [packet[position] for packet in packets if position < len(packet)]
     deck += cards(fields["pile"]) + cards(fields["stock"])
-    dealt = Game(rules, deck=" ".join(deck)).state_string()
-    if dealt.split(";seed=")[1].split(";", 1)[1] != game.state_string().split(";seed=")[1].split(
-            ";", 1)[1]:
-        raise ValueError("deal_actions: expected a hand before its first move, first player 0")
+    refused = ValueError("deal_actions: expected a hand before its first move, first player 0")
+    try:
+        dealt = Game(rules, deck=" ".join(deck))
+    except ValueError:  # not the whole deck: cards were drawn or melded
+        raise refused from None
+    if _unseeded(dealt.state_string()) != _unseeded(game.state_string()):
+        raise refused
     return [Card(card).index for card in deck]
+
+
+def _unseeded(state: str) -> str:
+    return ";".join(part for part in state.split(";") if not part.startswith("seed="))
 
 
 def resampler(seed: int) -> Callable[[BurracoState, int], BurracoState]:
