@@ -507,7 +507,8 @@ def spiel_lines(fig, sizes) -> list[Line]:
         figure = fig(lambda f=factor: W.openspiel_duel("core", sizes, f), "core",
                      f"duel_openspiel_x{factor}")
         ours_it = sizes.duel_iterations * factor
-        label = (f"duel, {sizes.duel_pairs} italian-2p pairs: {ours_it:,} it vs ISMCTSBot "
+        plural = "s" if sizes.duel_pairs != 1 else ""
+        label = (f"duel, {sizes.duel_pairs} italian-2p pair{plural}: {ours_it:,} it vs ISMCTSBot "
                  f"{sizes.duel_iterations} it")
         win = Line(label, "ours: pair wins (95% CI), margin/pair", {e: "" for e in ENGINES},
                    {e: None for e in ENGINES})
