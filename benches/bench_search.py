@@ -119,3 +119,10 @@ def test_determinize(benchmark, engine_name):
 def test_ismcts(benchmark, engine_name):
     workload = _build(W.ismcts, engine_name, SIZES)
     _measure(benchmark, workload, "ismcts", heavy=engine_name == "open_spiel")
+
+
+@pytest.mark.parametrize("engine_name", ["core", "open_spiel"])
+def test_ismcts_2p(benchmark, engine_name):
+    """The two-player search: burraco.ISMCTS / OpenSpiel's ISMCTSBot on python_burraco."""
+    workload = _build(W.ismcts_2p, engine_name, SIZES)
+    _measure(benchmark, workload, "ismcts_2p", heavy=engine_name == "open_spiel")

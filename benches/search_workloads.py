@@ -26,6 +26,11 @@ docs/search.md, or :class:`NotApplicable` when the row means nothing for that en
 * :func:`determinize` - ``game.determinize(player, seed)`` / ``state.resample_from_infostate``.
 * :func:`ismcts` - ``burraco.ISMCTS(iterations, seed).choose(game)`` / ``pyspiel.ISMCTSBot``.
 * :func:`batch` - ``burraco.playouts(rules, n, seed=, policy='random', threads=)``.
+* :func:`ismcts_2p` - the search at the two-player position: ``burraco.ISMCTS`` (the classic
+  options) / OpenSpiel's Python ``ISMCTSBot`` on ``python_burraco`` (burraco.envs.openspiel), the
+  same position of the same game.
+* :func:`openspiel_duel` - strength: ``burraco.ISMCTS`` against that ``ISMCTSBot`` on duplicate
+  italian-2p deals (the arena's pairs and statistics, docs/bots.md), one run.
 
 Moves counted for gin_rummy are the players' actions; its chance nodes (the deal, every stock draw)
 are extra work that is not counted. Nothing here knows an engine's internals.
@@ -132,6 +137,7 @@ class Workload:
     # The part of ``run`` that is not the operation timed (legal_moves: the copy that gives a
     # position whose moves are not cached yet); figures subtract its time when it is set.
     baseline: Callable[[], Any] | None = None
+    once: bool = False  # run once and checked, never repeated (a duel: its figures are not times)
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,9 @@ class Sizes:
     batch_hands: int  # burraco.playouts, core (times WEIGHT)
     ismcts_iterations: int
     gin_ismcts_iterations: int
+    spiel_ismcts_iterations: int = 200  # OpenSpiel's ISMCTSBot on python_burraco
+    duel_pairs: int = 8  # duplicate pairs of the duels against that bot
+    duel_iterations: int = 40  # its iterations a move in the duels
 
 
 FULL = Sizes(
@@ -164,6 +173,9 @@ SMOKE = Sizes(
     batch_hands=20,
     ismcts_iterations=20,
     gin_ismcts_iterations=5,
+    spiel_ismcts_iterations=5,
+    duel_pairs=1,
+    duel_iterations=2,
 )
 
 
@@ -911,3 +923,154 @@ def _gin_ismcts(sizes: Sizes) -> Workload:
         assert answer in legal, f"ISMCTSBot chose {answer}, not legal"
 
     return Workload("ismcts", "open_spiel", run, check, n, "iteration", note="ISMCTSBot")
+
+
+# ---- OpenSpiel's ISMCTS on burraco (burraco.envs.openspiel) -------------------------------------
+
+SPIEL_PRESET = "italian-2p"
+# OpenSpiel's returns with reward='win' are +1 / -1 / 0 where the classic search backs up 1 / 0 /
+# 0.5: twice the span, so twice the exploration constant is the same UCB.
+SPIEL_EXPLORATION = 2 * ISMCTS_EXPLORATION
+DUEL_SEED = 14  # pair i is dealt from the (i+1)-th SplitMix64 output of it, as the arena deals
+DUEL_TIME_FACTOR = 100  # the equal-time duel: our search gets this many times the iterations
+
+
+def spiel_available() -> bool:
+    """OpenSpiel and burraco.envs.openspiel import."""
+    try:
+        importlib.import_module("burraco.envs.openspiel")
+    except ImportError:
+        return False
+    return True
+
+
+@functools.cache
+def _spiel_game():
+    load("open_spiel")
+    importlib.import_module("burraco.envs.openspiel")
+    return load("open_spiel").load_game("python_burraco", {"preset": SPIEL_PRESET, "reward": "win"})
+
+
+def _spiel_bot(iterations: int, seed: int):
+    """OpenSpiel's Python ISMCTSBot on python_burraco: random rollouts, the most visited move,
+    seeded (its own generators and burraco.envs.openspiel.resampler)."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts as spiel_ismcts
+    from open_spiel.python.algorithms import mcts as spiel_mcts
+
+    from burraco.envs.openspiel import resampler
+
+    evaluator = spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    bot = spiel_ismcts.ISMCTSBot(_spiel_game(), evaluator, SPIEL_EXPLORATION, iterations,
+                                 random_state=np.random.RandomState(seed))
+    bot.set_resampler(resampler(seed))
+    return bot
+
+
+def _spiel_deal(game):
+    """The python_burraco state of ``game``'s deal (a hand before its first move)."""
+    from burraco.envs.openspiel import deal_actions
+
+    state = _spiel_game().new_initial_state()
+    for action in deal_actions(game):
+        state.apply_action(action)
+    return state
+
+
+def ismcts_2p(engine_name: str, sizes: Sizes) -> Workload:
+    """The search at ISMCTS_POSITION_2P: ``burraco.ISMCTS`` with ISMCTS_CLASSIC (core), or
+    OpenSpiel's ISMCTSBot on python_burraco at the same position (open_spiel)."""
+    if engine_name == "reference":
+        raise NotApplicable("n/a: the reference has no search")
+    core = load("core")
+    if engine_name == "core":
+        return _core_search("ismcts_2p", core, sizes, classic_options(core), ISMCTS_POSITION_2P)
+    if not spiel_available():
+        raise NotApplicable("n/a: burraco.envs.openspiel not importable")
+    position_id, moves = ISMCTS_POSITION_2P
+    dealt = core.Game.from_state_string(perft_records(SPIEL_PRESET)[position_id][0])
+    state = _spiel_deal(dealt)
+    for move in moves:
+        state.apply_action(state.game.action_id(move))
+    expected = position(core, *ISMCTS_POSITION_2P).state_string()
+    assert state.game.state_string().split(";")[3:] == expected.split(";")[3:], "not the position"
+    legal = set(state.legal_actions())
+    n = sizes.spiel_ismcts_iterations
+    first: list = []
+
+    def run():
+        return _spiel_bot(n, 1).step(state)
+
+    def check(answer) -> None:
+        assert answer in legal, f"ismcts_2p: ISMCTSBot chose {answer}, not legal"
+        first.append(answer)
+        assert answer == first[0], f"ismcts_2p: seed 1 chose {answer}, then {first[0]}"
+
+    return Workload("ismcts_2p", "open_spiel", run, check, n, "iteration",
+                    note="ISMCTSBot on python_burraco")
+
+
+def openspiel_duel(engine_name: str, sizes: Sizes, factor: int = 1) -> Workload:
+    """``burraco.ISMCTS`` (ISMCTS_CLASSIC, ``factor`` times ``sizes.duel_iterations``) against
+    OpenSpiel's ISMCTSBot on python_burraco (``sizes.duel_iterations``), on ``sizes.duel_pairs``
+    duplicate italian-2p deals: each deal played twice, our search on seat 0 then on seat 1. The
+    answer is a ``burraco.arena.Duel`` (bot a ours; its ``games`` hold the scores, CPU seconds and
+    moves chosen per game and bot, as the arena's do)."""
+    row = f"duel_openspiel_x{factor}"
+    if engine_name != "core":
+        raise NotApplicable("n/a: one row for both searches (the core column)")
+    if not spiel_available():
+        raise NotApplicable("n/a: burraco.envs.openspiel not importable")
+    import time
+
+    import numpy as np
+
+    from burraco.arena import Duel
+
+    core = load("core")
+    rules = core.Rules(SPIEL_PRESET)
+    pairs, iterations = sizes.duel_pairs, sizes.duel_iterations
+    ours_spec = f"ismcts:{iterations * factor}:rollout=random:reward=win:opponents=tree"
+    theirs_spec = f"open_spiel ISMCTSBot:{iterations}"
+
+    def run():
+        ours = core.ISMCTS(iterations=iterations * factor, seed=DUEL_SEED,
+                           exploration=ISMCTS_EXPLORATION, **classic_options(core))
+        theirs = _spiel_bot(iterations, DUEL_SEED)
+        scores, seconds, decisions, returns = [], [], [], []
+        for deal in splitmix64_outputs(DUEL_SEED, pairs):
+            for our_seat in (0, 1):
+                state = _spiel_deal(core.Game(rules, seed=deal))
+                spent, chosen = [0.0, 0.0], [0, 0]
+                while not state.is_terminal():
+                    bot = 0 if state.current_player() == our_seat else 1
+                    start = time.process_time()
+                    if bot == 0:
+                        action = state.game.action_id(ours.choose(state.game))
+                    else:
+                        action = theirs.step(state)
+                    spent[bot] += time.process_time() - start
+                    chosen[bot] += 1
+                    state.apply_action(action)
+                totals = {side.side: side.total for side in state.game.result().sides}
+                scores.append((totals[0], totals[1]))
+                seconds.append(spent)
+                decisions.append(chosen)
+                returns.append(state.returns())
+        games = {"scores": np.array(scores, np.int64), "seconds": np.array(seconds),
+                 "decisions": np.array(decisions, np.int64), "returns": np.array(returns)}
+        margins = [int(g0[0] - g0[1]) + int(g1[1] - g1[0])
+                   for g0, g1 in zip(games["scores"][0::2], games["scores"][1::2])]
+        return Duel(ours_spec, theirs_spec, pairs, sum(m > 0 for m in margins),
+                    sum(m < 0 for m in margins), sum(m == 0 for m in margins), margins, games)
+
+    def check(answer) -> None:
+        assert answer.pairs == pairs == answer.wins_a + answer.wins_b + answer.ties, row
+        games = answer.games
+        assert games["scores"].shape == (2 * pairs, 2) and (games["decisions"] > 0).all(), row
+        for (side0, side1), spiel_returns in zip(games["scores"], games["returns"]):
+            sign = float(np.sign(side0 - side1))
+            assert list(spiel_returns) == [sign, -sign], f"{row}: returns {spiel_returns}"
+
+    return Workload(row, "core", run, check, pairs, "pair", once=True,
+                    note=f"{ours_spec} vs {theirs_spec}")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The search benchmarks in one table: burraco's core, burraco.reference and OpenSpiel gin_rummy.
 
-    python tools/bench_table.py                 # 1-2 minutes on 2 cores; prints the table
+    python tools/bench_table.py                 # 4-5 minutes on 2 cores; prints the table
+    python tools/bench_table.py --only openspiel  # our ISMCTS against OpenSpiel's, 2-3 minutes
     python tools/bench_table.py --smoke         # every row with tiny counts, a few seconds (CI)
     python tools/bench_table.py --json FILE     # also write the figures to FILE
 
@@ -85,6 +86,16 @@ NOTES = (
         " what the native interface costs. ISMCTS: 2,000 iterations from the ISMCTS position,"
         " whole rollouts. The view: burraco._core._policy_view_repeat."
     ),
+    (
+        "OpenSpiel's ISMCTS on burraco: both searches at italian-2p-dealt after 'draw', random"
+        " rollouts and the win/loss reward (OpenSpiel's returns +1/-1, so its exploration constant"
+        " is twice ours, the same UCB); OpenSpiel's bot is its Python ISMCTSBot on python_burraco"
+        " (the C++ ISMCTSBot cannot resample a Python game). Duels: each italian-2p deal (the"
+        " arena's deals of seed 14) played twice, seats swapped; ours wins a pair when its two"
+        " margins add up above zero (a tie half); the interval is Wilson's, the margin's 95 %"
+        " half-width normal; one run, never repeated. The second duel gives ours 100 times the"
+        " iterations, about the time OpenSpiel's bot takes."
+    ),
 )
 
 
@@ -106,6 +117,7 @@ class Figure:
     note: str = ""
     baseline: float = 0.0  # median seconds of the workload's baseline (subtracted per item)
     floor: float = 0.0  # seconds per item below which a difference with the baseline is noise
+    answer: Any = None  # the last answer (a duel's figures are in it)
 
     @property
     def below_floor(self) -> bool:
@@ -149,6 +161,15 @@ class Figure:
             )
         if self.note:
             out["note"] = self.note
+        if hasattr(self.answer, "win_rate"):  # a duel (burraco.arena.Duel)
+            duel = self.answer
+            out["duel"] = {
+                "a": duel.a, "b": duel.b, "pairs": duel.pairs, "wins_a": duel.wins_a,
+                "wins_b": duel.wins_b, "ties": duel.ties, "win_rate_a": duel.win_rate,
+                "interval_a": list(duel.interval), "mean_margin_a": duel.mean_margin,
+                "margin_halfwidth": duel.margin_halfwidth,
+                "ms_per_move": [duel.ms_per_decision(0), duel.ms_per_decision(1)],
+            }
         return out
 
 
@@ -159,8 +180,8 @@ def measure(build: Callable[[], W.Workload], smoke: bool, repeats: int, min_time
         return Figure(status="missing", reason=str(missing))
     except W.NotApplicable as not_applicable:
         return Figure(status="n/a", reason=str(not_applicable))
-    if smoke:
-        repeats, min_time = 1, 0.0
+    if smoke or workload.once:
+        smoke, repeats, min_time = True, 1, 0.0
     elif workload.engine == "reference":
         repeats = min(repeats, 3)
     samples, answer = _time(workload.run, workload.check, smoke, repeats, min_time)
@@ -179,6 +200,7 @@ def measure(build: Callable[[], W.Workload], smoke: bool, repeats: int, min_time
         hands=workload.hands,
         samples=samples,
         note=workload.note,
+        answer=answer,
     )
 
 
@@ -484,9 +506,57 @@ def ray_lines(fig, mode: str) -> list[Line]:
                         lambda r: r >= 0.7)]
 
 
+SPIEL_TITLE = ("OpenSpiel's ISMCTS on burraco: burraco.ISMCTS (random rollouts, win reward, every"
+               " seat in the tree) | open_spiel column: OpenSpiel's Python ISMCTSBot on"
+               f" python_burraco ({W.SPIEL_PRESET}, burraco.envs.openspiel), not gin_rummy")
+
+
+def spiel_lines(fig, sizes) -> list[Line]:
+    """Our ISMCTS against OpenSpiel's on the same game: iterations a second at one position, and
+    duels on duplicate deals (the arena's statistics: pair wins with the Wilson interval, the mean
+    margin a pair with its 95 % half-width, CPU time a move chosen)."""
+    figures = {e: fig(lambda e=e: W.ismcts_2p(e, sizes), e, "ismcts_2p") for e in ENGINES}
+    rate = _line("ISMCTS, italian-2p after the draw", "time/iteration (it/s)", figures,
+                 lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
+                 lambda f: f.per_item)
+    ours, theirs = figures.get("core"), figures.get("open_spiel")
+    ratio = Line("", "iterations/s, core / open_spiel", {e: "" for e in ENGINES},
+                 {e: None for e in ENGINES})
+    if ours is not None and theirs is not None and ours.status == theirs.status == "ok":
+        ratio.values["core"] = ours.per_second / theirs.per_second
+        ratio.cells["core"] = f"{ratio.values['core']:,.0f}x"
+    lines = [rate, ratio]
+    for factor in (1, W.DUEL_TIME_FACTOR):
+        figure = fig(lambda f=factor: W.openspiel_duel("core", sizes, f), "core",
+                     f"duel_openspiel_x{factor}")
+        ours_it = sizes.duel_iterations * factor
+        plural = "s" if sizes.duel_pairs != 1 else ""
+        label = (f"duel, {sizes.duel_pairs} italian-2p pair{plural}: {ours_it:,} it vs ISMCTSBot "
+                 f"{sizes.duel_iterations} it")
+        win = Line(label, "ours: pair wins (95% CI), margin/pair", {e: "" for e in ENGINES},
+                   {e: None for e in ENGINES})
+        cpu = Line("", "CPU time per move chosen", {e: "" for e in ENGINES},
+                   {e: None for e in ENGINES})
+        if figure.status != "ok":
+            win.cells["core"] = cpu.cells["core"] = figure.status
+        else:
+            duel = figure.answer
+            low, high = duel.interval
+            win.values["core"] = duel.win_rate
+            spread = ("" if duel.pairs < 2 else f" ± {duel.margin_halfwidth:.0f}")
+            win.cells["core"] = (f"{duel.win_rate:.0%} [{low:.0%}, {high:.0%}], "
+                                 f"{duel.mean_margin:+.0f}{spread}")
+            for engine, which in (("core", 0), ("open_spiel", 1)):
+                cpu.values[engine] = duel.ms_per_decision(which)
+                cpu.cells[engine] = fmt_time(duel.ms_per_decision(which) / 1000)
+        lines += [win, cpu]
+    return lines
+
+
 def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
                 only: str | None = None) -> list:
-    """Measures every row (only="native": the native-policy rows alone); returns (group title,
+    """Measures every row (only="native": the native-policy rows alone; "openspiel": OpenSpiel's
+    ISMCTS on burraco alone); returns (group title,
     lines) pairs; every figure is added to raw."""
     sizes = W.SMOKE if smoke else W.FULL
     mode = "smoke" if smoke else "full"
@@ -510,6 +580,8 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
                  "burraco.distributed, docs/rl.md)")
     if only == "ray":
         return [(ray_title, ray_lines(fig, mode))]
+    if only == "openspiel":
+        return [(SPIEL_TITLE, spiel_lines(fig, sizes))]
 
     def per_rules(key, title, builder, engines, target_for, extra=None):
         lines, all_figures = [], {}
@@ -710,6 +782,7 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
         ("Fixed positions (tests/data/perft/italian.perft and italian-2p.perft; gin_rummy: "
          "seeded deals)", fixed)
     )
+    groups.append((SPIEL_TITLE, spiel_lines(fig, sizes)))
 
     groups.append((ray_title, ray_lines(fig, mode)))
 
@@ -810,9 +883,10 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a repeat loops the workload for, at least",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser.add_argument("--only", choices=["native", "ray"],
+    parser.add_argument("--only", choices=["native", "openspiel", "ray"],
                         help="measure one group of rows alone (native: the native policies; "
-                        "ray: self-play on Ray)")
+                             "openspiel: our ISMCTS against OpenSpiel's on burraco; ray: "
+                             "self-play on Ray)")
     parser.add_argument("--rss-child", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="full", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -5,8 +5,10 @@
 * :mod:`burraco.envs.gymnasium`: a Gymnasium single-agent environment, one seat against built-in
   or given policies; importing it registers ``burraco/Italian2p-v0`` and one id per preset.
 
-Both need the ``rl`` extra (``pip install 'burraco[rl]'``); this package itself imports neither
-library, and ``import burraco`` never imports this package.
+* :mod:`burraco.envs.openspiel`: importing it registers the OpenSpiel game ``python_burraco``.
+
+They need the ``rl`` extra (``pip install 'burraco[rl]'``); this package itself imports none of
+the libraries, and ``import burraco`` never imports this package.
 """
 
 __all__: list[str] = []
