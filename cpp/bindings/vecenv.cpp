@@ -14,6 +14,7 @@ BURRACO_SHOWN_ARG(VecFloatRowsArg, "numpy.typing.NDArray[numpy.float32]")
 BURRACO_SHOWN_ARG(VecMaskRowsArg, "numpy.typing.NDArray[numpy.int8] | numpy.typing.NDArray[numpy.bool]")
 BURRACO_SHOWN_ARG(VecFloat64Arg, "numpy.typing.NDArray[numpy.float64]")
 BURRACO_SHOWN_ARG(VecBoolArg, "numpy.typing.NDArray[numpy.bool]")
+BURRACO_SHOWN_ARG(VecActionsOutArg, "numpy.typing.NDArray[numpy.int64]")
 BURRACO_SHOWN_ARG(VecActionsArg, "numpy.typing.NDArray[numpy.integer[typing.Any]]")
 
 namespace burraco_binding {
@@ -351,6 +352,20 @@ void bind_vecenv(py::module_& m) {
            "action is checked first: an id outside range(action_size) raises InvalidNotationError, "
            "an illegal one IllegalMoveError, each naming the env and the action, and then no env "
            "is stepped.")
+      .def("random_actions",
+           [](PyVectorGames& v, SeedArg seed, VecActionsOutArg out) {
+             const std::uint64_t seed_value = seed_arg(seed);
+             const Span actions = out_rows(out, "out", v.env->size(), -1, 8, "int64",
+                                           [](const py::dtype& d) { return d.kind() == 'i'; });
+             py::gil_scoped_release release;
+             std::lock_guard<std::mutex> lock(*v.busy);
+             v.env->random_actions(seed_value, reinterpret_cast<std::int64_t*>(actions.begin));
+           },
+           py::arg("seed"), py::arg("out"),
+           "Writes into `out` (int64, num_envs) a uniformly random legal action of each env: "
+           "the legal ids of env i in canonical move order, one picked with the deal contract's "
+           "generator seeded by the i-th SplitMix64 output of `seed` (0 for an env that waits for "
+           "its reset). A masked random learner, for baselines and benches.")
       .def("game",
            [](const PyVectorGames& v, IntArg env) {
              const std::size_t i = env_index(v, env);

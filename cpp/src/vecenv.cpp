@@ -178,6 +178,18 @@ std::optional<VecActionProblem> VecEnv::check(const std::int64_t* actions) const
   return std::nullopt;
 }
 
+void VecEnv::random_actions(std::uint64_t seed, std::int64_t* out) const {
+  for (std::size_t i = 0; i < envs_.size(); ++i) {
+    const Env& env = envs_[i];
+    if (env.done || env.ids.empty()) {
+      out[i] = 0;
+      continue;
+    }
+    Rng rng(batch_seed(seed, i));
+    out[i] = env.ids[static_cast<std::size_t>(rng.bounded(env.ids.size()))];
+  }
+}
+
 void VecEnv::step_one(std::size_t i, std::int64_t action, const VecEnvOutput& out) {
   Env& env = envs_[i];
   if (env.done) {  // next-step autoreset: the action is not read

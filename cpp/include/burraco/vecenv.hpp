@@ -113,6 +113,11 @@ class VecEnv {
   // order; the other envs are stepped).
   void step(const std::int64_t* actions, const VecEnvOutput& out);
 
+  // A uniformly random legal action of each env's learner: out[i] is one of env i's legal ids,
+  // picked by Rng(batch_seed(seed, i)).bounded(count) among them in canonical move order; 0 for
+  // an env that waits for its reset (its action is not read). For baselines and benches.
+  void random_actions(std::uint64_t seed, std::int64_t* out) const;
+
   // Env i's hand (over when the last step ended it), and whether it waits for its reset.
   const GameState& state(int i) const { return envs_[static_cast<std::size_t>(i)].state; }
   bool needs_reset(int i) const { return envs_[static_cast<std::size_t>(i)].done; }
