@@ -272,7 +272,7 @@ def test_the_policies_it_takes():
 
     with pytest.raises(burraco.InvalidNotationError, match="is a Python policy"):
         BurracoVectorEnv(2, opponent=python_policy)
-    with pytest.raises(TypeError, match="ISMCTS"):
+    with pytest.raises(TypeError, match="an ISMCTS opponent"):
         BurracoVectorEnv(2, opponent=burraco.ISMCTS(iterations=10))
     with pytest.raises(burraco.InvalidNotationError, match="only four players have a fixed partner"):
         BurracoVectorEnv(2, partner="greedy")
