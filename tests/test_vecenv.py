@@ -50,10 +50,11 @@ def assert_same_step(expected: tuple, got: tuple, where: str) -> None:
         np.testing.assert_array_equal(got_info[key], expected_info[key], err_msg=f"{where}: {key}")
 
 
-def run_both(steps: int, seed: int, num_envs: int, threads: int = 1, **kwargs: object) -> int:
+def run_both(steps: int, seed: int, num_envs: int, threads: int = 1, copy: bool = True,
+             **kwargs: object) -> int:
     """Steps both vector envs with the same random legal actions; returns the hands finished."""
     expected_env, got_env = reference(num_envs, **kwargs), BurracoVectorEnv(
-        num_envs, threads=threads, **kwargs)
+        num_envs, threads=threads, copy=copy, **kwargs)
     expected, got = expected_env.reset(seed=seed), got_env.reset(seed=seed)
     np.testing.assert_array_equal(got[0], expected[0])
     np.testing.assert_array_equal(got[1]["action_mask"], expected[1]["action_mask"])
@@ -92,6 +93,29 @@ def test_equal_over_many_hands_with_a_partner():
 
 def test_equal_over_many_italian_2p_hands_on_two_threads():
     assert run_both(600, seed=2024, num_envs=10, threads=2) >= 150
+
+
+def test_reused_arrays_give_the_same_steps():
+    # copy=False: the engine clears only the mask entries it set in its own arrays.
+    assert run_both(400, seed=77, num_envs=6, copy=False, preset="brazilian", opponent="greedy") > 0
+    assert run_both(300, seed=78, num_envs=5, copy=False, threads=2) >= 5
+
+
+def test_masks_unchanged_only_skips_clearing_a_row_it_wrote():
+    games = burraco._core.VectorGames(burraco.Rules("italian-2p"), 2)
+    size = games.action_size
+    masks = np.zeros((2, size), np.int8)
+    outputs = [np.zeros((2, 511), np.float32), masks, np.zeros(2), np.zeros(2, np.bool_),
+               np.zeros(2, np.bool_), np.zeros(2)]
+    for i in range(2):
+        games.reset(i, 5 + i, outputs[0], masks)
+    actions = np.zeros(2, np.int64)
+    games.random_actions(1, actions)
+    other = np.ones((2, size), np.int8)  # another array: cleared whole even so
+    games.step(actions, outputs[0], other, *outputs[2:], masks_unchanged=True)
+    for i in range(2):
+        assert set(np.flatnonzero(other[i])) == {
+            games.game(i).action_id(move) for move in games.game(i).legal_moves()}
 
 
 def test_the_first_deal_is_the_engine_deal_of_the_seed():

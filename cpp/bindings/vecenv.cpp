@@ -286,7 +286,8 @@ void bind_vecenv(py::module_& m) {
            "action_size) is written.")
       .def("step",
            [](PyVectorGames& v, VecActionsArg actions, VecFloatRowsArg observations, VecMaskRowsArg masks,
-              VecFloat64Arg rewards, VecBoolArg terminated, VecBoolArg truncated, VecFloat64Arg margins) {
+              VecFloat64Arg rewards, VecBoolArg terminated, VecBoolArg truncated, VecFloat64Arg margins,
+              BoolArg masks_unchanged) {
              const py::ssize_t n = v.env->size();
              if (!py::isinstance<py::array>(actions) ||
                  (py::reinterpret_borrow<py::array>(actions).dtype().kind() != 'i' &&
@@ -317,6 +318,10 @@ void bind_vecenv(py::module_& m) {
              out.terminated = reinterpret_cast<bool*>(spans[3].begin);
              out.truncated = reinterpret_cast<bool*>(spans[4].begin);
              out.margins = reinterpret_cast<double*>(spans[5].begin);
+             if (!py::isinstance<py::bool_>(masks_unchanged))
+               notation_error(std::string(kName) + ".step: masks_unchanged " + quote(masks_unchanged) +
+                              ": expected a bool");
+             out.masks_unchanged = masks_unchanged.cast<bool>();
              std::optional<VecActionProblem> problem;
              std::string message;
              std::exception_ptr failure;
@@ -341,7 +346,8 @@ void bind_vecenv(py::module_& m) {
              if (failure) raise_loop_failure(failure, std::string(kName) + ".step: ");
            },
            py::arg("actions"), py::arg("observations"), py::arg("masks"), py::arg("rewards"),
-           py::arg("terminated"), py::arg("truncated"), py::arg("margins"),
+           py::arg("terminated"), py::arg("truncated"), py::arg("margins"), py::kw_only(),
+           py::arg("masks_unchanged") = false,
            "One step of every env, the GIL released: the learner plays its action id (row i of "
            "`actions`, an integer array of num_envs), then the other seats play until it is to act "
            "again or the hand is over; an env whose hand ended at the previous step is reset instead "
@@ -351,7 +357,9 @@ void bind_vecenv(py::module_& m) {
            "hand's end, else 0), `terminated`, `truncated` (bool; truncated is always False). Every "
            "action is checked first: an id outside range(action_size) raises InvalidNotationError, "
            "an illegal one IllegalMoveError, each naming the env and the action, and then no env "
-           "is stepped.")
+           "is stepped. masks_unchanged=True vouches that nobody wrote into `masks` since this object "
+           "last did: a row it wrote there then has only the ids it set cleared, not every byte "
+           "(much less memory traffic; what BurracoVectorEnv(copy=False) passes).")
       .def("random_actions",
            [](PyVectorGames& v, SeedArg seed, VecActionsOutArg out) {
              const std::uint64_t seed_value = seed_arg(seed);

@@ -133,12 +133,13 @@ void VecEnv::play_others(Env& env) {
 }
 
 void VecEnv::write(std::size_t i, const VecEnvOutput& out, double reward, bool terminated, double margin) {
-  const Env& env = envs_[i];
+  Env& env = envs_[i];
   observation_features(observe(env.state, rules_, config_.seat), rules_,
                        out.observations + i * kObservationSize);
   std::uint8_t* mask = out.masks + i * static_cast<std::size_t>(action_size_);
-  std::memset(mask, 0, static_cast<std::size_t>(action_size_));
+  if (env.mask_row != mask) std::memset(mask, 0, static_cast<std::size_t>(action_size_));
   for (const std::int32_t id : env.ids) mask[id] = 1;
+  env.mask_row = mask;
   if (out.rewards) out.rewards[i] = reward;
   if (out.terminated) out.terminated[i] = terminated;
   if (out.truncated) out.truncated[i] = false;
@@ -148,6 +149,7 @@ void VecEnv::write(std::size_t i, const VecEnvOutput& out, double reward, bool t
 void VecEnv::reset(int index, std::optional<std::uint64_t> deal, const VecEnvOutput& out) {
   const auto i = static_cast<std::size_t>(index);
   Env& env = envs_[i];
+  if (!out.masks_unchanged) env.mask_row = nullptr;
   const std::uint64_t seed = deal ? *deal : env.stream.below_2_63();
   env.state = deal_seeded(rules_, seed, 0, {});
   env.memory.begin(env.state, rules_);
@@ -192,6 +194,14 @@ void VecEnv::random_actions(std::uint64_t seed, std::int64_t* out) const {
 
 void VecEnv::step_one(std::size_t i, std::int64_t action, const VecEnvOutput& out) {
   Env& env = envs_[i];
+  // The row of the last call, unchanged: clear what it set (the ids are still those); any other
+  // row is cleared whole by write().
+  std::uint8_t* row = out.masks + i * static_cast<std::size_t>(action_size_);
+  if (!out.masks_unchanged || env.mask_row != row) {
+    env.mask_row = nullptr;
+  } else {
+    for (const std::int32_t id : env.ids) row[id] = 0;
+  }
   if (env.done) {  // next-step autoreset: the action is not read
     reset(static_cast<int>(i), std::nullopt, out);
     return;

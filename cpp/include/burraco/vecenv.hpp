@@ -70,6 +70,11 @@ struct VecEnvOutput {
   bool* terminated = nullptr;
   bool* truncated = nullptr;
   double* margins = nullptr;
+  // The caller vouches that nobody wrote into `masks` since this VecEnv last did: a row written
+  // at the same address then has only the ids set last time cleared, not all action_size bytes
+  // (a 256-env mask array is 4 MB: clearing it whole each step costs more memory traffic than the
+  // rest of the step).
+  bool masks_unchanged = false;
 };
 
 // A bad action of a step: env `env` was given `action`, which is no action id (`in_range`
@@ -133,6 +138,7 @@ class VecEnv {
     std::vector<Move> legal;         // the learner's legal moves now
     std::vector<std::int32_t> ids;   // their action ids
     std::vector<Move> scratch;       // the other seats' legal moves
+    const std::uint8_t* mask_row = nullptr;  // where `ids` were last written as a mask row
   };
 
   void step_one(std::size_t i, std::int64_t action, const VecEnvOutput& out);

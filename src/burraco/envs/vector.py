@@ -66,7 +66,8 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     ``options={'reset_mask': m}`` resets only the envs where the bool array ``m`` is True.
 
     ``copy=True`` (the default) returns new arrays from every call; ``copy=False`` returns the
-    environment's own arrays, overwritten by the next call (no allocation: the fastest).
+    environment's own arrays, overwritten by the next call: read them, never write into them
+    (the engine then clears only the mask entries it set, the fastest).
     ``games`` is the engine underneath (``burraco._core.VectorGames``), which writes into arrays
     of the caller's.
     """
@@ -196,8 +197,10 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
                npt.NDArray[np.bool_], dict[str, Any]]:
         chosen = np.asarray(actions)
         out = self._outputs()
+        # copy=False: the arrays are this env's, which only the engine writes into.
         self.games.step(chosen, out["observations"], out["masks"], out["rewards"],
-                        out["terminated"], out["truncated"], out["margins"])
+                        out["terminated"], out["truncated"], out["margins"],
+                        masks_unchanged=not self.copy)
         infos: dict[str, Any] = {"action_mask": out["masks"],
                                  "_action_mask": np.ones(self.num_envs, np.bool_)}
         terminated = out["terminated"]
