@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -55,24 +56,48 @@ VecEnv::VecEnv(const Rules& rules, int num_envs, const VecEnvConfig& config, int
 VecEnv::~VecEnv() {
   {
     std::lock_guard<std::mutex> lock(pool_mutex_);
-    stopping_ = true;
+    stopping_.store(true);
   }
   wake_.notify_all();
   for (std::thread& t : pool_) t.join();
 }
 
+namespace {
+
+// Spins until done() or for about this long; true if done() came true.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+template <class Done>
+bool spin_until(Done&& done) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int k = 1;; ++k) {
+    if (done()) return true;
+    if (k % 64 == 0 && std::chrono::steady_clock::now() > until) return false;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+}
+
+}  // namespace
+
 void VecEnv::worker_loop(std::size_t worker) {
   std::uint64_t seen = 0;
-  std::unique_lock<std::mutex> lock(pool_mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-    if (stopping_) return;
-    seen = generation_;
-    const std::function<void(std::size_t)>* job = job_;
-    lock.unlock();
-    (*job)(worker);  // never throws: the jobs catch what the envs throw
-    lock.lock();
-    if (--running_ == 0) finished_.notify_one();
+    const auto ready = [&] {
+      return stopping_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+    };
+    if (!spin_until(ready)) {
+      std::unique_lock<std::mutex> lock(pool_mutex_);
+      wake_.wait(lock, ready);
+    }
+    if (stopping_.load(std::memory_order_acquire)) return;
+    seen = generation_.load(std::memory_order_acquire);
+    (*job_.load(std::memory_order_acquire))(worker);  // never throws: the jobs catch what the envs throw
+    if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(pool_mutex_);
+      finished_.notify_one();
+    }
   }
 }
 
@@ -81,17 +106,20 @@ void VecEnv::run_workers(const std::function<void(std::size_t)>& job) {
     job(0);
     return;
   }
+  job_.store(&job, std::memory_order_release);
+  running_.store(pool_.size(), std::memory_order_release);
   {
     std::lock_guard<std::mutex> lock(pool_mutex_);
-    job_ = &job;
-    running_ = pool_.size();
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_acq_rel);
   }
   wake_.notify_all();
   job(0);
-  std::unique_lock<std::mutex> lock(pool_mutex_);
-  finished_.wait(lock, [&] { return running_ == 0; });
-  job_ = nullptr;
+  const auto finished = [&] { return running_.load(std::memory_order_acquire) == 0; };
+  if (!spin_until(finished)) {
+    std::unique_lock<std::mutex> lock(pool_mutex_);
+    finished_.wait(lock, finished);
+  }
+  job_.store(nullptr, std::memory_order_release);
 }
 
 void VecEnv::play(Env& env, const Move& move) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -155,14 +156,17 @@ class VecEnv {
   std::vector<Env> envs_;
   int threads_;
 
-  // The worker pool: threads_ - 1 threads that wait for a job and run job(worker).
+  // The worker pool: threads_ - 1 threads that wait for a job and run job(worker). A worker
+  // spins a little (kSpin) before it sleeps, and so does the caller waiting for the workers: a
+  // learner's loop calls step again within microseconds, and waking a sleeping thread costs as
+  // much as stepping a few envs.
   std::vector<std::thread> pool_;
   std::mutex pool_mutex_;
   std::condition_variable wake_, finished_;
-  const std::function<void(std::size_t)>* job_ = nullptr;
-  std::uint64_t generation_ = 0;
-  std::size_t running_ = 0;
-  bool stopping_ = false;
+  std::atomic<const std::function<void(std::size_t)>*> job_{nullptr};
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::size_t> running_{0};
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace burraco
