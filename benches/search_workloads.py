@@ -31,6 +31,11 @@ docs/search.md, or :class:`NotApplicable` when the row means nothing for that en
   same position of the same game.
 * :func:`openspiel_duel` - strength: ``burraco.ISMCTS`` against that ``ISMCTSBot`` on duplicate
   italian-2p deals (the arena's pairs and statistics, docs/bots.md), one run.
+* :func:`vector_env` - ``burraco.envs.vector.BurracoVectorEnv``: italian-2p against 'random',
+  ``VECTOR_ENVS`` envs stepped ``VECTOR_STEPS`` times a round with masked random actions
+  (``random_actions``), observations and masks written every step (core only).
+* :func:`aec_loop` - the PettingZoo AEC env (``burraco.envs.pettingzoo.env``) driven by a Python
+  loop, both seats masked random (core only): the baseline the vector env is measured against.
 
 Moves counted for gin_rummy are the players' actions; its chance nodes (the deal, every stock draw)
 are extra work that is not counted. Nothing here knows an engine's internals.
@@ -177,6 +182,14 @@ SMOKE = Sizes(
     duel_pairs=1,
     duel_iterations=2,
 )
+
+
+# The vector env rows (issue 14): italian-2p, the learner on seat 0 against 'random'.
+VECTOR_RULES = "italian-2p"
+VECTOR_SEED = 1409
+VECTOR_ENVS = {"full": 256, "smoke": 8}
+VECTOR_STEPS = {"full": 20, "smoke": 3}
+AEC_HANDS = {"full": 4, "smoke": 1}
 
 
 # ---- engines, rules, positions -------------------------------------------------------------------
@@ -1074,3 +1087,113 @@ def openspiel_duel(engine_name: str, sizes: Sizes, factor: int = 1) -> Workload:
 
     return Workload(row, "core", run, check, pairs, "pair", once=True,
                     note=f"{ours_spec} vs {theirs_spec}")
+
+
+# ---- the vector environment (docs/rl.md "The vector environment") ----------------------------
+
+
+def _smoke(sizes: Sizes) -> str:
+    return "smoke" if sizes == SMOKE else "full"
+
+
+def vector_env(engine_name: str, sizes: Sizes, threads: int) -> Workload:
+    """``VECTOR_STEPS`` steps of ``BurracoVectorEnv(VECTOR_ENVS, 'italian-2p', 'random',
+    threads=threads, copy=False)``, the actions ``random_actions(k)``; the envs go on from round
+    to round (autoreset). Items: agent steps (envs x steps). Checked: the first steps equal
+    ``SyncVectorEnv`` over ``BurracoEnv`` on the same seeds, and every round's last step has a
+    legal mask for every env still playing and rewards that are the finished hands' margins / 2000."""
+    row = f"vector/{threads}"
+    if engine_name != "core":
+        raise NotApplicable("n/a: the vector env is the core's")
+    try:
+        import gymnasium
+
+        import burraco.envs.gymnasium  # noqa: F401  (the ids)
+        from burraco.envs.vector import BurracoVectorEnv
+    except ImportError as error:
+        raise Missing(f"missing: {error}") from None
+    import numpy as np
+
+    mode = _smoke(sizes)
+    n, steps = VECTOR_ENVS[mode], VECTOR_STEPS[mode]
+    mine = BurracoVectorEnv(4, VECTOR_RULES, "random", threads=threads)
+    sync = gymnasium.make_vec("burraco/Italian2p-v0", num_envs=4, vectorization_mode="sync")
+    assert (mine.reset(seed=VECTOR_SEED)[0] == sync.reset(seed=VECTOR_SEED)[0]).all(), row
+    for k in range(30):
+        actions = mine.random_actions(k)
+        for got, expected in zip(mine.step(actions)[:4], sync.step(actions)[:4]):
+            assert (got == expected).all(), f"{row}: step {k} differs from SyncVectorEnv"
+    env = BurracoVectorEnv(n, VECTOR_RULES, "random", threads=threads, copy=False)
+    env.reset(seed=VECTOR_SEED)
+    counter = [0]
+    random_actions, step = env.random_actions, env.step
+
+    def run():
+        out = None
+        for _ in range(steps):
+            counter[0] += 1
+            out = step(random_actions(counter[0]))
+        return out
+
+    def check(answer) -> None:
+        observations, rewards, terminated, truncated, info = answer
+        assert observations.shape == (n, 511) and not truncated.any(), row
+        playing = info["action_mask"].any(axis=1)
+        assert (playing | terminated).all(), f"{row}: an env with no legal action"
+        assert not (playing & terminated).any(), f"{row}: a finished env with legal actions"
+        if terminated.any():
+            assert np.allclose(rewards[terminated] * 2000, info["margin"][terminated]), row
+        assert not rewards[~terminated].any(), f"{row}: a reward before the hand's end"
+
+    return Workload(row, engine_name, run, check, n * steps, "agent step",
+                    note=f"{n} envs, {steps} steps a round, threads={threads}")
+
+
+def aec_loop(engine_name: str, sizes: Sizes) -> Workload:
+    """``AEC_HANDS`` italian-2p hands of ``burraco.envs.pettingzoo.env()`` driven by the usual
+    Python loop (``last()``, a masked random id, ``step``), both seats random; items: seat 0's
+    steps (the agent steps of the vector env's rows). Checked: every hand ends with opposite
+    rewards equal to the margins / 2000, and the same seeds play the same number of steps."""
+    row = "aec"
+    if engine_name != "core":
+        raise NotApplicable("n/a: the AEC env is the core's")
+    try:
+        from burraco.envs.pettingzoo import env as aec_env
+    except ImportError as error:
+        raise Missing(f"missing: {error}") from None
+    import numpy as np
+
+    hands = AEC_HANDS[_smoke(sizes)]
+    table = aec_env(preset=VECTOR_RULES)
+
+    def run():
+        agent_steps, finals = 0, []
+        for hand in range(hands):
+            table.reset(seed=VECTOR_SEED + hand)
+            rng = np.random.default_rng(hand)
+            final = {}
+            for agent in table.agent_iter():
+                observation, reward, terminated, truncated, info = table.last()
+                if terminated or truncated:
+                    final[agent] = (reward, info["margin"])
+                    action = None
+                else:
+                    legal = np.flatnonzero(observation["action_mask"])
+                    action = int(legal[rng.integers(len(legal))])
+                    agent_steps += agent == "player_0"
+                table.step(action)
+            finals.append(final)
+        return agent_steps, finals
+
+    steps, _ = run()
+
+    def check(answer) -> None:
+        agent_steps, finals = answer
+        assert agent_steps == steps, f"{row}: the same seeds played {agent_steps} steps, not {steps}"
+        for final in finals:
+            (r0, m0), (r1, m1) = final["player_0"], final["player_1"]
+            assert r0 == -r1 and r0 == m0 / 2000 and m0 == -m1, f"{row}: {final}"
+
+    return Workload(row, engine_name, run, check, steps, "agent step",
+                    note=f"{hands} hands, {steps} steps of seat 0")
+

@@ -446,6 +446,8 @@ def sample_values() -> Iterator[object]:
     yield _core.ISMCTS(iterations=30, policy=_core.Policy(len))
     for source in ("greedy", "random", len, _core.Policy("random")):
         yield _core.Policy(source)
+    yield _core.VectorGames(_core.Rules("italian"), 2, opponent="greedy", partner="random")
+    yield _core.VectorGames(None, 1, opponent=_core.Policy("heuristic"), reward="win")
 
 
 def test_values_conform_to_the_stub() -> None:

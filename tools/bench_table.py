@@ -553,6 +553,33 @@ def spiel_lines(fig, sizes) -> list[Line]:
     return lines
 
 
+def vector_lines(fig, sizes) -> list[Line]:
+    """The vector environment's rows (issue 14; docs/rl.md "The vector environment")."""
+    def rate(f: Figure) -> str:
+        return f"{fmt_rate(f.per_second)} ({f.note})"
+
+    def core_only(key, label, target, test, build) -> tuple[Line, Figure]:
+        figure = fig(lambda: build("core"), "core", key)
+        figures = {"core": figure, **{e: Figure(status="n/a", reason="n/a: core only")
+                                      for e in ENGINES if e != "core"}}
+        return _line(label, "agent steps/s", figures, rate, lambda f: f.per_second, target,
+                     test), figure
+
+    one_line, one = core_only(
+        "vector1", "C++ vector env, threads=1", ">= 300,000 steps/s",
+        lambda r: _yes(r >= 300_000), lambda e: W.vector_env(e, sizes, 1))
+    two_line, two = core_only(
+        "vector2", "C++ vector env, threads=2", "", None, lambda e: W.vector_env(e, sizes, 2))
+    aec_line, aec = core_only(
+        "aec", "PettingZoo AEC env, Python loop", "", None, lambda e: W.aec_loop(e, sizes))
+    return [
+        one_line, two_line,
+        _ratio_line("vector env, 2 threads / 1 thread", two, one, ">= 1.8x", lambda r: r >= 1.8),
+        aec_line,
+        _ratio_line("vector env (1 thread) / AEC loop", one, aec, ">= 10x", lambda r: r >= 10),
+    ]
+
+
 def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
                 only: str | None = None) -> list:
     """Measures every row (only="native": the native-policy rows alone; "openspiel": OpenSpiel's
@@ -574,6 +601,8 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
     groups: list[tuple[str, list]] = []
     native_title = ("Native policies: examples/cython_policy's pilewise, native (Cython) and its "
                     f"Python twin, and its native port of greedy, beside greedy ({W.NATIVE_RULES})")
+    vector_title = (f"Vector environment: burraco.envs.vector, {W.VECTOR_RULES} against 'random',"
+                    " observations and masks every step, masked random actions")
     if only == "native":
         return [(native_title, native_lines(fig, sizes))]
     ray_title = (f"Self-play on Ray ({R.RAY_RULES}, the same hands both ways; "
@@ -582,6 +611,8 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
         return [(ray_title, ray_lines(fig, mode))]
     if only == "openspiel":
         return [(SPIEL_TITLE, spiel_lines(fig, sizes))]
+    if only == "vector":
+        return [(vector_title, vector_lines(fig, sizes))]
 
     def per_rules(key, title, builder, engines, target_for, extra=None):
         lines, all_figures = [], {}
@@ -701,6 +732,7 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
 
 
     groups.append((native_title, native_lines(fig, sizes)))
+    groups.append((vector_title, vector_lines(fig, sizes)))
 
     def single(key, label, metric, build, target="", test=None, show=None, get=None):
         figures = {e: fig(lambda e=e: build(e), e, key) for e in ENGINES}
@@ -883,10 +915,10 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a repeat loops the workload for, at least",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser.add_argument("--only", choices=["native", "openspiel", "ray"],
+    parser.add_argument("--only", choices=["native", "openspiel", "ray", "vector"],
                         help="measure one group of rows alone (native: the native policies; "
                              "openspiel: our ISMCTS against OpenSpiel's on burraco; ray: "
-                             "self-play on Ray)")
+                             "self-play on Ray; vector: the vector environment)")
     parser.add_argument("--rss-child", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="full", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -6,6 +6,10 @@
 
 using namespace burraco_binding;
 
+namespace burraco_binding {
+void bind_vecenv(py::module_& m);  // vecenv.cpp: VectorGames (the vector environment)
+}
+
 PYBIND11_MODULE(_core, m) {
   m.doc() = "burraco's C++ engine (cards, rules, melds). Import the names from `burraco`.";
   // Every class first, so that the signatures of the methods bound next name them.
@@ -51,6 +55,7 @@ PYBIND11_MODULE(_core, m) {
   bind_search(m);
   bind_policy(m);
   bind_arena(m);
+  bind_vecenv(m);
   install_fast_paths(m);
   guard_construction(m);
 }

@@ -26,6 +26,7 @@
 #include "burraco/rules.hpp"
 #include "burraco/search.hpp"
 #include "burraco/validate.hpp"
+#include "burraco/vecenv.hpp"
 #include "fuzz_check.hpp"
 
 using namespace burraco;
@@ -1051,6 +1052,105 @@ void check_match_pair() {
   std::printf("selftest: a match pair of %zu and %zu hands\n", plays[0].hands.size(), plays[1].hands.size());
 }
 
+// The vector environment (vecenv.hpp): one thread, three threads, and three threads writing into
+// reused mask rows (masks_unchanged) step the same envs to the same outputs; a finished hand's
+// mask is empty and its reward its margin / scale; bad actions are found before any step.
+void check_vecenv() {
+  struct Case {
+    std::string_view preset;
+    Policy opponent, partner;
+    bool win;
+    int seat;
+  };
+  const Case cases[] = {{"italian-2p", Policy::Random, Policy::Random, false, 0},
+                        {"italian", Policy::Greedy, Policy::Heuristic, true, 1},
+                        {"brazilian", Policy::Random, Policy::Random, false, 2},
+                        {"italian-3p", Policy::Heuristic, Policy::Heuristic, true, 1}};
+  constexpr int kEnvs = 5;
+  for (const Case& c : cases) {
+    const Rules rules = *preset_rules(c.preset);
+    VecEnvConfig config;
+    config.seat = c.seat;
+    config.opponent = c.opponent;
+    config.partner = c.partner;
+    config.win_reward = c.win;
+    VecEnv one(rules, kEnvs, config, 1), three(rules, kEnvs, config, 3), reused(rules, kEnvs, config, 3);
+    const int size = one.action_size();
+    struct Out {
+      std::vector<float> obs;
+      std::vector<std::uint8_t> masks;
+      std::vector<double> rewards, margins;
+      std::array<bool, kEnvs> terminated{}, truncated{};
+      VecEnvOutput view(bool unchanged) {
+        VecEnvOutput o;
+        o.observations = obs.data();
+        o.masks = masks.data();
+        o.rewards = rewards.data();
+        o.terminated = terminated.data();
+        o.truncated = truncated.data();
+        o.margins = margins.data();
+        o.masks_unchanged = unchanged;
+        return o;
+      }
+    };
+    auto make_out = [&] {
+      return Out{std::vector<float>(kEnvs * kObservationSize), std::vector<std::uint8_t>(kEnvs * static_cast<std::size_t>(size)),
+                 std::vector<double>(kEnvs), std::vector<double>(kEnvs), {}, {}};
+    };
+    Out a = make_out(), b = make_out(), r = make_out();
+    for (int i = 0; i < kEnvs; ++i) {
+      const Pcg64 stream(static_cast<Pcg64::u128>(1000 + i) << 64 | 77, 2 * static_cast<Pcg64::u128>(i) + 1);
+      one.seed(i, stream);
+      three.seed(i, stream);
+      reused.seed(i, stream);
+      one.reset(i, 300 + i, a.view(false));
+      three.reset(i, 300 + i, b.view(false));
+      reused.reset(i, 300 + i, r.view(false));
+    }
+    std::vector<std::int64_t> actions(kEnvs);
+    int finished = 0;
+    for (int t = 0; t < 400; ++t) {
+      one.random_actions(static_cast<std::uint64_t>(t), actions.data());
+      CHECK(!one.check(actions.data()));
+      one.step(actions.data(), a.view(false));
+      three.step(actions.data(), b.view(false));
+      reused.step(actions.data(), r.view(true));
+      CHECK(a.obs == b.obs && a.masks == b.masks && a.rewards == b.rewards && a.margins == b.margins);
+      CHECK(a.terminated == b.terminated && a.obs == r.obs && a.masks == r.masks && a.rewards == r.rewards);
+      for (int i = 0; i < kEnvs; ++i) {
+        const std::uint8_t* row = a.masks.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(size);
+        const int set = static_cast<int>(std::count(row, row + size, std::uint8_t{1}));
+        CHECK(!a.truncated[static_cast<std::size_t>(i)]);
+        if (a.terminated[static_cast<std::size_t>(i)]) {
+          ++finished;
+          const double m = a.margins[static_cast<std::size_t>(i)];
+          CHECK(set == 0 && one.state(i).over() && one.needs_reset(i));
+          CHECK(a.rewards[static_cast<std::size_t>(i)] == (c.win ? (m > 0) - (m < 0) : m / 2000.0));
+          CHECK(m == seat_margins(one.state(i), rules)[static_cast<std::size_t>(c.seat)]);
+        } else {
+          CHECK(set == static_cast<int>(one.legal(i).size()) && set > 0 && one.state(i).turn == c.seat);
+          CHECK(a.rewards[static_cast<std::size_t>(i)] == 0.0);
+        }
+      }
+    }
+    CHECK(finished >= kEnvs);
+    // Bad actions: the first env that has one is named, nothing is stepped.
+    one.random_actions(999, actions.data());
+    int playing = 0;
+    while (playing < kEnvs && one.needs_reset(playing)) ++playing;
+    if (playing < kEnvs) {
+      const GameState before = one.state(playing);
+      actions[static_cast<std::size_t>(playing)] = size;
+      const std::optional<VecActionProblem> out_of_range = one.check(actions.data());
+      CHECK(out_of_range && out_of_range->env == playing && !out_of_range->in_range);
+      actions[static_cast<std::size_t>(playing)] = 3;  // 'reject': never legal outside brazilian's first draw
+      const std::optional<VecActionProblem> illegal = one.check(actions.data());
+      CHECK(c.preset == "brazilian" || (illegal && illegal->env == playing && illegal->in_range));
+      CHECK(one.state(playing) == before);
+    }
+  }
+}
+
 int main() {
   check_cardset();
   check_usefulness();
@@ -1077,6 +1177,7 @@ int main() {
   check_bots();
   check_heuristic_defaults();
   check_match_pair();
+  check_vecenv();
   check_fuzz_corpus();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);

@@ -5,7 +5,8 @@ Importing this module registers one id per preset: ``burraco/Italian2p-v0``, ``b
 (four players), ``burraco/Italian3p-v0``, ``burraco/Online2p-v0`` and ``burraco/Brazilian-v0``, so
 that ``gymnasium.make('burraco/Italian2p-v0', opponent='heuristic')`` works after ``import
 burraco.envs.gymnasium`` (or, without the import, ``gymnasium.make(
-'burraco.envs.gymnasium:burraco/Italian2p-v0')``).
+'burraco.envs.gymnasium:burraco/Italian2p-v0')``). ``gymnasium.make_vec`` of these ids makes the
+C++ vector environment (``burraco.envs.vector``) unless ``vectorization_mode`` says otherwise.
 """
 
 from __future__ import annotations
@@ -213,6 +214,7 @@ def _register() -> None:
     for env_id, preset in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=f"{__name__}:BurracoEnv",
+                               vector_entry_point="burraco.envs.vector:BurracoVectorEnv",
                                kwargs={"preset": preset})
 
 
