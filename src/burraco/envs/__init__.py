@@ -6,7 +6,6 @@
   or given policies; importing it registers ``burraco/Italian2p-v0`` and one id per preset.
 * :mod:`burraco.envs.vector`: a Gymnasium vector environment of that one, stepped in C++ without
   the GIL (``gymnasium.make_vec`` of those ids makes it).
-
 * :mod:`burraco.envs.openspiel`: importing it registers the OpenSpiel game ``python_burraco``.
 
 They need the ``rl`` extra (``pip install 'burraco[rl]'``); this package itself imports none of
