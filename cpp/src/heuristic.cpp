@@ -625,15 +625,17 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
-  for (std::size_t i = 0; i < moves.size(); ++i) {
+  // Each move valued; a discard only when `discards` (see below).
+  auto consider = [&](std::size_t i, bool discards) {
     const Move& m = moves[i];
     const bool discard = m.kind == MoveKind::Discard;
+    if (discard != discards) return;
     double v = quick.of(m);
     bool over = false, ends = discard;
     if (std::isnan(v)) {
       const bool pending = quick.discard_pending(m);
       GameState t = s;
-      if (!apply_move(t, rules, m).ok()) continue;
+      if (!apply_move(t, rules, m).ok()) return;
       if (pending) quick.saw_discard(t);
       // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
       // that is not open to greedy, and an open side's cards never come back.)
@@ -651,14 +653,23 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       assert(!t.over() && new_packet_cards(s, t, seat).empty() && (t.turn != seat) == discard);
 #endif
     }
+    // Ties go to the first move in canonical order: a later pass (the discards) takes a tie only
+    // from a move after it.
     if (discard || over) {
-      if (v > best_end.value) best_end = {i, v, true};
+      if (v > best_end.value || (v == best_end.value && best_end.index < moves.size() && i < best_end.index))
+        best_end = {i, v, true};
     } else if (v > best_put.value) {
       best_put = {i, v, ends};
     }
-  }
+  };
+  // The melds and lay-offs first: when one of them is played (it raises the evaluation by more
+  // than meld_margin) no discard is chosen, so the discards are valued only when none is.
+  for (std::size_t i = 0; i < moves.size(); ++i) consider(i, false);
+  const bool put = best_put.index < moves.size() && best_put.value > now + p.meld_margin;
+  if (!put)
+    for (std::size_t i = 0; i < moves.size(); ++i) consider(i, true);
   Scored chosen{0, now, true};
-  if (best_put.index < moves.size() && best_put.value > now + p.meld_margin) chosen = best_put;
+  if (put) chosen = best_put;
   else if (best_end.index < moves.size()) chosen = best_end;
   else if (best_put.index < moves.size()) chosen = best_put;
   // A short hand: the lines of melds and lay-offs that empty it, whose first steps the one-move
