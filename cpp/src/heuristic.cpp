@@ -625,11 +625,10 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
-  // Each move valued; a discard only when `discards` (see below).
-  auto consider = [&](std::size_t i, bool discards) {
+  // Move i valued.
+  auto consider = [&](std::size_t i) {
     const Move& m = moves[i];
     const bool discard = m.kind == MoveKind::Discard;
-    if (discard != discards) return;
     double v = quick.of(m);
     bool over = false, ends = discard;
     if (std::isnan(v)) {
@@ -664,10 +663,12 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   };
   // The melds and lay-offs first: when one of them is played (it raises the evaluation by more
   // than meld_margin) no discard is chosen, so the discards are valued only when none is.
-  for (std::size_t i = 0; i < moves.size(); ++i) consider(i, false);
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    if (moves[i].kind != MoveKind::Discard) consider(i);
   const bool put = best_put.index < moves.size() && best_put.value > now + p.meld_margin;
   if (!put)
-    for (std::size_t i = 0; i < moves.size(); ++i) consider(i, true);
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].kind == MoveKind::Discard) consider(i);
   Scored chosen{0, now, true};
   if (put) chosen = best_put;
   else if (best_end.index < moves.size()) chosen = best_end;
