@@ -36,6 +36,14 @@ bool same_bits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
+// Whether the memos below may take answers worked out under rules `a` for rules `b`: the same
+// bytes (every member then holds the same value, and the answers are the same; two bytewise
+// copies are the common case, asked about at every call), or equal members (operator==).
+bool same_rules(const Rules& a, const Rules& b) {
+  static_assert(std::is_trivially_copyable_v<Rules>);
+  return std::memcmp(&a, &b, sizeof(Rules)) == 0 || a == b;
+}
+
 // make_meld's answers for the meld candidates met lately, and meld_value's for the melds met
 // lately (on the table, and those candidates make): the same melds come up again over the
 // positions of a turn, of the turns the draw-phase choice imagines and of the turns after. One per
@@ -45,7 +53,7 @@ bool same_bits(double a, double b) {
 class MeldMemo {
  public:
   void use(const Rules& rules, const HeuristicParams& p) {
-    if (!(rules_ == rules)) {
+    if (!same_rules(rules_, rules)) {
       rules_ = rules;
       ++rules_generation_;
       for (Entry& e : table_) e.filled = false;
@@ -747,7 +755,7 @@ class ImaginedTurn {
       const Step& step = steps_[k];
       if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
         continue;
-      return meld_memo().rules() == rules ? &step.moves : nullptr;
+      return same_rules(meld_memo().rules(), rules) ? &step.moves : nullptr;
     }
     return nullptr;
   }
