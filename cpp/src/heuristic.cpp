@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -462,7 +463,9 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
   return out;
 }
 
-thread_local std::vector<Move> emptying_scratch;  // emptying_value's space for the moves
+// emptying_value's space for the moves, one list per depth of its search (a deque: a list added
+// leaves the others where they are)
+thread_local std::deque<std::vector<Move>> emptying_scratch;
 thread_local std::vector<Move> imagined_scratch;  // imagine_turn's space for a step's moves
 
 struct Scored {
@@ -577,16 +580,18 @@ class QuickValues {
 // The best value the seat can reach this turn from `t`, a position after a move of it that began
 // at `base`, by melds and lay-offs that empty its hand: a closing (valued as the hand it ends), or
 // its pozzetto taken, on the fly (its cards unseen) or by discarding the last card; -infinity if
-// no such line is left. `moves` is reused space.
+// no such line is left. `space[depth]` on holds reused space for the moves (added when missing).
 double emptying_value(const GameState& base, const GameState& t, const Rules& rules, int seat,
-                      const HeuristicParams& p, std::vector<Move>& moves) {
+                      const HeuristicParams& p, std::deque<std::vector<Move>>& space,
+                      std::size_t depth = 0) {
   double best = -std::numeric_limits<double>::infinity();
   if (t.over()) return t.closing_side >= 0 ? evaluate(t, rules, seat, p, CardSet{}, Card{}) : best;
   const CardSet joined = new_packet_cards(base, t, seat);
   if (!joined.empty()) return evaluate(t, rules, seat, p, joined, Card{});
   if (t.turn != seat || t.phase != Phase::Meld) return best;
-  legal_moves(t, rules, moves);
-  const std::vector<Move> here = moves;
+  if (space.size() == depth) space.emplace_back();
+  std::vector<Move>& here = space[depth];
+  legal_moves(t, rules, here);
   const bool last = t.hands[seat].size() == 1;
   for (const Move& m : here) {
     if (last ? m.kind != MoveKind::Discard : (m.kind != MoveKind::Meld && m.kind != MoveKind::Add)) continue;
@@ -596,7 +601,7 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
       if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
       continue;
     }
-    best = std::max(best, emptying_value(base, u, rules, seat, p, moves));
+    best = std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
   }
   return best;
 }
@@ -684,7 +689,7 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   // A short hand: the lines of melds and lay-offs that empty it, whose first steps the one-move
   // rule above can refuse (a wild given up, a small meld), each valued where it ends.
   if (s.hands[seat].size() <= p.emptying_search_cards) {
-    std::vector<Move>& next = emptying_scratch;
+    std::deque<std::vector<Move>>& next = emptying_scratch;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
