@@ -739,18 +739,21 @@ class ImaginedTurn {
     rules_generation_ = meld_memo().rules_generation();
     if (!(params_ == p)) params_ = p;
   }
-  void add(const GameState& position, const std::vector<Move>& moves, std::size_t choice) {
-    if (used_ == steps_.size()) steps_.emplace_back();
-    Step& step = steps_[used_++];
-    step.position = position;
-    step.moves = moves;
-    step.choice = choice;
-  }
   struct Step {
     GameState position;
     std::vector<Move> moves;  // legal_moves at position
     std::size_t choice = 0;
   };
+  // Records `position` with its legal moves, taken from `moves` (which is left holding some other
+  // list), and the choice there; returns the step, valid until the next add().
+  const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice) {
+    if (used_ == steps_.size()) steps_.emplace_back();
+    Step& step = steps_[used_++];
+    step.position = position;
+    step.moves.swap(moves);
+    step.choice = choice;
+    return step;
+  }
   // The first position recorded since begin(), or null.
   const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
   // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
@@ -787,11 +790,12 @@ class ImaginedTurn {
 
 thread_local ImaginedTurn imagined_pile_turn;
 
-// The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
+// The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends (`t` is
+// played on: it is left where the imagined turn stopped).
 // `put_down` tells whether the imagined turn put a card on the table; `record`, if given, keeps
 // each position with its choice. `from`, if given, is a position with its legal moves that `t`
 // follows by melds or lay-offs or has the same hand less cards as (for legal_moves_after).
-double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
+double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicParams& p,
                     std::vector<Move>& scratch, DangerMemo& danger, bool& put_down,
                     ImaginedTurn* record = nullptr, const ImaginedTurn::Step* from = nullptr) {
   put_down = false;
@@ -802,27 +806,42 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
   Evaluated known{};
   bool have_known = false;
   // After the first step, the position before the move played and its legal moves: the next
-  // step's moves are mostly theirs (legal_moves_after).
-  std::optional<GameState> before;  // made at the first move
-  std::vector<Move>& before_moves = imagined_scratch;
+  // step's moves are mostly theirs (legal_moves_after). They are the step `record` keeps, or
+  // else copies made here.
+  const GameState* before = nullptr;
+  const std::vector<Move>* before_moves = nullptr;
+  std::optional<GameState> before_copy;  // made at the first move not recorded
+  std::vector<Move>& moves_copy = imagined_scratch;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
-    if (step > 0) legal_moves_after(*before, before_moves, t, rules, scratch);
+    if (step > 0) legal_moves_after(*before, *before_moves, t, rules, scratch);
     else if (from) legal_moves_after(from->position, from->moves, t, rules, scratch);
     else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
     double best_other = 0;
     const Scored c =
         meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr, &best_other);
-    if (record && c.index < scratch.size()) record->add(t, scratch, c.index);
-    const MoveKind kind = scratch[c.index].kind;
+    const std::vector<Move>* moves = &scratch;
+    const GameState* at = nullptr;
+    if (record && c.index < scratch.size()) {
+      const ImaginedTurn::Step& kept = record->add(t, scratch, c.index);
+      moves = &kept.moves;
+      at = &kept.position;
+    }
+    const MoveKind kind = (*moves)[c.index].kind;
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
-    before = t;
-    apply_move(t, rules, scratch[c.index]);
-    have_known = others_unchanged(*before, t, seat);
+    if (!at) {
+      before_copy = t;
+      at = &*before_copy;
+      moves_copy.swap(scratch);
+      moves = &moves_copy;
+    }
+    apply_move(t, rules, (*moves)[c.index]);
+    have_known = others_unchanged(*at, t, seat);
     known = {c.value, best_other};
-    before_moves.swap(scratch);
+    before = at;
+    before_moves = moves;
   }
   return have_known ? known.value : evaluate(t, rules, seat, p, CardSet{}, Card{});
 }
