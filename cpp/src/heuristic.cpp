@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -36,6 +37,14 @@ bool same_bits(double a, double b) {
   return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
+// Whether the memos below may take answers worked out under rules `a` for rules `b`: the same
+// bytes (every member then holds the same value, and the answers are the same; two bytewise
+// copies are the common case, asked about at every call), or equal members (operator==).
+bool same_rules(const Rules& a, const Rules& b) {
+  static_assert(std::is_trivially_copyable_v<Rules>);
+  return std::memcmp(&a, &b, sizeof(Rules)) == 0 || a == b;
+}
+
 // make_meld's answers for the meld candidates met lately, and meld_value's for the melds met
 // lately (on the table, and those candidates make): the same melds come up again over the
 // positions of a turn, of the turns the draw-phase choice imagines and of the turns after. One per
@@ -45,7 +54,7 @@ bool same_bits(double a, double b) {
 class MeldMemo {
  public:
   void use(const Rules& rules, const HeuristicParams& p) {
-    if (!(rules_ == rules)) {
+    if (!same_rules(rules_, rules)) {
       rules_ = rules;
       ++rules_generation_;
       for (Entry& e : table_) e.filled = false;
@@ -454,7 +463,9 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
   return out;
 }
 
-thread_local std::vector<Move> emptying_scratch;  // emptying_value's space for the moves
+// emptying_value's space for the moves, one list per depth of its search (a deque: a list added
+// leaves the others where they are)
+thread_local std::deque<std::vector<Move>> emptying_scratch;
 thread_local std::vector<Move> imagined_scratch;  // imagine_turn's space for a step's moves
 
 struct Scored {
@@ -569,16 +580,18 @@ class QuickValues {
 // The best value the seat can reach this turn from `t`, a position after a move of it that began
 // at `base`, by melds and lay-offs that empty its hand: a closing (valued as the hand it ends), or
 // its pozzetto taken, on the fly (its cards unseen) or by discarding the last card; -infinity if
-// no such line is left. `moves` is reused space.
+// no such line is left. `space[depth]` on holds reused space for the moves (added when missing).
 double emptying_value(const GameState& base, const GameState& t, const Rules& rules, int seat,
-                      const HeuristicParams& p, std::vector<Move>& moves) {
+                      const HeuristicParams& p, std::deque<std::vector<Move>>& space,
+                      std::size_t depth = 0) {
   double best = -std::numeric_limits<double>::infinity();
   if (t.over()) return t.closing_side >= 0 ? evaluate(t, rules, seat, p, CardSet{}, Card{}) : best;
   const CardSet joined = new_packet_cards(base, t, seat);
   if (!joined.empty()) return evaluate(t, rules, seat, p, joined, Card{});
   if (t.turn != seat || t.phase != Phase::Meld) return best;
-  legal_moves(t, rules, moves);
-  const std::vector<Move> here = moves;
+  if (space.size() == depth) space.emplace_back();
+  std::vector<Move>& here = space[depth];
+  legal_moves(t, rules, here);
   const bool last = t.hands[seat].size() == 1;
   for (const Move& m : here) {
     if (last ? m.kind != MoveKind::Discard : (m.kind != MoveKind::Meld && m.kind != MoveKind::Add)) continue;
@@ -588,7 +601,7 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
       if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
       continue;
     }
-    best = std::max(best, emptying_value(base, u, rules, seat, p, moves));
+    best = std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
   }
   return best;
 }
@@ -625,7 +638,8 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
-  for (std::size_t i = 0; i < moves.size(); ++i) {
+  // Move i valued.
+  auto consider = [&](std::size_t i) {
     const Move& m = moves[i];
     const bool discard = m.kind == MoveKind::Discard;
     double v = quick.of(m);
@@ -633,7 +647,7 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     if (std::isnan(v)) {
       const bool pending = quick.discard_pending(m);
       GameState t = s;
-      if (!apply_move(t, rules, m).ok()) continue;
+      if (!apply_move(t, rules, m).ok()) return;
       if (pending) quick.saw_discard(t);
       // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
       // that is not open to greedy, and an open side's cards never come back.)
@@ -651,20 +665,31 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       assert(!t.over() && new_packet_cards(s, t, seat).empty() && (t.turn != seat) == discard);
 #endif
     }
+    // Ties go to the first move in canonical order: a later pass (the discards) takes a tie only
+    // from a move after it.
     if (discard || over) {
-      if (v > best_end.value) best_end = {i, v, true};
+      if (v > best_end.value || (v == best_end.value && best_end.index < moves.size() && i < best_end.index))
+        best_end = {i, v, true};
     } else if (v > best_put.value) {
       best_put = {i, v, ends};
     }
-  }
+  };
+  // The melds and lay-offs first: when one of them is played (it raises the evaluation by more
+  // than meld_margin) no discard is chosen, so the discards are valued only when none is.
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    if (moves[i].kind != MoveKind::Discard) consider(i);
+  const bool put = best_put.index < moves.size() && best_put.value > now + p.meld_margin;
+  if (!put)
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].kind == MoveKind::Discard) consider(i);
   Scored chosen{0, now, true};
-  if (best_put.index < moves.size() && best_put.value > now + p.meld_margin) chosen = best_put;
+  if (put) chosen = best_put;
   else if (best_end.index < moves.size()) chosen = best_end;
   else if (best_put.index < moves.size()) chosen = best_put;
   // A short hand: the lines of melds and lay-offs that empty it, whose first steps the one-move
   // rule above can refuse (a wild given up, a small meld), each valued where it ends.
   if (s.hands[seat].size() <= p.emptying_search_cards) {
-    std::vector<Move>& next = emptying_scratch;
+    std::deque<std::vector<Move>>& next = emptying_scratch;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
@@ -714,18 +739,21 @@ class ImaginedTurn {
     rules_generation_ = meld_memo().rules_generation();
     if (!(params_ == p)) params_ = p;
   }
-  void add(const GameState& position, const std::vector<Move>& moves, std::size_t choice) {
-    if (used_ == steps_.size()) steps_.emplace_back();
-    Step& step = steps_[used_++];
-    step.position = position;
-    step.moves = moves;
-    step.choice = choice;
-  }
   struct Step {
     GameState position;
     std::vector<Move> moves;  // legal_moves at position
     std::size_t choice = 0;
   };
+  // Records `position` with its legal moves, taken from `moves` (which is left holding some other
+  // list), and the choice there; returns the step, valid until the next add().
+  const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice) {
+    if (used_ == steps_.size()) steps_.emplace_back();
+    Step& step = steps_[used_++];
+    step.position = position;
+    step.moves.swap(moves);
+    step.choice = choice;
+    return step;
+  }
   // The first position recorded since begin(), or null.
   const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
   // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
@@ -735,7 +763,7 @@ class ImaginedTurn {
       const Step& step = steps_[k];
       if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
         continue;
-      return meld_memo().rules() == rules ? &step.moves : nullptr;
+      return same_rules(meld_memo().rules(), rules) ? &step.moves : nullptr;
     }
     return nullptr;
   }
@@ -762,11 +790,12 @@ class ImaginedTurn {
 
 thread_local ImaginedTurn imagined_pile_turn;
 
-// The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends.
+// The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends (`t` is
+// played on: it is left where the imagined turn stopped).
 // `put_down` tells whether the imagined turn put a card on the table; `record`, if given, keeps
 // each position with its choice. `from`, if given, is a position with its legal moves that `t`
 // follows by melds or lay-offs or has the same hand less cards as (for legal_moves_after).
-double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicParams& p,
+double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicParams& p,
                     std::vector<Move>& scratch, DangerMemo& danger, bool& put_down,
                     ImaginedTurn* record = nullptr, const ImaginedTurn::Step* from = nullptr) {
   put_down = false;
@@ -777,27 +806,42 @@ double imagine_turn(GameState t, const Rules& rules, int seat, const HeuristicPa
   Evaluated known{};
   bool have_known = false;
   // After the first step, the position before the move played and its legal moves: the next
-  // step's moves are mostly theirs (legal_moves_after).
-  std::optional<GameState> before;  // made at the first move
-  std::vector<Move>& before_moves = imagined_scratch;
+  // step's moves are mostly theirs (legal_moves_after). They are the step `record` keeps, or
+  // else copies made here.
+  const GameState* before = nullptr;
+  const std::vector<Move>* before_moves = nullptr;
+  std::optional<GameState> before_copy;  // made at the first move not recorded
+  std::vector<Move>& moves_copy = imagined_scratch;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
-    if (step > 0) legal_moves_after(*before, before_moves, t, rules, scratch);
+    if (step > 0) legal_moves_after(*before, *before_moves, t, rules, scratch);
     else if (from) legal_moves_after(from->position, from->moves, t, rules, scratch);
     else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
     double best_other = 0;
     const Scored c =
         meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr, &best_other);
-    if (record && c.index < scratch.size()) record->add(t, scratch, c.index);
-    const MoveKind kind = scratch[c.index].kind;
+    const std::vector<Move>* moves = &scratch;
+    const GameState* at = nullptr;
+    if (record && c.index < scratch.size()) {
+      const ImaginedTurn::Step& kept = record->add(t, scratch, c.index);
+      moves = &kept.moves;
+      at = &kept.position;
+    }
+    const MoveKind kind = (*moves)[c.index].kind;
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
-    before = t;
-    apply_move(t, rules, scratch[c.index]);
-    have_known = others_unchanged(*before, t, seat);
+    if (!at) {
+      before_copy = t;
+      at = &*before_copy;
+      moves_copy.swap(scratch);
+      moves = &moves_copy;
+    }
+    apply_move(t, rules, (*moves)[c.index]);
+    have_known = others_unchanged(*at, t, seat);
     known = {c.value, best_other};
-    before_moves.swap(scratch);
+    before = at;
+    before_moves = moves;
   }
   return have_known ? known.value : evaluate(t, rules, seat, p, CardSet{}, Card{});
 }
