@@ -130,14 +130,13 @@ class RunSummary:
 def _seeds(seed: int, first: int, count: int) -> list[int]:
     """Outputs ``first`` .. ``first + count - 1`` (from 0) of SplitMix64 seeded with ``seed``:
     the generator's state only advances by a constant, so output ``i`` needs no walk."""
+    from ._policy import _splitmix64
+
     state = (seed + first * _GAMMA) & _MASK
     out = []
     for _ in range(count):
-        state = (state + _GAMMA) & _MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        out.append(z ^ (z >> 31))
+        state, output = _splitmix64(state)
+        out.append(output)
     return out
 
 
@@ -197,26 +196,12 @@ def _engine() -> Any:
     return burraco
 
 
-def _unit_scores(rules: Any, result: Any) -> list[int]:
-    if rules.players == 3:
-        return [int(points) for points in result.player_scores]
-    totals = [0, 0]
-    for side in result.sides:
-        totals[side.side] = int(side.total)
-    return totals
-
-
-def _winner(scores: Sequence[int]) -> int:
-    best = max(scores)
-    leaders = [unit for unit, score in enumerate(scores) if score == best]
-    return leaders[0] if len(leaders) == 1 else -1
-
-
 def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
     """Plays shard ``shard`` of ``run``: its records as JSON Lines text and its hands as columns
     (``HAND_COLUMNS``). The same games as ``burraco selfplay`` with the run's seed plays at those
     positions: this is the body of each Ray task, and can be called directly."""
     from ._policy import play_with
+    from .cli import hand_winner, unit_scores
 
     engine = _engine()
     rules, policies = _load(run)
@@ -228,7 +213,7 @@ def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
     def add(game_number: int, hand: int, game: Any, match: Any | None) -> None:
         lines.append(json.dumps(game.record(), separators=(",", ":")))
         result = game.result()
-        scores = _unit_scores(rules, result)
+        scores = unit_scores(rules, result)
         columns["preset"].append(rules.preset)
         columns["game"].append(game_number)
         columns["hand"].append(hand)
@@ -236,7 +221,8 @@ def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
         columns["first_player"].append(game.first_player)
         columns["policies"].append(specs)
         columns["scores"].append(scores)
-        columns["winner"].append(_winner(scores))
+        winner = hand_winner(scores)
+        columns["winner"].append(-1 if winner is None else winner)
         columns["end_reason"].append(str(result.end_reason))
         columns["moves"].append(len(game.moves))
         if match is not None and (match.is_over() or match.hands_played >= run.max_hands):
