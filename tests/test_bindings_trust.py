@@ -728,3 +728,74 @@ def test_meld_is_valid_of_unreadable_text_raises(name):
     for text in ("Jk(=4d) 5x 6d", "Jk(=4x) 5d 6d", "5h 6x 7h", "Jk(=4d 5d 6d"):
         with pytest.raises(burraco.InvalidNotationError):
             engine.Meld.is_valid(text)
+
+
+# ---- text that no UTF-8 can hold ------------------------------------------------------------------
+
+_LONE = "\udc80"  # a lone surrogate: a valid str that cannot be encoded, as a decoder's errors= leave
+
+
+def _texts_with_a_lone_surrogate():
+    return [_LONE, "draw" + _LONE, _LONE + " 5h", "italian" + _LONE]
+
+
+@pytest.mark.parametrize("name", ENGINE_NAMES)
+def test_text_with_a_lone_surrogate_is_refused_as_notation(name):
+    """Every call that reads a str refuses one it cannot encode with the library's own error,
+    quoting it, never pybind11's RuntimeError; the game is left as it was."""
+    engine = ENGINES[name]
+    game = engine.Game(engine.Rules("italian-2p"), seed=3)
+    game.push("draw")
+    before = game.state_string()
+    calls = {
+        "Card": lambda t: engine.Card(t),
+        "Cards": lambda t: engine.Cards(t),
+        "Cards of a list": lambda t: engine.Cards([t]),
+        "Rules": lambda t: engine.Rules(t),
+        "Rules.from_text": lambda t: engine.Rules.from_text(t),
+        "Rules knob name": lambda t: engine.Rules("italian", **{t: 1}),
+        "Meld": lambda t: engine.Meld(t, engine.Rules("italian")),
+        "Move": lambda t: engine.Move(t),
+        "Game.push": lambda t: game.push(t),
+        "Game(deck=)": lambda t: engine.Game(engine.Rules("italian-2p"), deck=t),
+        "Game.from_state_string": lambda t: engine.Game.from_state_string(t),
+        "Game.from_json": lambda t: engine.Game.from_json(t),
+        "Game.from_record": lambda t: engine.Game.from_record(t),
+        "Game.policy_move": lambda t: game.policy_move(t, 1),
+        "Game.playout": lambda t: game.copy().playout(t, 1),
+    }
+    if hasattr(engine, "Policy"):
+        calls["Policy"] = lambda t: engine.Policy(t)
+    checked = 0
+    for label, call in calls.items():
+        for text in _texts_with_a_lone_surrogate():
+            try:
+                call(text)
+            except engine.BurracoError as error:
+                assert "\\udc80" in str(error) or "text" in str(error), (label, text, error)
+                str(error).encode("utf-8")  # the message itself is valid text
+                checked += 1
+            except TypeError:  # an argument of another type altogether: refused as well
+                checked += 1
+            else:
+                pytest.fail(f"{label}({text!r}) was accepted")
+            assert game.state_string() == before, label
+    assert checked == len(calls) * len(_texts_with_a_lone_surrogate())
+
+
+def test_a_repr_that_is_not_text_or_raises_still_gives_a_message():
+    class NotText:
+        def __repr__(self):
+            return _LONE
+
+    class Raises:
+        def __repr__(self):
+            raise ValueError("no repr")
+
+    game = burraco.Game(burraco.Rules("italian-2p"), seed=3)
+    for strange in (NotText(), Raises()):
+        with pytest.raises(burraco.InvalidNotationError) as caught:
+            game.push(strange)
+        str(caught.value).encode("utf-8")
+    with pytest.raises(burraco.InvalidNotationError, match="whose repr"):
+        game.push(Raises())

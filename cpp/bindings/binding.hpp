@@ -222,8 +222,15 @@ using namespace burraco;
 [[noreturn]] void notation_error(const std::string& message);
 [[noreturn]] void illegal(const std::string& message);
 [[noreturn]] void state_error(const std::string& message);
-// repr(obj), for quoting an input in a message.
+// repr(obj), for quoting an input in a message; ascii(obj) if the repr is not valid text, and the
+// type's name alone if the object's __repr__ raises (a message never fails to be made).
 std::string quote(py::handle obj);
+// The UTF-8 bytes of a str (anything else as pybind11 casts it to std::string): a str holding a lone
+// surrogate ('\udc80', which no UTF-8 can hold) raises InvalidNotationError quoting it, where the
+// plain cast would raise a RuntimeError. Every str a caller passes is read through this.
+std::string text_arg(py::handle obj);
+// The name of obj's type ("?" if it is not valid text).
+std::string type_name_of(py::handle obj);
 // burraco._core.<name> (the pickle restorers and classes __reduce__ names).
 py::object core_attr(const char* name);
 

@@ -26,7 +26,51 @@ py::object& error_type(const char* name) {
   raise("InvalidNotationError", message);
 }
 
-std::string quote(py::handle obj) { return py::repr(obj).cast<std::string>(); }
+namespace {
+
+// The UTF-8 of a str, or false (the Python error cleared) when it holds a lone surrogate.
+bool utf8_of(PyObject* text, std::string& out) {
+  Py_ssize_t size = 0;
+  const char* bytes = PyUnicode_AsUTF8AndSize(text, &size);
+  if (bytes == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  out.assign(bytes, static_cast<std::size_t>(size));
+  return true;
+}
+
+}  // namespace
+
+std::string type_name_of(py::handle obj) {
+  std::string name;
+  const py::object type_name = py::type::handle_of(obj).attr("__name__");
+  if (!PyUnicode_Check(type_name.ptr()) || !utf8_of(type_name.ptr(), name)) name = "?";
+  return name;
+}
+
+std::string quote(py::handle obj) {
+  for (auto* make : {PyObject_Repr, PyObject_ASCII}) {
+    PyObject* text = make(obj.ptr());
+    if (text == nullptr) {  // a __repr__ that raises: name the type instead
+      PyErr_Clear();
+      return "<a " + type_name_of(obj) + " whose repr() raises>";
+    }
+    std::string out;
+    const bool ok = PyUnicode_Check(text) && utf8_of(text, out);
+    Py_DECREF(text);
+    if (ok) return out;
+  }
+  return "<a " + type_name_of(obj) + ">";
+}
+
+std::string text_arg(py::handle obj) {
+  if (!PyUnicode_Check(obj.ptr())) return obj.cast<std::string>();
+  std::string out;
+  if (!utf8_of(obj.ptr(), out))
+    notation_error(quote(obj) + " is not valid text: it holds a lone surrogate, which no notation uses");
+  return out;
+}
 [[noreturn]] void illegal(const std::string& message) { raise("IllegalMoveError", message); }
 
 [[noreturn]] void state_error(const std::string& message) {
@@ -45,7 +89,7 @@ Card card_from(py::handle obj) {
   if (py::isinstance<Card>(obj)) return obj.cast<Card>();
   if (!py::isinstance<py::str>(obj))
     notation_error("expected a card such as 'Qh' or 'Jk', got " + quote(obj));
-  const auto card = parse_card(obj.cast<std::string>());
+  const auto card = parse_card(text_arg(obj));
   if (!card) notation_error(quote(obj) + " is not a card: " + kCardHelp);
   return *card;
 }
@@ -60,7 +104,7 @@ CardSet cards_from(py::handle obj) {
   if (py::isinstance<CardSet>(obj)) return obj.cast<CardSet>();
   CardSet set;
   if (py::isinstance<py::str>(obj)) {
-    const std::string text = obj.cast<std::string>();
+    const std::string text = text_arg(obj);
     for (std::string_view word : split_words(text)) {
       const auto card = parse_card(word);
       if (!card)

@@ -8,7 +8,7 @@ Move move_from(py::handle obj) {
   if (!py::isinstance<py::str>(obj))
     notation_error("expected a move such as 'draw' or 'meld 5h 6h 7h', got " + quote(obj));
   Move m;
-  if (!parse_move(obj.cast<std::string>(), m))
+  if (!parse_move(text_arg(obj), m))
     notation_error(quote(obj) + " is not a move (draw, pile, keep, reject, meld <cards>, "
                                 "add <index> <card>, discard <card>)");
   return m;
@@ -54,7 +54,7 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
     if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
       throw py::type_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
                            " ints, got a " +
-                           std::string(py::str(py::type::handle_of(v).attr("__name__"))));
+                           type_name_of(v));
     if (!index_int(v, x) || x < -10000000 || x > 10000000)
       notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
                      " integers from -10000000 to 10000000");
@@ -223,7 +223,7 @@ std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
   auto g = std::make_unique<PyGame>();
   Rules rules;
   std::string error;
-  if (!parse_state_string(text.cast<std::string>(), g->state, rules, error))
+  if (!parse_state_string(text_arg(text), g->state, rules, error))
     state_error("invalid state string: " + error);
   g->rules = same_rules(italian_rules(), std::make_shared<const Rules>(rules))
                  ? italian_rules() : std::make_shared<const Rules>(rules);
@@ -239,12 +239,12 @@ std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::han
   for (std::size_t i = 0; i < list.size(); ++i) {
     const py::object item = list[i];
     Move m;
-    if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+    if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m))
       state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
     if (!g->play(m).ok())
       state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
   }
-  if (!py::isinstance<py::str>(state) || state.cast<std::string>() != state_string(g->state, *g->rules))
+  if (!py::isinstance<py::str>(state) || text_arg(state) != state_string(g->state, *g->rules))
     state_error("pickled game: the moves do not lead to the state " + quote(state));
   return g;
 }
@@ -428,7 +428,7 @@ void bind_game(py::module_& m) {
                std::array<Card, kMaxDeck> order{};
                std::vector<Card> cards;
                if (py::isinstance<py::str>(deck)) {
-                 const std::string text = deck.cast<std::string>();
+                 const std::string text = text_arg(deck);
                  for (std::string_view word : split_words(text)) {
                    const auto c = parse_card(word);
                    if (!c) notation_error("deck: " + quote(py::str(std::string(word))) + " is not a card");
@@ -501,7 +501,7 @@ void bind_game(py::module_& m) {
            [](PyGame& g, MoveArg move) {
              if (py::isinstance<py::str>(move)) {
                // The multi-card lay-off sugar: "add 2 8h 9h".
-               const std::string text = move.cast<std::string>();
+               const std::string text = text_arg(move);
                Move probe;
                if (!parse_move(text, probe)) {
                  const std::vector<std::string_view> words = split_words(text);
@@ -670,7 +670,7 @@ void bind_game(py::module_& m) {
              long long i = 0;
              if (!small_int(key, i))
                throw py::type_error("MoveList indices must be integers or slices, not " +
-                                    std::string(py::str(py::type::handle_of(key).attr("__name__"))));
+                                    type_name_of(key));
              if (i < 0) i += n;
              if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
              return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
@@ -683,13 +683,13 @@ void bind_game(py::module_& m) {
       .def("__contains__", [](const PyMoveList& l, AnyArg item) {
         Move m;
         if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m)) return false;
+        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m)) return false;
         return std::find(l.moves->begin(), l.moves->end(), m) != l.moves->end();
       })
       .def("index", [](const PyMoveList& l, MoveArg item) {
         Move m;
         if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m))
+        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m))
           throw py::value_error(quote(item) + " is not in the list");
         const auto it = std::find(l.moves->begin(), l.moves->end(), m);
         if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
@@ -699,7 +699,7 @@ void bind_game(py::module_& m) {
       .def("count", [](const PyMoveList& l, MoveArg item) {
         Move m;
         if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(item.cast<std::string>(), m)) return 0L;
+        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m)) return 0L;
         return static_cast<long>(std::count(l.moves->begin(), l.moves->end(), m));
       },
            "How many times the move is in the list (0 or 1).")

@@ -14,7 +14,7 @@ namespace burraco_binding {
 PyMeld meld_from_layout(py::handle text, const RulesPtr& rules) {
   if (!py::isinstance<py::str>(text))
     notation_error("expected a meld layout string such as 'Jk(=4d) 5d 6d', got " + quote(text));
-  const MeldResult r = parse_layout(text.cast<std::string>(), *rules);
+  const MeldResult r = parse_layout(text_arg(text), *rules);
   if (!r.ok()) meld_error(text, r.error, true);
   return {r.meld, rules};
 }
@@ -26,7 +26,7 @@ PyMeld meld_from(py::handle cards, const RulesPtr& rules) {
       notation_error(quote(cards) + " was made under other rules than " + rules_repr(*rules));
     return m;
   }
-  if (py::isinstance<py::str>(cards) && cards.cast<std::string>().find("(=") != std::string::npos)
+  if (py::isinstance<py::str>(cards) && text_arg(cards).find("(=") != std::string::npos)
     return meld_from_layout(cards, rules);
   const MeldResult r = make_meld(cards_from(cards), *rules);
   if (!r.ok()) meld_error(cards, r.error, false);
@@ -91,9 +91,9 @@ void bind_melds(py::module_& m) {
                   [](CardsArg cards, RulesArg rules) {
                     const RulesPtr r = rules_from(rules);
                     if (py::isinstance<py::str>(cards) &&
-                        cards.cast<std::string>().find("(=") != std::string::npos)
+                        text_arg(cards).find("(=") != std::string::npos)
                     {
-                      const MeldResult layout_result = parse_layout(cards.cast<std::string>(), *r);
+                      const MeldResult layout_result = parse_layout(text_arg(cards), *r);
                       if (layout_result.error == MeldError::BadNotation)
                         meld_error(cards, layout_result.error, true);
                       return layout_result.ok();

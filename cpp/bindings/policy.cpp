@@ -52,7 +52,7 @@ class PythonPolicy final : public PolicyHook {
     }
     long long index = 0;
     if (!small_int(answer, index))  // an int too large for the engine: out of range, as it is
-      throw PolicyError(policy_index_text(name_, std::string(py::str(answer)), moves.size()));
+      throw PolicyError(policy_index_text(name_, quote(answer), moves.size()));
     return index;
   }
   const std::string& name() const override { return name_; }
@@ -83,10 +83,14 @@ std::string callable_name(py::handle f) {
   py::object qualname = py::getattr(f, "__qualname__", py::none());
   if (py::isinstance<py::str>(qualname)) {
     py::object module = py::getattr(f, "__module__", py::none());
-    std::string name = qualname.cast<std::string>();
-    if (py::isinstance<py::str>(module) && module.cast<std::string>() != "__main__")
-      name = module.cast<std::string>() + "." + name;
-    return name;
+    try {  // a name that is not valid text: the repr of the callable instead
+      std::string name = text_arg(qualname);
+      if (py::isinstance<py::str>(module) && text_arg(module) != "__main__")
+        name = text_arg(module) + "." + name;
+      return name;
+    } catch (const py::error_already_set&) {
+      return quote(f);
+    }
   }
   return quote(f);
 }
@@ -175,7 +179,7 @@ PyPolicy policy_from_spec(const std::string& spec) {
 }
 
 PyPolicy policy_from_string(py::handle text, bool import) {
-  const std::string name = text.cast<std::string>();
+  const std::string name = text_arg(text);
   if (name == "random") return builtin(Policy::Random, "random");
   if (name == "greedy") return builtin(Policy::Greedy, "greedy");
   if (name == "heuristic") return builtin(Policy::Heuristic, "heuristic");
@@ -252,7 +256,7 @@ void bind_policy(py::module_& m) {
         return std::string_view(p.kind) == "builtin" ? "Policy(" + shown + ")" : shown;
       })
       .def("__eq__", [](const PyPolicy& a, AnyArg b) {
-        if (py::isinstance<py::str>(b)) return !a.spec.empty() && a.spec == b.cast<std::string>();
+        if (py::isinstance<py::str>(b)) return !a.spec.empty() && a.spec == text_arg(b);
         if (!py::isinstance<PyPolicy>(b)) return false;
         const PyPolicy& other = b.cast<const PyPolicy&>();
         if (!a.spec.empty() || !other.spec.empty()) return a.spec == other.spec;

@@ -124,7 +124,7 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
       for (std::size_t i = 0; i < k.choices.size(); ++i)
         expected += (i ? ", '" : " '") + std::string(k.choices[i]) + "'";
       if (!py::isinstance<py::str>(value)) knob_error(k, value, expected);
-      const std::string v = value.cast<std::string>();
+      const std::string v = text_arg(value);
       for (std::size_t i = 0; i < k.choices.size(); ++i)
         if (k.choices[i] == v) {
           *static_cast<std::uint8_t*>(p) = static_cast<std::uint8_t>(i);
@@ -136,7 +136,7 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
       const std::string expected = "a string of distinct set ranks from 'A3456789TJQK'";
       if (!py::isinstance<py::str>(value)) knob_error(k, value, expected);
       std::uint16_t mask = 0;
-      for (char c : value.cast<std::string>()) {
+      for (char c : text_arg(value)) {
         const int r = parse_rank(std::string_view(&c, 1));
         if (r == 0 || r == kTwo || (mask & (1u << r))) knob_error(k, value, expected);
         mask |= static_cast<std::uint16_t>(1u << r);
@@ -201,7 +201,7 @@ std::string rules_repr(const Rules& rules);
 Rules rules_with(const Rules& base, const py::kwargs& overrides) {
   Rules rules = base;
   for (auto item : overrides) {
-    const std::string name = item.first.cast<std::string>();
+    const std::string name = text_arg(item.first);
     const KnobInfo* k = find_knob(name);
     if (!k) notation_error("unknown rules knob " + quote(item.first) + " (see Rules().knobs())");
     set_knob(rules, *k, item.second);
@@ -214,7 +214,7 @@ Rules rules_with(const Rules& base, const py::kwargs& overrides) {
 Rules make_rules(py::handle preset, const py::kwargs& overrides) {
   if (!py::isinstance<py::str>(preset))
     notation_error("expected a preset name such as 'italian', got " + quote(preset));
-  const auto base = preset_rules(preset.cast<std::string>());
+  const auto base = preset_rules(text_arg(preset));
   if (!base)
     notation_error("unknown rules preset " + quote(preset) +
                    " (presets: italian, italian-2p, italian-3p, online-2p, brazilian)");
@@ -262,7 +262,7 @@ void bind_rules(py::module_& m) {
                              "'online-2p:opening_minimum=((0,50),(1500,75))', got " + quote(text));
             Rules rules;
             std::string error;
-            const std::string given = text.cast<std::string>();
+            const std::string given = text_arg(text);
             if (!parse_rules_text(given, rules, error))
               notation_error("Rules.from_text(" + quote(text) + "): " + error);
             // Canonical text only, as in state strings (docs/game.md): the text rules.text writes.

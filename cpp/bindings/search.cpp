@@ -21,7 +21,7 @@ auto with_search(const PyIsmcts& self, F&& f) {
 // value out of range a BurracoError (a ValueError) quoting it.
 [[noreturn]] void ismcts_type_error(const char* name, py::handle value, const char* expected) {
   throw py::type_error(std::string("ISMCTS: ") + name + " expected " + expected + ", got " +
-                       std::string(py::str(py::type::handle_of(value).attr("__name__"))) + " " +
+                       type_name_of(value) + " " +
                        quote(value));
 }
 
@@ -67,7 +67,7 @@ E ismcts_choice(py::handle value, const char* name, const std::array<std::pair<c
   std::string wanted;
   for (const auto& [text, e] : options) wanted += (wanted.empty() ? "'" : " or '") + std::string(text) + "'";
   if (!py::isinstance<py::str>(value)) ismcts_type_error(name, value, wanted.c_str());
-  const std::string s = value.cast<std::string>();
+  const std::string s = text_arg(value);
   for (const auto& [text, e] : options)
     if (s == text) return e;
   raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected " + wanted);
@@ -129,7 +129,7 @@ py::array_t<T> out_array(py::handle out, py::ssize_t size, const char* dtype) {
   const std::string wanted = std::string("a writeable C-contiguous ") + dtype +
                              " array of shape (" + std::to_string(size) + ",)";
   if (!py::isinstance<py::array>(out))
-    notation_error("out is a " + std::string(py::str(py::type::handle_of(out).attr("__name__"))) +
+    notation_error("out is a " + type_name_of(out) +
                    ", not a NumPy array: expected " + wanted);
   const py::array a = py::reinterpret_borrow<py::array>(out);
   const char* problem = nullptr;
@@ -745,7 +745,7 @@ void bind_search(py::module_& m) {
     const int seat = pickled_int("Observation", player, 0, g->state.players - 1);
     PyObservation o{observe(g->state, *g->rules, seat), g->rules, {}};
     o.text = observation_string(o.obs, *g->rules);
-    if (!py::isinstance<py::str>(text) || o.text != text.cast<std::string>())
+    if (!py::isinstance<py::str>(text) || o.text != text_arg(text))
       state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
     return o;
   }, py::arg("stand_in"), py::arg("player"), py::arg("text"),

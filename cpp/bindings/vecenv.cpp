@@ -38,7 +38,7 @@ namespace {
 const char* const kName = "VectorGames";
 
 std::string type_name(py::handle obj) {
-  return std::string(py::str(py::type::handle_of(obj).attr("__name__")));
+  return type_name_of(obj);
 }
 
 // An env index argument: an int in [0, num_envs).
@@ -186,7 +186,7 @@ void bind_vecenv(py::module_& m) {
              if (!small_int(threads, t) || t < 1 || t > 64)
                notation_error(std::string(kName) + ": threads " + quote(threads) + ": expected an int from 1 to 64");
              if (!py::isinstance<py::str>(reward) ||
-                 (reward.cast<std::string>() != "margin" && reward.cast<std::string>() != "win"))
+                 (text_arg(reward) != "margin" && text_arg(reward) != "win"))
                notation_error(std::string(kName) + ": reward " + quote(reward) + ": expected 'margin' or 'win'");
              const double scale = PyFloat_Check(reward_scale.ptr()) || is_int(reward_scale)
                                       ? PyFloat_AsDouble(reward_scale.ptr())
@@ -205,7 +205,7 @@ void bind_vecenv(py::module_& m) {
              } else {
                v->partner = v->opponent;
              }
-             v->reward = reward.cast<std::string>();
+             v->reward = text_arg(reward);
              VecEnvConfig config;
              config.seat = static_cast<int>(s);
              config.opponent = v->opponent.policy;
