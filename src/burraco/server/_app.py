@@ -8,7 +8,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -209,7 +209,7 @@ def _error(status: int, message: str) -> JSONResponse:
 async def _read_body(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise RequestError(f"the body has {declared} bytes, more than {limit}", 413)
+        raise RequestError(f"the body has {declared} bytes, more than {limit} bytes", 413)
     body = b""
     async for chunk in request.stream():
         body += chunk
@@ -345,7 +345,7 @@ async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int |
 
 
 async def _handle(server: Server, table: Table, connection: Connection,
-                  message: dict[str, Any]) -> None:
+                  message: Mapping[str, Any]) -> None:
     """One frame from a client: never raises for anything the client sent."""
     limit = server.config.max_message
     text = message.get("text")

@@ -1,0 +1,333 @@
+"""burraco serve (docs/server.md): the HTTP routes and the table sockets through Starlette's
+TestClient, persistence across restarts and a crash between commit and acknowledgement, a leak
+test of every frame a seat receives, garbage frames and the rate limit, and the real command under
+uvicorn talked to with the websockets client."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+with warnings.catch_warnings():  # Starlette's notice that its test client may change
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+import burraco  # noqa: E402
+from burraco import cli  # noqa: E402
+from burraco.server import Limits, ServerConfig, create_app  # noqa: E402
+from burraco.server._table import public_view  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parent.parent
+CARD = re.compile(r"\b(?:[A2-9TJQK][cdhs]|Jk)\b")
+FAST = {"rate": 100000.0, "burst": 100000.0}  # tests send faster than a person
+
+
+def app_for(db: str = ":memory:", seed: int | None = 1, **options) -> object:
+    """An application with a fixed deal seed and no rate limit to speak of."""
+    return create_app(ServerConfig(db=db, seed=seed, **{**FAST, **options}))
+
+
+@pytest.fixture
+def client():
+    with TestClient(app_for()) as test_client:
+        yield test_client
+
+
+def new_table(client, seats=("human", "bot:greedy"), preset="italian-2p", **extra):
+    answer = client.post("/api/tables", json={"preset": preset, "seats": list(seats), **extra})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    return body["id"], body["tokens"]
+
+
+def server_of(client):
+    return client.app.state.server
+
+
+def table_of(client, table_id):
+    return server_of(client).tables[table_id]
+
+
+def socket(client, table_id, token):
+    return client.websocket_connect(f"/api/tables/{table_id}/play?token={token}")
+
+
+def play_until(ws, frame, choose, stop, sent=None):
+    """Answers every view that lists legal moves with ``choose(frame)`` until ``stop(frame)``;
+    returns every frame received (the first included)."""
+    frames = [frame]
+    seq = 0
+    while not stop(frame):
+        if frame["type"] == "view" and frame["legal"]:
+            ws.send_json({"type": "move", "move": choose(frame), "seq": seq})
+            if sent is not None:
+                sent.append(seq)
+            seq += 1
+        frame = ws.receive_json()
+        assert frame["type"] != "error", frame
+        frames.append(frame)
+    return frames
+
+
+def is_result(frame):
+    return frame["type"] == "result"
+
+
+# ---- creating tables -----------------------------------------------------------------------------
+
+
+def test_a_table_gets_an_id_and_one_secret_token_per_human_seat(client):
+    table_id, tokens = new_table(client, ["human", "bot:heuristic", "human", "bot:random"],
+                                 preset="italian")
+    assert set(tokens) == {"0", "2"} and tokens["0"] != tokens["2"]
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{40,}", token) for token in tokens.values())
+    summary = client.get(f"/api/tables/{table_id}").json()
+    assert [seat["kind"] for seat in summary["seats"]] == ["human", "bot", "human", "bot"]
+    assert summary["status"] == "playing" and summary["rules"] == "italian"
+    # The database holds only the tokens' hashes.
+    store = server_of(client).store
+    hashes = [row[0] for row in store._conn.execute("SELECT token_sha256 FROM seats")]
+    assert not set(tokens.values()) & set(hashes)
+    assert client.get("/api/health").json()["status"] == "ok"
+
+
+def test_knobs_and_matches(client):
+    answer = client.post("/api/tables", json={
+        "preset": "brazilian", "seats": ["human", "bot:greedy"], "match": True,
+        "knobs": {"players": 2, "pozzetto_sizes": [11, 11]}})
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["rules"] == "brazilian:players=2" and answer.json()["match"] is True
+    summary = client.get(f"/api/tables/{answer.json()['id']}").json()
+    assert summary["match"] == {"target": 2000, "scores": [0, 0], "hands_played": 0,
+                                "over": False, "winner": None}
+
+
+@pytest.mark.parametrize("body, status, quoted", [
+    ("{", 400, "not JSON"),
+    ("[1, 2]", 400, "[1, 2]"),
+    ({"seats": ["human", "human"]}, 422, "preset None"),
+    ({"preset": "italian-9p", "seats": ["human"]}, 422, "'italian-9p'"),
+    ({"preset": "italian-2p"}, 422, "seats None"),
+    ({"preset": "italian-2p", "seats": ["human"]}, 422, "a list of 2 seats"),
+    ({"preset": "italian-2p", "seats": ["human", "robot"]}, 422, "'robot'"),
+    ({"preset": "italian-2p", "seats": ["human", 7]}, 422, "seat 1 7"),
+    ({"preset": "italian-2p", "seats": ["bot:greedy", "bot:random"]}, 422, "one human seat"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:best"]}, 422, "'best'"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:ismcts:999999"]}, 422, "at most 5000"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:ismcts:10:threads=2"]}, 422, "one thread"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:os:system"]}, 422, "'os:system'"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "knobs": {"hand_size": 99}}, 422,
+     "hand_size"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "knobs": {"colour": 1}}, 422,
+     "colour"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "knobs": [1]}, 422, "knobs [1]"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "match": "yes"}, 422, "'yes'"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "tables": 3}, 422, "'tables'"),
+    ("x" * 5000, 413, "more than 4096 bytes"),
+])
+def test_bad_bodies_are_refused_with_a_message_quoting_them(client, body, status, quoted):
+    if isinstance(body, str):
+        answer = client.post("/api/tables", content=body)
+    else:
+        answer = client.post("/api/tables", json=body)
+    assert answer.status_code == status, answer.text
+    assert quoted in answer.json()["error"]
+    assert not server_of(client).tables
+
+
+def test_unknown_tables_are_404(client):
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.get("/api/tables/nope/record").status_code == 404
+    assert "nope" in client.get("/api/tables/nope").json()["error"]
+
+
+# ---- playing -------------------------------------------------------------------------------------
+
+
+def test_a_person_plays_a_whole_hand_against_a_bot_through_the_socket(client):
+    table_id, tokens = new_table(client, ["human", "bot:heuristic"])
+    rng = random.Random(5)
+    sent: list[int] = []
+    with socket(client, table_id, tokens["0"]) as ws:
+        first = ws.receive_json()
+        assert first["type"] == "view" and first["seat"] == 0 and first["ply"] == 0
+        assert first["legal"] == first["view"]["legal_moves"] and first["your_turn"]
+        frames = play_until(ws, first, lambda f: rng.choice(f["legal"]), is_result, sent)
+    acks = [f["seq"] for f in frames if f["type"] == "view" and f["seq"] is not None]
+    assert acks == sent  # every move acknowledged once, in order
+    result = frames[-1]
+    records = client.get(f"/api/tables/{table_id}/record").json()
+    assert len(records) == 1 and records[0] == result["record"]
+    game = burraco.Game.from_record(records[0])
+    assert game.is_over() and records[0]["result"] == result["result"]
+    assert game.state_string() == table_of(client, table_id).game.state_string()
+    bot_moves = [m for f in frames if f["type"] == "view" and f["last"] and f["last"]["seat"] == 1
+                 for m in f["last"]["moves"]]
+    assert bot_moves and len(bot_moves) + len(sent) <= len(records[0]["moves"])
+    assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+    lines = client.get(f"/api/tables/{table_id}/record?format=jsonl").text.splitlines()
+    assert [json.loads(line) for line in lines] == records
+
+
+def test_refused_moves_answer_an_error_and_change_nothing(client):
+    table_id, tokens = new_table(client, ["human", "human"])
+    table = table_of(client, table_id)
+    before = table.game.state_string()
+    with socket(client, table_id, tokens["0"]) as ws0, socket(client, table_id, tokens["1"]) as ws1:
+        ws0.receive_json(), ws1.receive_json()
+        for ws, move, code, quoted in [
+            (ws0, "discard Qs", "illegal_move", "discard Qs"),
+            (ws0, "fly away", "illegal_move", "fly away"),
+            (ws0, 42, "bad_move", "42"),
+            (ws0, "", "bad_move", "''"),
+            (ws1, "draw", "not_your_turn", "seat 0 is to act"),
+        ]:
+            ws.send_json({"type": "move", "move": move, "seq": 9})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == code, error
+            assert quoted in error["message"] and error["seq"] == 9
+        ws0.send_json({"type": "move", "move": "draw", "hand": 3})
+        assert ws0.receive_json()["code"] == "stale"
+        ws0.send_json({"type": "move", "move": "draw", "ply": 5})
+        assert ws0.receive_json()["code"] == "stale"
+        assert table.game.state_string() == before and table.moves == []
+        ws0.send_json({"type": "move", "move": "draw", "ply": 0, "hand": 0, "seq": "a"})
+        mine, theirs = ws0.receive_json(), ws1.receive_json()
+        assert mine["seq"] == "a" and theirs["seq"] is None and mine["ply"] == theirs["ply"] == 1
+        assert mine["last"] == theirs["last"] == {"seat": 0, "moves": ["draw"]}
+    stored = server_of(client).store.load_table(table_id)
+    assert stored.hands[0].moves == ["draw"]
+
+
+def test_a_reconnect_resumes_the_seat_and_every_socket_of_a_seat_gets_the_views(client):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"])
+    with socket(client, table_id, tokens["0"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw"})
+        assert ws.receive_json()["ply"] == 1
+    with socket(client, table_id, tokens["0"]) as first, socket(client, table_id, tokens["0"]) as second:
+        a, b = first.receive_json(), second.receive_json()
+        assert a == b and a["ply"] == 1 and a["your_turn"]
+        first.send_json({"type": "move", "move": a["legal"][-1], "seq": 1})  # a discard
+        ack, other = first.receive_json(), second.receive_json()
+        assert ack["seq"] == 1 and other["seq"] is None
+        assert dict(ack, seq=None) == other and ack["ply"] == 2
+        first.send_json({"type": "view", "seq": 2})
+        while (fresh := first.receive_json())["seq"] != 2:
+            pass
+        assert fresh["ply"] == len(table_of(client, table_id).moves)
+        first.send_json({"type": "ping", "seq": 3})
+        while (pong := first.receive_json())["type"] != "pong":
+            pass
+        assert pong == {"type": "pong", "seq": 3}
+
+
+@pytest.mark.parametrize("where", ["wrong", "other table", "none", "unknown table", "long"])
+def test_a_wrong_token_is_closed_with_policy_violation_and_told_nothing(client, where):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"])
+    other_id, other_tokens = new_table(client, ["human", "bot:greedy"])
+    path = {"wrong": f"/api/tables/{table_id}/play?token=x{tokens['0']}",
+            "other table": f"/api/tables/{table_id}/play?token={other_tokens['0']}",
+            "none": f"/api/tables/{table_id}/play",
+            "unknown table": f"/api/tables/{table_id}x/play?token={tokens['0']}",
+            "long": f"/api/tables/{table_id}/play?token={'a' * 5000}"}[where]
+    with client.websocket_connect(path) as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 1008 and not closed.value.reason
+
+
+def replayed(client, table_id, hand, ply):
+    """The game of a table's hand after ``ply`` moves, from the database's seed and moves."""
+    stored = server_of(client).store.load_table(table_id)
+    row = stored.hands[hand]
+    game = burraco.Game(burraco.Rules.from_text(stored.rules), seed=row.seed,
+                        first_player=row.first_player, scores=row.scores)
+    for move in row.moves[:ply]:
+        game.push(move)
+    return game
+
+
+def drain(ws, ply):
+    """The frames of a socket up to the view of ``ply``."""
+    frames = [ws.receive_json()]
+    while not (frames[-1]["type"] == "view" and frames[-1]["ply"] == ply):
+        frames.append(ws.receive_json())
+    return frames
+
+
+def test_the_spectators_view_shows_no_hand_and_is_the_same_from_every_seat(client):
+    table_id, tokens = new_table(client, ["human", "bot:greedy", "human", "bot:greedy"],
+                                 preset="italian")
+    table = table_of(client, table_id)
+    rng = random.Random(2)
+    with socket(client, table_id, tokens["0"]) as ws0, socket(client, table_id, tokens["2"]) as ws2, \
+            client.websocket_connect(f"/api/tables/{table_id}/watch") as watch:
+        sockets = {0: ws0, 2: ws2, None: watch}
+        latest = {key: ws.receive_json() for key, ws in sockets.items()}
+        watched = [latest[None]]
+        for _ in range(30):
+            turn = latest[0]["view"]["turn"]
+            sockets[turn].send_json({"type": "move", "move": rng.choice(latest[turn]["legal"])})
+            frame = ws0.receive_json()
+            while frame["type"] == "view" and frame["view"]["turn"] not in (0, 2):
+                frame = ws0.receive_json()  # the bots move until a person is to act
+            if frame["type"] == "result":
+                watched += drain(watch, len(table.moves))
+                break
+            latest[0] = frame
+            latest[2] = drain(ws2, frame["ply"])[-1]
+            watched += drain(watch, frame["ply"])
+            latest[None] = watched[-1]
+            summary = client.get(f"/api/tables/{table_id}").json()  # the table waits for a person
+            assert summary["ply"] == frame["ply"] == len(table.moves)
+            view = summary["view"]
+            assert view == latest[None]["view"]
+            assert all(seat["hand"] is None for seat in view["seats"])
+            assert all(packet["cards"] is None for packet in view["pozzetti"])
+            assert view["legal_moves"] is None and view["observation"] is None
+            assert view["stock"] is None and view["state"] is None and view["seed"] is None
+            assert latest[None]["legal"] == [] and not latest[None]["your_turn"]
+        watch.send_json({"type": "move", "move": "draw"})
+        while (answer := watch.receive_json())["type"] != "error":
+            pass
+        assert answer["code"] == "spectator"
+    for frame in watched:  # nothing in a spectator's frame that one seat's view adds
+        game = replayed(client, table_id, frame["hand"], frame["ply"])
+        assert frame["view"] == public_view(game)
+        for seat in range(4):
+            assert public_view(game.determinize(seat, frame["ply"])) == frame["view"]
+
+
+def test_a_match_deals_the_next_hand_with_the_scores(client):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"], match=True)
+    with socket(client, table_id, tokens["0"]) as ws:
+        frames = play_until(ws, ws.receive_json(), lambda f: f["legal"][0], is_result)
+        result = frames[-1]
+        assert result["match"]["hands_played"] == 1 and result["status"] == "playing"
+        nxt = ws.receive_json()
+        assert nxt["type"] == "view" and nxt["hand"] == 1 and nxt["ply"] == 0
+        totals = [side["total"] for side in result["result"]["sides"]]
+        assert nxt["view"]["scores"] == totals == nxt["match"]["scores"]
+        assert nxt["view"]["first"] == 1
+    stored = server_of(client).store.load_table(table_id)
+    assert [hand.hand for hand in stored.hands] == [0, 1]
+    assert stored.hands[0].seed != stored.hands[1].seed  # each deal from a seed of its own
