@@ -5,6 +5,7 @@ uvicorn talked to with the websockets client."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -331,3 +332,286 @@ def test_a_match_deals_the_next_hand_with_the_scores(client):
     stored = server_of(client).store.load_table(table_id)
     assert [hand.hand for hand in stored.hands] == [0, 1]
     assert stored.hands[0].seed != stored.hands[1].seed  # each deal from a seed of its own
+
+
+# ---- persistence ---------------------------------------------------------------------------------
+
+
+def test_a_new_server_on_the_same_database_finds_every_table_where_it_was(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    rng = random.Random(3)
+    with TestClient(app_for(db)) as client:
+        one, one_tokens = new_table(client, ["human", "bot:heuristic"])
+        two, two_tokens = new_table(client, ["human", "human", "bot:random"], preset="italian-3p",
+                                    match=True)
+        with socket(client, one, one_tokens["0"]) as ws:
+            frame = ws.receive_json()
+            for _ in range(12):
+                ws.send_json({"type": "move", "move": rng.choice(frame["legal"])})
+                frame = ws.receive_json()
+                while not frame["legal"]:
+                    frame = ws.receive_json()
+        with socket(client, two, two_tokens["0"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "draw"})
+            ws.receive_json()
+        tables = {t: table_of(client, t) for t in (one, two)}
+    states = {t: table.game.state_string() for t, table in tables.items()}
+    moves = {t: list(table.moves) for t, table in tables.items()}
+    assert len(moves[one]) > 12
+    with TestClient(app_for(db, seed=99)) as client:
+        for t in (one, two):
+            assert table_of(client, t).game.state_string() == states[t]
+            assert table_of(client, t).moves == moves[t]
+        with socket(client, one, one_tokens["0"]) as ws:  # the same tokens, and play goes on
+            frame = ws.receive_json()
+            assert frame["ply"] == len(moves[one]) and frame["your_turn"]
+            ws.send_json({"type": "move", "move": frame["legal"][0], "seq": 1})
+            assert ws.receive_json()["seq"] == 1
+
+
+def test_a_match_is_reloaded_with_its_finished_hands_and_scores(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "bot:greedy"], match=True)
+        with socket(client, table_id, tokens["0"]) as ws:
+            play_until(ws, ws.receive_json(), lambda f: f["legal"][0], is_result)
+            ws.receive_json()  # hand 1's first view
+        before = table_of(client, table_id)
+        records = client.get(f"/api/tables/{table_id}/record").json()
+    # Read once the server has stopped: the bot may have moved first in hand 1 meanwhile.
+    state, scores = before.game.state_string(), before.match.scores
+    with TestClient(app_for(db)) as client:
+        table = table_of(client, table_id)
+        assert table.hand == 1 and table.match.scores == scores and table.match.hands_played == 1
+        assert table.game.state_string() == state
+        assert client.get(f"/api/tables/{table_id}/record").json() == records
+
+
+def test_a_crash_after_the_commit_and_before_the_acknowledgement_keeps_the_move(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "human"])
+        table = table_of(client, table_id)
+
+        def crash():
+            raise RuntimeError("the process dies here")
+
+        table.after_commit = crash
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "draw", "seq": 1})
+            answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "internal"  # no acknowledgement
+        expected = burraco.Game(table.rules, seed=table.hand_seed)
+        expected.push("draw")
+    with TestClient(app_for(db)) as client:
+        reloaded = table_of(client, table_id)
+        assert reloaded.moves == ["draw"]
+        assert reloaded.game.state_string() == expected.state_string()
+
+
+def test_a_commit_that_fails_plays_nothing_and_the_table_goes_on(tmp_path, monkeypatch):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "human"])
+        table = table_of(client, table_id)
+        before = table.game.state_string()
+        store = server_of(client).store
+        real = store.add_moves
+
+        def full_disk(*args, **kwargs):
+            raise OSError("disk full")
+
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            monkeypatch.setattr(store, "add_moves", full_disk)
+            ws.send_json({"type": "move", "move": "draw", "seq": 1})
+            answer = ws.receive_json()
+            assert answer["code"] == "internal" and "not played" in answer["message"]
+            assert table.game.state_string() == before and table.moves == []
+            monkeypatch.setattr(store, "add_moves", real)
+            ws.send_json({"type": "move", "move": "draw", "seq": 2})
+            assert ws.receive_json()["seq"] == 2
+    with TestClient(app_for(db)) as client:
+        assert table_of(client, table_id).moves == ["draw"]
+
+
+def test_the_database_schema(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(app_for(str(db))) as client:
+        new_table(client)
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert names == {"meta", "tables", "seats", "hands", "moves"}
+    page = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    for statement in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+) \(", page):
+        assert statement in names
+    assert set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+) \(", page)) == names
+
+
+# ---- what a seat may see -------------------------------------------------------------------------
+
+
+FRAME_FIELDS = {"type", "table", "seat", "hand", "ply", "status", "your_turn", "legal", "last",
+                "match", "view", "seq"}
+
+
+def public_cards(view) -> Counter:
+    """Every card named in the public part of a view: the pile and the melds."""
+    found = Counter(view["pile"])
+    for side in view["sides"]:
+        for meld in side["melds"]:
+            found.update(meld["cards"])
+    return found
+
+
+@pytest.mark.parametrize("preset, seats", [
+    ("italian-2p", ["human", "bot:heuristic"]),
+    ("italian", ["human", "bot:greedy", "human", "bot:heuristic"]),
+    ("italian-3p", ["bot:greedy", "human", "bot:random"]),
+])
+def test_every_frame_a_seat_receives_is_what_its_view_of_the_game_allows(client, preset, seats):
+    """Every frame of a whole hand, for every human seat: its view is ``to_json(player=seat)`` of
+    the game at that point (already leak-tested) and the same for a deal of the cards the seat
+    cannot see reshuffled; its other fields are public (the legal moves are the view's, the last
+    moves name only cards now on the table)."""
+    table_id, tokens = new_table(client, seats, preset=preset)
+    table = table_of(client, table_id)
+    humans = [int(seat) for seat in tokens]
+    rng = random.Random(len(seats))
+    received: dict[int, list] = {seat: [] for seat in humans}
+    with contextlib.ExitStack() as stack:
+        sockets = {seat: stack.enter_context(socket(client, table_id, tokens[str(seat)]))
+                   for seat in humans}
+        latest = {seat: ws.receive_json() for seat, ws in sockets.items()}
+        for seat, frame in latest.items():
+            received[seat].append(frame)
+        while latest[humans[0]]["type"] != "result":
+            acting = next((s for s in humans if latest[s]["type"] == "view" and latest[s]["legal"]
+                           and latest[s]["ply"] == len(table.moves)), None)
+            if acting is not None:
+                sockets[acting].send_json({"type": "move",
+                                           "move": rng.choice(latest[acting]["legal"])})
+            for seat, ws in sockets.items():  # each socket in step: one frame a move
+                frame = ws.receive_json()
+                received[seat].append(frame)
+                latest[seat] = frame
+    for seat, frames in received.items():
+        assert frames[-1]["type"] == "result" and len(frames) > 20
+        for number, frame in enumerate(frames[:-1]):
+            assert set(frame) == FRAME_FIELDS and frame["seat"] == seat, frame
+            game = replayed(client, table_id, frame["hand"], frame["ply"])
+            text = game.to_json(player=seat)
+            assert frame["view"] == json.loads(text)
+            if number % 5 == 0:
+                for deal in (1, 2):
+                    assert game.determinize(seat, deal).to_json(player=seat) == text
+            assert frame["legal"] == (frame["view"]["legal_moves"] or [])
+            assert frame["your_turn"] == (game.turn == seat and not game.is_over())
+            if frame["last"] is not None:
+                named = Counter(CARD.findall(" ".join(frame["last"]["moves"])))
+                assert not named - public_cards(frame["view"]), frame["last"]
+        assert frames[-1]["record"] == client.get(f"/api/tables/{table_id}/record").json()[0]
+
+
+# ---- garbage -------------------------------------------------------------------------------------
+
+
+def test_garbage_frames_get_error_frames_and_break_nothing(client):
+    table_id, tokens = new_table(client, ["human", "human"])
+    other_id, other_tokens = new_table(client, ["human", "bot:greedy"])
+    table = table_of(client, table_id)
+    with socket(client, table_id, tokens["0"]) as ws, socket(client, table_id, tokens["1"]) as ws1:
+        ws.receive_json(), ws1.receive_json()
+        for frame, code in [
+            (b"\x00\xffbinary", "binary"),
+            ("x" * 5000, "too_large"),
+            ("\u00e9" * 2100, "too_large"),  # 2100 characters, 4200 bytes
+            ("{" * 10, "bad_json"),
+            ("[" * 4000, "bad_json"),
+            ("", "bad_json"),
+            ("[1, 2]", "bad_message"),
+            ('"draw"', "bad_message"),
+            ("NaN", "bad_message"),
+            ('{"type": "dance"}', "unknown_type"),
+            ('{"kind": "move"}', "unknown_type"),
+            ('{"type": "move"}', "bad_move"),
+            ('{"type": "move", "move": ["draw"]}', "bad_move"),
+            ('{"type": "move", "move": "' + "draw " * 50 + '"}', "bad_move"),
+            ('{"type": "move", "move": "draw", "seq": {"a": 1}}', "bad_message"),
+            ('{"type": "move", "move": "draw", "seq": true}', "bad_message"),
+            ('{"type": "move", "move": "meld Jk Jk Jk Jk Jk"}', "illegal_move"),
+            ('{"type": "move", "move": "\\u0000"}', "illegal_move"),
+            ('{"type": "move", "move": "draw\\ud800"}', "bad_move"),  # a lone surrogate
+        ]:
+            if isinstance(frame, bytes):
+                ws.send_bytes(frame)
+            else:
+                ws.send_text(frame)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["code"] == code, (frame[:40], answer)
+        ws1.send_json({"type": "move", "move": "draw"})  # out of turn
+        assert ws1.receive_json()["code"] == "not_your_turn"
+        ws.send_text("y" * 1_000_000)
+        assert ws.receive_json()["code"] == "too_large"
+        assert table.moves == []
+        ws.send_json({"type": "move", "move": "draw", "seq": 7})
+        assert ws.receive_json()["seq"] == 7  # the socket still plays
+    with socket(client, other_id, other_tokens["0"]) as ws:  # and so does another table
+        frames = play_until(ws, ws.receive_json(), lambda f: f["legal"][0], is_result)
+        ws.send_json({"type": "move", "move": "draw", "seq": 8})  # after the end of the hand
+        answer = ws.receive_json()
+        assert answer["code"] == "table_finished" and answer["seq"] == 8
+    assert frames[-1]["status"] == "finished"
+    assert client.get("/api/health").status_code == 200
+
+
+def test_a_flood_is_rate_limited_then_closed():
+    app = create_app(ServerConfig(seed=1, rate=1.0, burst=5.0, strikes=3.0, clock=lambda: 0.0))
+    with TestClient(app) as client:
+        table_id, tokens = new_table(client, ["human", "bot:greedy"])
+        with socket(client, table_id, tokens["0"]) as ws:
+            assert ws.receive_json()["type"] == "view"
+            for number in range(12):
+                ws.send_json({"type": "ping", "seq": number})
+            answers = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    answers.append(ws.receive_json())
+        assert closed.value.code == 1008
+        assert [a["seq"] for a in answers[:5]] == [0, 1, 2, 3, 4]
+        assert [a["code"] for a in answers[5:]] == ["rate_limited"] * 4
+        assert "dropped" in answers[5]["message"] and "closing" in answers[-1]["message"]
+        with socket(client, table_id, tokens["0"]) as ws:  # a new socket starts afresh
+            assert ws.receive_json()["type"] == "view"
+
+
+def test_a_bot_that_fails_stops_its_table_only(client, monkeypatch):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"])
+    table = table_of(client, table_id)
+
+    def broken(seat):
+        raise RuntimeError("the policy broke")
+
+    monkeypatch.setattr(table, "_choose", broken)
+    with socket(client, table_id, tokens["0"]) as ws:
+        frame = ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw"})
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": ws_discard(table)})
+        ws.receive_json()
+        answer = ws.receive_json()
+        assert answer == {"type": "error", "code": "bot_failed",
+                          "message": "the bot of seat 1 failed"}
+    assert "the policy broke" in table.bot_error and frame["ply"] == 0
+    other_id, other_tokens = new_table(client, ["human", "bot:greedy"])
+    with socket(client, other_id, other_tokens["0"]) as ws:
+        play_until(ws, ws.receive_json(), lambda f: f["legal"][0], lambda f: f["ply"] > 4)
+
+
+def ws_discard(table) -> str:
+    return next(str(m) for m in table.game.legal_moves() if str(m).startswith("discard"))

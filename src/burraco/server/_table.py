@@ -372,7 +372,7 @@ class Table:
         if ply is not None and ply != len(self.moves):
             raise MoveRefused("stale", f"move {text!r} at ply {ply!r}: the hand is at ply "
                               f"{len(self.moves)}")
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+        if not isinstance(text, str) or not text.strip() or len(text) > 200 or not _encodes(text):
             raise MoveRefused("bad_move", f"move {text!r}: expected a move in notation, such "
                               "as 'draw' or 'discard Qs'")
         if self.game.turn != seat:
@@ -467,6 +467,16 @@ class Table:
                                                "message": f"the bot of seat {seat.seat} failed"})
                     return
             await asyncio.sleep(0)  # let the table's sockets in between two bot moves
+
+
+def _encodes(text: str) -> bool:
+    """Whether ``text`` is valid UTF-8 once encoded (JSON can carry a lone surrogate, which the
+    engine's binding cannot take)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def new_token() -> str:
