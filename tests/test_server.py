@@ -615,3 +615,84 @@ def test_a_bot_that_fails_stops_its_table_only(client, monkeypatch):
 
 def ws_discard(table) -> str:
     return next(str(m) for m in table.game.legal_moves() if str(m).startswith("discard"))
+
+
+# ---- the real command ----------------------------------------------------------------------------
+
+
+def start_serving(db: Path, *extra: str) -> tuple[subprocess.Popen, int, str]:
+    """``burraco serve --port 0`` in a subprocess; the process, its port and its first line."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "burraco", "serve", "--port", "0", "--db", str(db),
+         "--log-level", "warning", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+    if found is None:
+        process.kill()
+        pytest.fail(f"burraco serve printed {line!r}; stderr: {process.communicate()[1]!r}")
+    return process, int(found.group(1)), line
+
+
+def test_burraco_serve_under_uvicorn_with_the_websockets_client(tmp_path):
+    import httpx
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    db = tmp_path / "served.sqlite3"
+    process, port, line = start_serving(db, "--seed", "5")
+    try:
+        assert "0 unfinished tables reloaded" in line
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base, trust_env=False, timeout=10) as http:
+            made = http.post("/api/tables", json={"preset": "italian-2p",
+                                                  "seats": ["human", "bot:heuristic"]})
+            assert made.status_code == 201, made.text
+            table_id, token = made.json()["id"], made.json()["tokens"]["0"]
+        uri = f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token={token}"
+        with connect(uri, open_timeout=10) as ws:
+            view = json.loads(ws.recv(timeout=10))
+            assert view["type"] == "view" and "draw" in view["legal"]
+            ws.send(json.dumps({"type": "move", "move": "draw", "seq": 1}))
+            ack = json.loads(ws.recv(timeout=10))
+            assert ack["seq"] == 1 and ack["ply"] == 1
+            ws.send("z" * 100_000)  # past uvicorn's frame limit: the socket is closed
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+            assert closed.value.rcvd is None or closed.value.rcvd.code == 1009
+    finally:
+        process.kill()  # a crash: no shutdown of any kind
+        process.wait(timeout=10)
+    process, port, line = start_serving(db)
+    try:
+        assert "1 unfinished table reloaded" in line
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False,
+                          timeout=10) as http:
+            summary = http.get(f"/api/tables/{table_id}").json()
+            assert summary["ply"] == 1 and summary["view"]["phase"] == "meld"
+            assert http.get("/api/health").json()["tables"] == 1
+        with connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token=bad",
+                     open_timeout=10) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        with connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token={token}",
+                     open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["ply"] == 1  # the seat resumes
+    finally:
+        process.send_signal(signal.SIGTERM)  # a clean stop, as Ctrl-C
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 0 and out == "burraco serve: stopped\n", err
+
+
+def test_serve_refuses_bad_options(tmp_path, capsys):
+    assert cli.main(["serve", "--port", "70000", "--db", str(tmp_path / "x")]) == 2
+    assert "--port 70000" in capsys.readouterr().err
+    assert cli.main(["serve", "--bot-threads", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--bot-threads 0" in capsys.readouterr().err
+    (tmp_path / "junk").write_text("not a database" * 100)
+    assert cli.main(["serve", "--db", str(tmp_path / "junk"), "--port", "0"]) == 1
+    assert "junk" in capsys.readouterr().err

@@ -30,6 +30,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -1287,11 +1288,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # No access log: its lines would hold the seats' tokens (the sockets' query strings).
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, access_log=False,
                                            ws_max_size=65536, lifespan="on"))
+    # uvicorn stops cleanly on SIGINT or SIGTERM, then raises the signal again: both are the
+    # normal way to stop a server (every move is already committed), so both end with status 0.
+    previous = signal.signal(signal.SIGTERM, _stop_serving)
     try:
         server.run(sockets=[sock])
+    except (KeyboardInterrupt, _StopServing):
+        pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         sock.close()
+    print("burraco serve: stopped", flush=True)
     return 0
+
+
+class _StopServing(Exception):
+    """SIGTERM after uvicorn's clean shutdown."""
+
+
+def _stop_serving(signum: int, frame: Any) -> None:
+    raise _StopServing()
 
 
 # ---- the parser ----------------------------------------------------------------------------------
