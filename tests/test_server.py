@@ -438,6 +438,51 @@ def test_a_commit_that_fails_plays_nothing_and_the_table_goes_on(tmp_path, monke
         assert table_of(client, table_id).moves == ["draw"]
 
 
+def test_a_table_that_cannot_be_reloaded_is_left_out_and_the_others_are_served(tmp_path):
+    import sqlite3
+
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        broken, _ = new_table(client, ["human", "bot:greedy"])
+        fine, tokens = new_table(client, ["human", "bot:greedy"])
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("INSERT INTO moves VALUES (?, 0, 0, 'discard Zz')", (broken,))  # no move
+    conn.close()
+    with TestClient(app_for(db)) as client:
+        assert broken in server_of(client).broken and fine in server_of(client).tables
+        assert client.get(f"/api/tables/{broken}").status_code == 404
+        with socket(client, fine, tokens["0"]) as ws:
+            assert ws.receive_json()["ply"] == 0
+
+
+def test_a_bot_thinking_at_one_table_does_not_hold_up_another(client, monkeypatch):
+    slow_id, slow_tokens = new_table(client, ["human", "bot:greedy"])
+    fast_id, fast_tokens = new_table(client, ["human", "human"])
+    slow = table_of(client, slow_id)
+    real = slow._choose
+
+    def thinking(seat):
+        time.sleep(1.0)  # in the worker thread, as a long search would
+        return real(seat)
+
+    monkeypatch.setattr(slow, "_choose", thinking)
+    with socket(client, slow_id, slow_tokens["0"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw"})
+        frame = ws.receive_json()
+        ws.send_json({"type": "move", "move": next(m for m in frame["legal"]
+                                                   if m.startswith("discard"))})
+        ws.receive_json()  # the bot is thinking now
+        started = time.monotonic()
+        with socket(client, fast_id, fast_tokens["0"]) as other:
+            other.receive_json()
+            other.send_json({"type": "move", "move": "draw", "seq": 1})
+            assert other.receive_json()["seq"] == 1
+        assert time.monotonic() - started < 0.8
+        assert ws.receive_json()["last"]["seat"] == 1  # and the bot's move comes after
+
+
 def test_the_database_schema(tmp_path):
     import sqlite3
 

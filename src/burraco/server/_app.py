@@ -72,6 +72,7 @@ class Server:
         self.engine: ModuleType = _engine(config.engine)
         self.seeds = SeedSource(config.seed)
         self.tables: dict[str, Table] = {}
+        self.broken: set[str] = set()  # the stored tables that could not be reloaded
         self.store: Store | None = None
         self.limiter: anyio.CapacityLimiter | None = None
 
@@ -84,10 +85,14 @@ class Server:
             return
         self.store = Store(self.config.db)
         for table_id in self.store.table_ids("playing"):
-            row = self.store.load_table(table_id)
-            assert row is not None
-            self.tables[table_id] = Table.load(row, self.engine, self.store, self.seeds,
-                                               self.config.limits)
+            try:
+                row = self.store.load_table(table_id)
+                assert row is not None
+                self.tables[table_id] = Table.load(row, self.engine, self.store, self.seeds,
+                                                   self.config.limits)
+            except Exception:  # one broken table (a policy gone, a row edited) is not served
+                self.broken.add(table_id)
+                log.exception("table %s cannot be reloaded: it is not served", table_id)
         log.info("%d unfinished tables reloaded from %s", len(self.tables), self.config.db)
 
     def start(self) -> None:
@@ -112,11 +117,17 @@ class Server:
     def table(self, table_id: str) -> Table | None:
         """The table of an id, from memory or (a finished one) from the database."""
         table = self.tables.get(table_id)
-        if table is None and self.store is not None and len(table_id) <= 64:
-            row = self.store.load_table(table_id)
-            if row is not None:
-                table = Table.load(row, self.engine, self.store, self.seeds, self.config.limits)
-                self.tables[table_id] = table
+        if (table is None and self.store is not None and len(table_id) <= 64
+                and table_id not in self.broken):
+            try:
+                row = self.store.load_table(table_id)
+                if row is not None:
+                    table = Table.load(row, self.engine, self.store, self.seeds,
+                                       self.config.limits)
+                    self.tables[table_id] = table
+            except Exception:
+                self.broken.add(table_id)
+                log.exception("table %s cannot be read back: it is not served", table_id)
         return table
 
     # ---- creating a table ----------------------------------------------------------------------
