@@ -483,6 +483,33 @@ def test_a_bot_thinking_at_one_table_does_not_hold_up_another(client, monkeypatc
         assert ws.receive_json()["last"]["seat"] == 1  # and the bot's move comes after
 
 
+def test_a_server_stopping_during_a_commit_finishes_it_first(tmp_path, monkeypatch):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "bot:greedy"])
+        table = table_of(client, table_id)
+        store = server_of(client).store
+        real = store.add_moves
+
+        def slow_disk(*args, **kwargs):
+            time.sleep(0.3)
+            real(*args, **kwargs)
+
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "draw"})
+            frame = ws.receive_json()
+            monkeypatch.setattr(store, "add_moves", slow_disk)
+            ws.send_json({"type": "move", "move": next(m for m in frame["legal"]
+                                                       if m.startswith("discard"))})
+            ws.receive_json()
+        time.sleep(0.1)  # the bot's move is being committed as the server stops
+    kept = list(table.moves)
+    with TestClient(app_for(db)) as client:
+        assert server_of(client).store.load_table(table_id).hands[0].moves == kept
+        assert len(kept) >= 3
+
+
 def test_the_database_schema(tmp_path):
     import sqlite3
 

@@ -384,8 +384,20 @@ class Table:
         except (BurracoError, TypeError, ValueError) as error:
             raise MoveRefused("illegal_move", str(error)) from None
         new = [str(move) for move in self.game.moves[before:]]
-        with anyio.CancelScope(shield=True):  # committed or not, never half done
-            await self._commit(seat, new, sender, seq)
+        # Committed and shown, or neither: a cancellation (the server stopping) waits for the
+        # commit to finish, and is raised after it.
+        commit = asyncio.ensure_future(self._commit(seat, new, sender, seq))
+        cancelled = False
+        while True:
+            try:
+                await asyncio.shield(commit)
+                break
+            except asyncio.CancelledError:
+                if commit.done():
+                    raise
+                cancelled = True
+        if cancelled:
+            raise asyncio.CancelledError()
 
     async def _commit(self, seat: int, new: list[str], sender: Connection | None,
                       seq: Any) -> None:
