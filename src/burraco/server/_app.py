@@ -130,6 +130,14 @@ class Server:
                 log.exception("table %s cannot be read back: it is not served", table_id)
         return table
 
+    async def find(self, table_id: str) -> Table | None:
+        """:meth:`table` without blocking the event loop: a table in memory at once, else read
+        from the database in a worker thread."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        return await anyio.to_thread.run_sync(self.table, table_id)
+
     # ---- creating a table ----------------------------------------------------------------------
 
     def create(self, body: Any) -> tuple[Table, dict[str, str]]:
@@ -243,7 +251,8 @@ async def create_table(request: Request) -> Response:
             data = json.loads(body)
         except (ValueError, RecursionError) as error:
             raise RequestError(f"the body is not JSON ({error}): {_short(body)}", 400) from None
-        table, tokens = server.create(data)
+        # In a worker thread: the table's first commit waits for the disk.
+        table, tokens = await anyio.to_thread.run_sync(server.create, data)
     except RequestError as error:
         return _error(error.status, str(error))
     assert server.limiter is not None
@@ -255,7 +264,7 @@ async def create_table(request: Request) -> Response:
 async def get_table(request: Request) -> Response:
     """``GET /api/tables/{id}``: the table and its public view (no hidden card)."""
     table_id = request.path_params["id"]
-    table = _server(request).table(table_id)
+    table = await _server(request).find(table_id)
     if table is None:
         return _error(404, f"no table {_short(table_id)}")
     return JSONResponse(table.summary())
@@ -266,10 +275,10 @@ async def get_record(request: Request) -> Response:
     Lines with ``?format=jsonl``)."""
     server = _server(request)
     table_id = request.path_params["id"]
-    if server.table(table_id) is None:
+    if await server.find(table_id) is None:
         return _error(404, f"no table {_short(table_id)}")
     assert server.store is not None
-    records = server.store.records(table_id)
+    records = await anyio.to_thread.run_sync(server.store.records, table_id)
     if request.query_params.get("format") == "jsonl":
         text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
         return Response(text, media_type="application/x-ndjson")
@@ -291,7 +300,7 @@ async def health(request: Request) -> Response:
 async def play_socket(websocket: WebSocket) -> None:
     """``/api/tables/{id}/play?token=TOKEN``: a seat's socket."""
     server = _server(websocket)
-    table = server.table(websocket.path_params["id"])
+    table = await server.find(websocket.path_params["id"])
     token = websocket.query_params.get("token", "")
     seat = table.seat_of_token(token) if table is not None and len(token) <= 128 else None
     await websocket.accept()
@@ -304,7 +313,7 @@ async def play_socket(websocket: WebSocket) -> None:
 async def watch_socket(websocket: WebSocket) -> None:
     """``/api/tables/{id}/watch``: a spectator's socket (public views only)."""
     server = _server(websocket)
-    table = server.table(websocket.path_params["id"])
+    table = await server.find(websocket.path_params["id"])
     await websocket.accept()
     if table is None:
         await websocket.close(POLICY_VIOLATION)
