@@ -33,7 +33,7 @@ import burraco
 from burraco import _board, cli
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBCOMMANDS = ("play", "selfplay", "replay", "perft", "bench")
+SUBCOMMANDS = ("play", "selfplay", "replay", "perft", "bench", "serve")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

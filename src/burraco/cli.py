@@ -1,4 +1,5 @@
-"""The ``burraco`` command: play against bots, self-play, replay records, perft and benchmarks.
+"""The ``burraco`` command: play against bots, self-play, replay records, perft, benchmarks and
+the table server.
 
     burraco play --preset italian [--seat 0] [--seed S] [--bots greedy|ismcts:N|module:attr]
                  [--hands N] [--out FILE]
@@ -9,6 +10,7 @@
     burraco perft [--preset P --seed S | --state STATE] --depth D [--divide]
     burraco perft FILE [FILE ...] [--id ID] [--max-nodes N] [--divide]
     burraco bench [--smoke] [--json FILE]
+    burraco serve [--host 127.0.0.1] [--port 8000] [--db FILE] [--seed S]
     burraco --version
 
 Also ``python -m burraco``. Every subcommand has ``--help``; docs/cli.md describes them. The
@@ -28,6 +30,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -1228,6 +1231,85 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return subprocess.call(command)
 
 
+# ---- serve ---------------------------------------------------------------------------------------
+
+
+def _listening_socket(host: str, port: int) -> Any:
+    """A TCP socket bound to ``host:port`` (port 0: a free one) and listening; a host that does
+    not resolve or an address in use is a :class:`CliError` quoting it."""
+    import socket
+
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise CliError(f"--host {host!r}: {error}", 2) from None
+    sock = socket.socket(family, kind, protocol)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        raise CliError(f"cannot listen on {host!r} port {port}: {error.strerror or error}") from None
+    return sock
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``burraco serve``: the table server (docs/server.md) under uvicorn, until Ctrl-C."""
+    try:
+        import uvicorn
+
+        from .server import Limits, ServerConfig, create_app
+    except ImportError as error:
+        raise CliError(f"the server needs the server extra ({error}): pip install "
+                       "'burraco[server]'") from None
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: expected 0 to 65535 (0: any free port)", 2)
+    if args.bot_threads < 1:
+        raise CliError(f"--bot-threads {args.bot_threads}: expected at least 1", 2)
+    if args.max_iterations < 1:
+        raise CliError(f"--max-iterations {args.max_iterations}: expected at least 1", 2)
+    config = ServerConfig(db=args.db, seed=args.seed, engine=args.engine,
+                          bot_threads=args.bot_threads,
+                          limits=Limits(max_iterations=args.max_iterations,
+                                        allowed_policies=frozenset(args.allow_policy or ())))
+    try:
+        app = create_app(config)
+        app.state.server.open()  # the database and its tables, before the port is announced
+    except Exception as error:  # a database that cannot be opened or read
+        raise CliError(f"--db {args.db!r}: {error}") from None
+    sock = _listening_socket(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    reloaded = len(app.state.server.tables)
+    print(f"burraco serve: listening on http://{shown}:{port}/ (database {args.db}, "
+          f"{_plural(reloaded, 'unfinished table')} reloaded); Ctrl-C stops", flush=True)
+    # No access log: its lines would hold the seats' tokens (the sockets' query strings).
+    server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, access_log=False,
+                                           ws_max_size=65536, lifespan="on"))
+    # uvicorn stops cleanly on SIGINT or SIGTERM, then raises the signal again: both are the
+    # normal way to stop a server (every move is already committed), so both end with status 0.
+    previous = signal.signal(signal.SIGTERM, _stop_serving)
+    try:
+        server.run(sockets=[sock])
+    except (KeyboardInterrupt, _StopServing):
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        sock.close()
+    print("burraco serve: stopped", flush=True)
+    return 0
+
+
+class _StopServing(Exception):
+    """SIGTERM after uvicorn's clean shutdown."""
+
+
+def _stop_serving(signum: int, frame: Any) -> None:
+    raise _StopServing()
+
+
 # ---- the parser ----------------------------------------------------------------------------------
 
 
@@ -1253,7 +1335,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(
         prog="burraco",
         description="Burraco / Buraco rules engine: play, self-play, arena, replay, perft, "
-        "benchmarks.",
+        "benchmarks, the table server.",
         epilog="Every subcommand has --help. Presets: italian, italian-2p, italian-3p, "
         "online-2p, brazilian.",
     )
@@ -1434,6 +1516,37 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the source checkout (default: found from the package or the "
                        "current directory)")
     bench.set_defaults(run=cmd_bench)
+
+    serve = commands.add_parser(
+        "serve", help="the table server: people play against bots over WebSockets",
+        description="Serve tables over HTTP and WebSockets (docs/server.md): POST /api/tables "
+        "makes a table with human and bot seats, each human seat plays through "
+        "/api/tables/ID/play?token=TOKEN, bots move on the server. Every move is committed to the "
+        "SQLite database before anyone is told of it, and a restarted server reloads every "
+        "unfinished table where it was. Needs pip install 'burraco[server]'.",
+    )
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="the port (default 8000; 0: any free port, printed)")
+    serve.add_argument("--db", default="burraco-server.sqlite3", metavar="FILE",
+                       help="the SQLite database (default burraco-server.sqlite3, created if "
+                       "missing; :memory: keeps nothing)")
+    serve.add_argument("--seed", type=_nonnegative_seed,
+                       help="deal seeds from this seed's stream, for tests (default: each deal "
+                       "from the secrets module)")
+    serve.add_argument("--bot-threads", type=int, default=2, metavar="N",
+                       help="worker threads for the bots' moves, all tables together (default 2)")
+    serve.add_argument("--max-iterations", type=int, default=5000, metavar="N",
+                       help="the most ISMCTS iterations a bot seat may ask for (default 5000)")
+    serve.add_argument("--allow-policy", action="append", metavar="MODULE:ATTRIBUTE",
+                       help="a module:attribute policy that bot seats may name (repeatable; "
+                       "none by default, since naming one imports its module)")
+    serve.add_argument("--log-level", default="info",
+                       choices=("critical", "error", "warning", "info", "debug"),
+                       help="uvicorn's log level (default info)")
+    engine_option(serve)
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

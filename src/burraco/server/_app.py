@@ -1,0 +1,462 @@
+"""The ASGI application of ``burraco serve``: HTTP routes and the table sockets
+(docs/server.md is the protocol)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .._errors import BurracoError
+from ._store import Store
+from ._table import (
+    Connection,
+    Limits,
+    MoveRefused,
+    RequestError,
+    Seat,
+    SeedSource,
+    Table,
+    TokenBucket,
+    load_bot,
+    new_table_id,
+    new_token,
+    token_hash,
+)
+
+log = logging.getLogger("burraco.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+POLICY_VIOLATION = 1008  # the WebSocket close code for a wrong token or a flood
+CREATE_FIELDS = ("preset", "seats", "knobs", "match")
+
+
+@dataclass
+class ServerConfig:
+    """The knobs of a server (``burraco serve`` options; docs/server.md "Limits")."""
+
+    db: str = ":memory:"
+    seed: int | None = None  # deal seeds from this seed's stream instead of secrets (tests)
+    engine: str = "core"
+    bot_threads: int = 2  # worker threads choosing bot moves, all tables together
+    max_message: int = 4096  # bytes of one client frame, and of a POST body
+    rate: float = 10.0  # client frames a second, once the burst is spent
+    burst: float = 20.0  # client frames at once
+    strikes: float = 10.0  # frames refused for the rate before the socket is closed
+    max_tables: int = 1000  # tables being played at once
+    limits: Limits = field(default_factory=Limits)
+    clock: Callable[[], float] = time.monotonic
+
+
+class Server:
+    """The state of one application: the store, the tables in memory, the bot threads."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.engine: ModuleType = _engine(config.engine)
+        self.seeds = SeedSource(config.seed)
+        self.tables: dict[str, Table] = {}
+        self.broken: set[str] = set()  # the stored tables that could not be reloaded
+        self.store: Store | None = None
+        self.limiter: anyio.CapacityLimiter | None = None
+
+    # ---- life ----------------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Opens the database and reloads every unfinished table (once; the lifespan calls it
+        if ``burraco serve`` has not, and then starts their bots)."""
+        if self.store is not None:
+            return
+        self.store = Store(self.config.db)
+        for table_id in self.store.table_ids("playing"):
+            try:
+                row = self.store.load_table(table_id)
+                assert row is not None
+                self.tables[table_id] = Table.load(row, self.engine, self.store, self.seeds,
+                                                   self.config.limits)
+            except Exception:  # one broken table (a policy gone, a row edited) is not served
+                self.broken.add(table_id)
+                log.exception("table %s cannot be reloaded: it is not served", table_id)
+        log.info("%d unfinished tables reloaded from %s", len(self.tables), self.config.db)
+
+    def start(self) -> None:
+        """In the event loop: opens the database if need be and starts the bots to act."""
+        self.open()
+        self.limiter = anyio.CapacityLimiter(max(1, self.config.bot_threads))
+        for table in self.tables.values():
+            table.kick(self.limiter)
+
+    async def stop(self) -> None:
+        """Stops the bots (a bot's move being committed is finished first) and closes the
+        database."""
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.store is not None:
+            self.store.close()
+
+    def table(self, table_id: str) -> Table | None:
+        """The table of an id, from memory or (a finished one) from the database."""
+        table = self.tables.get(table_id)
+        if (table is None and self.store is not None and len(table_id) <= 64
+                and table_id not in self.broken):
+            try:
+                row = self.store.load_table(table_id)
+                if row is not None:
+                    table = Table.load(row, self.engine, self.store, self.seeds,
+                                       self.config.limits)
+                    self.tables[table_id] = table
+            except Exception:
+                self.broken.add(table_id)
+                log.exception("table %s cannot be read back: it is not served", table_id)
+        return table
+
+    async def find(self, table_id: str) -> Table | None:
+        """:meth:`table` without blocking the event loop: a table in memory at once, else read
+        from the database in a worker thread."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        return await anyio.to_thread.run_sync(self.table, table_id)
+
+    # ---- creating a table ----------------------------------------------------------------------
+
+    def create(self, body: Any) -> tuple[Table, dict[str, str]]:
+        """A new table from a ``POST /api/tables`` body; its tokens by seat."""
+        if not isinstance(body, dict):
+            raise RequestError(f"expected a JSON object, got {_short(body)}", 400)
+        unknown = [key for key in body if key not in CREATE_FIELDS]
+        if unknown:
+            raise RequestError(f"unknown field {unknown[0]!r} (expected "
+                               f"{', '.join(CREATE_FIELDS)})")
+        preset = body.get("preset")
+        if not isinstance(preset, str):
+            raise RequestError(f"preset {_short(preset)}: expected one of "
+                               f"{', '.join(self.engine.Rules.PRESETS)}")
+        knobs = body.get("knobs", {})
+        if not isinstance(knobs, dict):
+            raise RequestError(f"knobs {_short(knobs)}: expected an object of knob values")
+        try:
+            rules = self.engine.Rules(preset, **{str(k): _tuples(v) for k, v in knobs.items()})
+        except (BurracoError, TypeError, ValueError) as error:
+            raise RequestError(str(error)) from None
+        is_match = body.get("match", False)
+        if not isinstance(is_match, bool):
+            raise RequestError(f"match {_short(is_match)}: expected true or false")
+        specs = body.get("seats")
+        if not isinstance(specs, list) or len(specs) != rules.players:
+            raise RequestError(f"seats {_short(specs)}: expected a list of {rules.players} seats "
+                               "('human' or 'bot:POLICY')")
+        seats: list[Seat] = []
+        tokens: dict[str, str] = {}
+        for number, spec in enumerate(specs):
+            if spec == "human":
+                token = new_token()
+                tokens[str(number)] = token
+                seats.append(Seat(number, "human", None, token_hash(token)))
+            elif isinstance(spec, str) and spec.startswith("bot:"):
+                policy = spec[4:].strip()
+                seats.append(Seat(number, "bot", policy, None,
+                                  load_bot(self.engine, policy, self.config.limits)))
+            else:
+                raise RequestError(f"seat {number} {_short(spec)}: expected 'human' or "
+                                   "'bot:POLICY' (random, greedy, heuristic, ismcts:N)")
+        if not tokens:
+            raise RequestError(f"seats {_short(specs)}: a table needs at least one human seat")
+        playing = sum(1 for t in self.tables.values() if not t.finished)
+        if playing >= self.config.max_tables:
+            raise RequestError(f"{playing} tables are being played, the most this server "
+                               "takes: try again later", 503)
+        assert self.store is not None
+        table = Table.create(new_table_id(), self.engine, rules, is_match, seats, self.store,
+                             self.seeds)
+        self.tables[table.id] = table
+        return table, tokens
+
+
+def _engine(name: str) -> ModuleType:
+    if name == "core":
+        import burraco
+
+        return burraco
+    if name == "reference":
+        from burraco import reference
+
+        return reference
+    raise ValueError(f"engine {name!r}: expected 'core' or 'reference'")
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists as tuples (the tuple knobs: pozzetto_sizes, opening_minimum)."""
+    if isinstance(value, list):
+        return tuple(_tuples(item) for item in value)
+    return value
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """``repr`` of a bad value, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+# ---- HTTP ----------------------------------------------------------------------------------------
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise RequestError(f"the body has {declared} bytes, more than {limit} bytes", 413)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise RequestError(f"the body has more than {limit} bytes", 413)
+    return body
+
+
+def _server(request: Request | WebSocket) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def create_table(request: Request) -> Response:
+    """``POST /api/tables``: a new table; 201 with its id and one token per human seat."""
+    server = _server(request)
+    try:
+        body = await _read_body(request, server.config.max_message)
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as error:
+            raise RequestError(f"the body is not JSON ({error}): {_short(body)}", 400) from None
+        # In a worker thread: the table's first commit waits for the disk.
+        table, tokens = await anyio.to_thread.run_sync(server.create, data)
+    except RequestError as error:
+        return _error(error.status, str(error))
+    assert server.limiter is not None
+    table.kick(server.limiter)
+    return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
+                         "rules": table.rules.text, "match": table.is_match}, status_code=201)
+
+
+async def get_table(request: Request) -> Response:
+    """``GET /api/tables/{id}``: the table and its public view (no hidden card)."""
+    table_id = request.path_params["id"]
+    table = await _server(request).find(table_id)
+    if table is None:
+        return _error(404, f"no table {_short(table_id)}")
+    return JSONResponse(table.summary())
+
+
+async def get_record(request: Request) -> Response:
+    """``GET /api/tables/{id}/record``: the records of the finished hands, a JSON list (or JSON
+    Lines with ``?format=jsonl``)."""
+    server = _server(request)
+    table_id = request.path_params["id"]
+    if await server.find(table_id) is None:
+        return _error(404, f"no table {_short(table_id)}")
+    assert server.store is not None
+    records = await anyio.to_thread.run_sync(server.store.records, table_id)
+    if request.query_params.get("format") == "jsonl":
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+        return Response(text, media_type="application/x-ndjson")
+    return JSONResponse(records)
+
+
+async def health(request: Request) -> Response:
+    """``GET /api/health``: the server answers, with its version and the tables in play."""
+    server = _server(request)
+    import burraco
+
+    playing = sum(1 for t in server.tables.values() if not t.finished)
+    return JSONResponse({"status": "ok", "version": burraco.__version__, "tables": playing})
+
+
+# ---- sockets -------------------------------------------------------------------------------------
+
+
+async def play_socket(websocket: WebSocket) -> None:
+    """``/api/tables/{id}/play?token=TOKEN``: a seat's socket."""
+    server = _server(websocket)
+    table = await server.find(websocket.path_params["id"])
+    token = websocket.query_params.get("token", "")
+    seat = table.seat_of_token(token) if table is not None and len(token) <= 128 else None
+    await websocket.accept()
+    if table is None or seat is None:
+        await websocket.close(POLICY_VIOLATION)  # the same for an unknown table: nothing told
+        return
+    await _serve(server, table, websocket, seat)
+
+
+async def watch_socket(websocket: WebSocket) -> None:
+    """``/api/tables/{id}/watch``: a spectator's socket (public views only)."""
+    server = _server(websocket)
+    table = await server.find(websocket.path_params["id"])
+    await websocket.accept()
+    if table is None:
+        await websocket.close(POLICY_VIOLATION)
+        return
+    await _serve(server, table, websocket, None)
+
+
+async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int | None) -> None:
+    connection = Connection(websocket, seat)
+    config = server.config
+    bucket = TokenBucket(config.burst, config.rate, config.clock)
+    strikes = TokenBucket(config.strikes, 1.0, config.clock)  # refusals forgiven one a second
+    async with table.lock:
+        table.attach(connection)
+    sender = asyncio.get_running_loop().create_task(connection.sender())
+    try:
+        while not connection.closed:
+            receiver = asyncio.ensure_future(websocket.receive())
+            done, _ = await asyncio.wait({receiver, sender}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver not in done:
+                receiver.cancel()
+                break
+            message = receiver.result()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                if not strikes.take():
+                    connection.send({"type": "error", "code": "rate_limited",
+                                     "message": "too many frames: closing"})
+                    connection.close(POLICY_VIOLATION)
+                    break
+                connection.send({"type": "error", "code": "rate_limited",
+                                 "message": f"too many frames: at most {config.rate:g} a second "
+                                 f"after a burst of {config.burst:g}; this one was dropped"})
+                continue
+            await _handle(server, table, connection, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.detach(connection)
+        connection.close()
+        if not sender.done():
+            try:
+                await asyncio.wait_for(sender, timeout=5)
+            except (asyncio.TimeoutError, Exception):
+                sender.cancel()
+        elif not sender.cancelled() and sender.exception() is not None:
+            log.debug("a sender ended: %r", sender.exception())
+
+
+async def _handle(server: Server, table: Table, connection: Connection,
+                  message: Mapping[str, Any]) -> None:
+    """One frame from a client: never raises for anything the client sent."""
+    limit = server.config.max_message
+    text = message.get("text")
+    if text is None:
+        size = len(message.get("bytes") or b"")
+        connection.send({"type": "error", "code": "binary",
+                         "message": f"a binary frame ({size} bytes): frames are JSON text"})
+        return
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
+        connection.send({"type": "error", "code": "too_large",
+                         "message": f"a frame of more than {limit} bytes: {_short(text, 40)}"})
+        return
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        connection.send({"type": "error", "code": "bad_json",
+                         "message": f"not JSON ({error}): {_short(text)}"})
+        return
+    if not isinstance(data, dict):
+        connection.send({"type": "error", "code": "bad_message",
+                         "message": f"expected a JSON object, got {_short(data)}"})
+        return
+    seq = data.get("seq")
+    if not (seq is None or (isinstance(seq, (int, str)) and not isinstance(seq, bool)
+                            and len(str(seq)) <= 64)):
+        connection.send({"type": "error", "code": "bad_message",
+                         "message": f"seq {_short(seq)}: expected an integer or a short string"})
+        return
+    kind = data.get("type")
+    if kind == "ping":
+        connection.send({"type": "pong", "seq": seq})
+    elif kind == "view":
+        async with table.lock:
+            connection.send(table.view_frame(connection.seat, seq=seq))
+    elif kind == "move":
+        if connection.seat is None:
+            connection.send({"type": "error", "code": "spectator", "seq": seq,
+                             "message": "a spectator cannot move"})
+            return
+        async with table.lock:
+            try:
+                await table.play(connection.seat, data.get("move"), connection, seq,
+                                 data.get("hand"), data.get("ply"))
+            except MoveRefused as refused:
+                connection.send({"type": "error", "code": refused.code, "seq": seq,
+                                 "message": str(refused)})
+                return
+            except Exception:
+                log.exception("table %s: a move could not be played", table.id)
+                connection.send({"type": "error", "code": "internal", "seq": seq,
+                                 "message": "the server could not play the move: it was not "
+                                 "played"})
+                return
+        assert server.limiter is not None
+        table.kick(server.limiter)
+    else:
+        connection.send({"type": "error", "code": "unknown_type", "seq": seq,
+                         "message": f"type {_short(kind)}: expected 'move', 'view' or 'ping'"})
+
+
+# ---- the application -----------------------------------------------------------------------------
+
+
+def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
+    """The ASGI application: ``create_app(db='tables.sqlite3')``, or a :class:`ServerConfig`.
+    The database is opened, and its unfinished tables reloaded, when the application starts
+    (its lifespan)."""
+    if config is None:
+        config = ServerConfig(**options)
+    elif options:
+        raise TypeError("give a ServerConfig or keyword options, not both")
+    server = Server(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    routes = [
+        Route("/api/health", health, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{id}", get_table, methods=["GET"]),
+        Route("/api/tables/{id}/record", get_record, methods=["GET"]),
+        WebSocketRoute("/api/tables/{id}/play", play_socket),
+        WebSocketRoute("/api/tables/{id}/watch", watch_socket),
+        # The browser table's files (a later part of issue 15) are served from here.
+        Mount("/static", StaticFiles(directory=STATIC, html=True), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    return app

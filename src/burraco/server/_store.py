@@ -1,0 +1,234 @@
+"""The server's SQLite database (docs/server.md "Persistence").
+
+Every write is one transaction committed before the caller goes on, on a connection in WAL mode
+with ``synchronous=FULL``: once a method here has returned, what it wrote survives a crash of the
+process or of the machine. The connection is shared by the event loop's worker threads, so every
+call holds one lock.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+# Portable SQL (docs/server.md shows the same statements): TEXT, INTEGER and primary keys only.
+# Seeds are 64-bit unsigned, beyond a signed INTEGER, so they are decimal TEXT.
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    is_match INTEGER NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    policy TEXT,
+    token_sha256 TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    hand INTEGER NOT NULL,
+    seed TEXT NOT NULL,
+    first_player INTEGER NOT NULL,
+    scores TEXT NOT NULL,
+    record TEXT,
+    PRIMARY KEY (table_id, hand)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL REFERENCES tables (id),
+    hand INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    PRIMARY KEY (table_id, hand, ply)
+);
+"""
+
+
+class StoreError(Exception):
+    """The database is not one this server can use (another schema version, a broken row)."""
+
+
+@dataclass
+class SeatRow:
+    """One seat of a stored table."""
+
+    seat: int
+    kind: str  # 'human' or 'bot'
+    policy: str | None  # the bot's spec
+    token_sha256: str | None  # the hex SHA-256 of a human seat's token
+
+
+@dataclass
+class HandRow:
+    """One hand of a stored table, with its moves in order."""
+
+    hand: int
+    seed: int
+    first_player: int
+    scores: list[int]
+    record: dict[str, Any] | None
+    moves: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TableRow:
+    """A stored table: its rules, seats and hands (in order)."""
+
+    id: str
+    rules: str
+    is_match: bool
+    status: str
+    seats: list[SeatRow]
+    hands: list[HandRow]
+
+
+@dataclass
+class NewHand:
+    """A hand to add: its number, deal seed, first player and match scores at its start."""
+
+    hand: int
+    seed: int
+    first_player: int
+    scores: Sequence[int]
+
+
+class Store:
+    """The tables, seats, hands and moves of a server, in one SQLite file (or ``':memory:'``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        with self._lock:
+            self._conn.executescript(SCHEMA)
+            row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is None:
+                self._conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
+                                   (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise StoreError(f"database {path!r} has schema version {row[0]!r}; this server "
+                                 f"reads version {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        """Closes the connection (every write is already committed)."""
+        with self._lock:
+            self._conn.close()
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Runs ``statements`` as one transaction and commits it (all or nothing)."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, parameters in statements:
+                    self._conn.execute(sql, parameters)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # ---- writes ---------------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, rules: str, is_match: bool, seats: Sequence[SeatRow],
+                     first_hand: NewHand) -> None:
+        """A new table with its seats and its first hand, in one transaction."""
+        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        statements: list[tuple[str, Sequence[Any]]] = [(
+            "INSERT INTO tables (id, created_at, rules, is_match, status) VALUES (?, ?, ?, ?, ?)",
+            (table_id, created, rules, int(is_match), "playing"))]
+        for seat in seats:
+            statements.append((
+                "INSERT INTO seats (table_id, seat, kind, policy, token_sha256) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (table_id, seat.seat, seat.kind, seat.policy, seat.token_sha256)))
+        statements.append(self._hand_statement(table_id, first_hand))
+        self._write(statements)
+
+    @staticmethod
+    def _hand_statement(table_id: str, hand: NewHand) -> tuple[str, Sequence[Any]]:
+        return ("INSERT INTO hands (table_id, hand, seed, first_player, scores, record) "
+                "VALUES (?, ?, ?, ?, ?, NULL)",
+                (table_id, hand.hand, str(hand.seed), hand.first_player,
+                 json.dumps(list(hand.scores))))
+
+    def add_moves(self, table_id: str, hand: int, first_ply: int, moves: Sequence[str], *,
+                  record: dict[str, Any] | None = None, next_hand: NewHand | None = None,
+                  finished: bool = False) -> None:
+        """The moves of one push (plies ``first_ply``, ...), committed together with what they
+        end: the hand's ``record`` when it is over, the match's ``next_hand``, the table
+        ``finished``."""
+        statements: list[tuple[str, Sequence[Any]]] = [
+            ("INSERT INTO moves (table_id, hand, ply, move) VALUES (?, ?, ?, ?)",
+             (table_id, hand, first_ply + offset, move)) for offset, move in enumerate(moves)]
+        if record is not None:
+            statements.append(("UPDATE hands SET record = ? WHERE table_id = ? AND hand = ?",
+                               (json.dumps(record, separators=(",", ":")), table_id, hand)))
+        if next_hand is not None:
+            statements.append(self._hand_statement(table_id, next_hand))
+        if finished:
+            statements.append(("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,)))
+        self._write(statements)
+
+    # ---- reads ----------------------------------------------------------------------------------
+
+    def table_ids(self, status: str | None = None) -> list[str]:
+        """The ids of the stored tables (of one status), oldest first."""
+        with self._lock:
+            if status is None:
+                rows = self._conn.execute("SELECT id FROM tables ORDER BY created_at, id")
+            else:
+                rows = self._conn.execute(
+                    "SELECT id FROM tables WHERE status = ? ORDER BY created_at, id", (status,))
+            return [row[0] for row in rows.fetchall()]
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """A stored table with its seats, hands and moves, or None."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT id, rules, is_match, status FROM tables WHERE id = ?",
+                (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = [SeatRow(seat, kind, policy, token) for seat, kind, policy, token in
+                     self._conn.execute("SELECT seat, kind, policy, token_sha256 FROM seats "
+                                        "WHERE table_id = ? ORDER BY seat", (table_id,))]
+            hands: list[HandRow] = []
+            for hand, seed, first, scores, record in self._conn.execute(
+                    "SELECT hand, seed, first_player, scores, record FROM hands "
+                    "WHERE table_id = ? ORDER BY hand", (table_id,)):
+                hands.append(HandRow(hand, int(seed), first, json.loads(scores),
+                                     None if record is None else json.loads(record)))
+            by_number = {hand.hand: hand for hand in hands}
+            for hand, ply, move in self._conn.execute(
+                    "SELECT hand, ply, move FROM moves WHERE table_id = ? ORDER BY hand, ply",
+                    (table_id,)):
+                moves = by_number[hand].moves
+                if ply != len(moves):
+                    raise StoreError(f"table {table_id!r} hand {hand}: ply {ply} follows "
+                                     f"{len(moves)} stored moves")
+                moves.append(move)
+        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands)
+
+    def records(self, table_id: str) -> list[dict[str, Any]]:
+        """The records of a table's finished hands, in order."""
+        with self._lock:
+            return [json.loads(text) for (text,) in self._conn.execute(
+                "SELECT record FROM hands WHERE table_id = ? AND record IS NOT NULL "
+                "ORDER BY hand", (table_id,))]

@@ -1,0 +1,519 @@
+"""A table of the server: its seats, its match, the hand being played, its sockets.
+
+Every move at a table, a person's or a bot's, goes through :meth:`Table.play` while the table's
+``asyncio.Lock`` is held: the move is pushed, committed to the database, and only then sent to
+anyone (docs/server.md "Persistence"). Bots choose in a worker thread (the engine releases the GIL
+while it searches), so the event loop goes on serving the other tables meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from .._errors import BurracoError
+from .._policy import _splitmix64
+from ._store import HandRow, NewHand, SeatRow, Store, StoreError, TableRow
+
+log = logging.getLogger("burraco.server")
+
+BUILT_IN_POLICIES = ("random", "greedy", "heuristic")
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class RequestError(Exception):
+    """A request the server refuses: ``status`` is the HTTP status, the message quotes the input."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class MoveRefused(Exception):
+    """A move the table refuses; ``code`` names why (docs/server.md "Errors")."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Limits:
+    """What a client may ask of the server's CPU (docs/server.md "Limits")."""
+
+    max_iterations: int = 5000  # an ISMCTS bot's iterations per move
+    max_time_limit: float = 5.0  # an ISMCTS bot's time=... option, seconds
+    allowed_policies: frozenset[str] = frozenset()  # the module:attribute specs a bot may name
+
+
+def token_hash(token: str) -> str:
+    """The hex SHA-256 of a seat token: the database keeps this, never the token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def load_bot(engine: ModuleType, spec: str, limits: Limits) -> Any:
+    """What the engine plays for a bot spec (a built-in policy name, an ISMCTS search, or an
+    allowed ``module:attribute`` policy); :class:`RequestError` quoting the spec otherwise."""
+    if spec in BUILT_IN_POLICIES:
+        return spec
+    if spec == "ismcts" or spec.startswith("ismcts:"):
+        if not hasattr(engine, "ISMCTS"):
+            raise RequestError(f"bot {spec!r}: ISMCTS is the core engine's only")
+        from ..arena import bot
+
+        try:
+            search = bot(spec).player
+        except BurracoError as error:
+            raise RequestError(str(error)) from None
+        if search.iterations is None or search.iterations > limits.max_iterations:
+            raise RequestError(f"bot {spec!r}: at most {limits.max_iterations} iterations a move "
+                               "on this server")
+        if search.threads != 1:
+            raise RequestError(f"bot {spec!r}: a bot searches with one thread on this server")
+        if search.time_limit is not None and search.time_limit > limits.max_time_limit:
+            raise RequestError(f"bot {spec!r}: time at most {limits.max_time_limit} s on this "
+                               "server")
+        return search
+    if ":" in spec:
+        if spec not in limits.allowed_policies:
+            raise RequestError(f"bot {spec!r}: a module:attribute policy must be allowed when "
+                               "the server starts (burraco serve --allow-policy SPEC)")
+        try:
+            return engine.Policy(spec)
+        except BurracoError as error:
+            raise RequestError(str(error)) from None
+    raise RequestError(f"bot {spec!r}: expected {', '.join(BUILT_IN_POLICIES)}, "
+                       "ismcts:ITERATIONS[:option=value...] or an allowed module:attribute")
+
+
+@dataclass
+class Seat:
+    """A seat: a person (with the hash of its token) or a bot (its spec and what plays it)."""
+
+    seat: int
+    kind: str
+    policy: str | None = None
+    token_sha256: str | None = None
+    player: Any = None
+
+    def row(self) -> SeatRow:
+        """The seat as the database stores it."""
+        return SeatRow(self.seat, self.kind, self.policy, self.token_sha256)
+
+
+class TokenBucket:
+    """A token bucket: ``capacity`` messages at once, ``rate`` more a second."""
+
+    def __init__(self, capacity: float, rate: float, clock: Callable[[], float]) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self._clock = clock
+        self._last = clock()
+
+    def take(self) -> bool:
+        """Takes one token if there is one."""
+        now = self._clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One socket at a table: a seat's (``seat`` an int) or a spectator's (``None``).
+
+    Frames are queued and sent by the connection's own task, so a slow client never holds the
+    table's lock; a client whose queue fills up is closed."""
+
+    QUEUE = 256
+
+    def __init__(self, websocket: Any, seat: int | None) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
+        self.closed = False
+        self.close_code = 1000
+
+    def send(self, frame: dict[str, Any]) -> None:
+        """Queues a frame (never waits)."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            log.warning("closing a connection that does not read its frames")
+            self.close(1008)
+
+    def close(self, code: int = 1000) -> None:
+        """Asks the sender to close the socket once the queued frames are out."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            try:
+                self.queue.put_nowait(None)
+            except asyncio.QueueFull:
+                pass  # the sender finds closed set after the frames it has
+
+    async def sender(self) -> None:
+        """Sends the queued frames in order, then closes the socket."""
+        while True:
+            frame = await self.queue.get()
+            if frame is None:
+                break
+            await self.websocket.send_text(json.dumps(frame, separators=(",", ":")))
+            if self.closed and self.queue.empty():
+                break
+        await self.websocket.close(self.close_code)
+
+
+def public_view(game: Any) -> dict[str, Any]:
+    """The view for spectators: a seat's view with every card only that seat may see removed
+    (its hand, the packets it has seen, its legal moves, its observation string). What remains
+    is the same from every seat (tests/test_server.py checks it)."""
+    view: dict[str, Any] = json.loads(game.to_json(player=0))
+    view["player"] = None
+    for seat in view["seats"]:
+        seat["hand"] = None
+    for packet in view["pozzetti"]:
+        packet["cards"] = None
+    view["legal_moves"] = None
+    view["observation"] = None
+    return view
+
+
+class Table:
+    """A table in memory: the rules, the seats, the match so far and the hand being played.
+
+    Built by :meth:`create` (a new table, stored at once) or :meth:`load` (a stored table, its
+    hands replayed from their seeds and moves)."""
+
+    def __init__(self, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
+                 seats: list[Seat], store: Store, seeds: Callable[[], int]) -> None:
+        self.id = table_id
+        self.engine = engine
+        self.rules = rules
+        self.is_match = is_match
+        self.seats = seats
+        self.store = store
+        self.seeds = seeds
+        # Scores only: each hand is dealt from a seed of its own (docs/server.md "Deals").
+        self.match: Any = engine.Match(rules, seed=0)
+        self.hand = 0
+        self.hand_seed = 0
+        self.game: Any = None
+        self.moves: list[str] = []  # the moves of the hand being played, in notation
+        self.finished = False
+        self.lock = asyncio.Lock()
+        self.connections: list[Connection] = []
+        self.bot_task: asyncio.Task[None] | None = None
+        self.bot_error: str | None = None
+        # Called after a move is committed and before anyone is told of it (tests simulate a
+        # crash there).
+        self.after_commit: Callable[[], None] | None = None
+
+    # ---- building ------------------------------------------------------------------------------
+
+    def _deal(self, hand: int, seed: int, first_player: int, scores: Sequence[int]) -> None:
+        self.hand = hand
+        self.hand_seed = seed
+        self.game = self.engine.Game(self.rules, seed=seed, first_player=first_player,
+                                     scores=list(scores))
+        self.moves = []
+
+    @classmethod
+    def create(cls, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
+               seats: list[Seat], store: Store, seeds: Callable[[], int]) -> Table:
+        """A new table, stored with its first hand before it is returned."""
+        table = cls(table_id, engine, rules, is_match, seats, store, seeds)
+        first = NewHand(0, seeds(), 0, table.match.scores)
+        store.create_table(table_id, rules.text, is_match, [seat.row() for seat in seats], first)
+        table._deal(first.hand, first.seed, first.first_player, first.scores)
+        return table
+
+    @classmethod
+    def load(cls, row: TableRow, engine: ModuleType, store: Store, seeds: Callable[[], int],
+             limits: Limits) -> Table:
+        """A stored table, exactly where its last committed move left it."""
+        rules = engine.Rules.from_text(row.rules)
+        seats = [Seat(s.seat, s.kind, s.policy, s.token_sha256) for s in row.seats]
+        for seat in seats:
+            if seat.kind == "bot":
+                assert seat.policy is not None
+                seat.player = load_bot(engine, seat.policy, Limits(
+                    max_iterations=_MASK, max_time_limit=float("inf"),
+                    allowed_policies=frozenset([seat.policy])))
+        table = cls(row.id, engine, rules, row.is_match, seats, store, seeds)
+        if not row.hands:
+            raise StoreError(f"table {row.id!r} has no hand")
+        for number, hand in enumerate(row.hands):
+            table._replay(hand, number, last=number == len(row.hands) - 1)
+        table.finished = row.status == "finished"
+        return table
+
+    def _replay(self, hand: HandRow, number: int, last: bool) -> None:
+        if hand.hand != number or list(hand.scores) != list(self.match.scores):
+            raise StoreError(f"table {self.id!r} hand {hand.hand}: expected hand {number} with "
+                             f"scores {list(self.match.scores)}, found scores {hand.scores}")
+        self._deal(hand.hand, hand.seed, hand.first_player, hand.scores)
+        for move in hand.moves:
+            self.game.push(move)
+        self.moves = list(hand.moves)
+        if hand.record is not None:
+            if not self.game.is_over():
+                raise StoreError(f"table {self.id!r} hand {hand.hand}: recorded as over, but its "
+                                 "moves do not end it")
+            self.match.record(self.game)
+        elif not last or self.game.is_over():
+            raise StoreError(f"table {self.id!r} hand {hand.hand}: not recorded, yet followed "
+                             "by another hand or over")
+
+    # ---- seats and tokens ----------------------------------------------------------------------
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The human seat whose token this is, or None; every seat's hash is compared, in
+        constant time, whatever matches."""
+        candidate = token_hash(token)
+        found: int | None = None
+        for seat in self.seats:
+            stored = seat.token_sha256 or ""
+            if hmac.compare_digest(stored.encode("ascii"), candidate.encode("ascii")) and stored:
+                found = seat.seat
+        return found
+
+    # ---- frames --------------------------------------------------------------------------------
+
+    def match_info(self) -> dict[str, Any] | None:
+        """The match's scores and state (None for a one-hand table)."""
+        if not self.is_match:
+            return None
+        return {"target": self.rules.match_target, "scores": list(self.match.scores),
+                "hands_played": self.match.hands_played, "over": self.match.is_over(),
+                "winner": self.match.winner}
+
+    def status(self) -> str:
+        """``'playing'`` or ``'finished'``."""
+        return "finished" if self.finished else "playing"
+
+    def view_frame(self, seat: int | None, last: dict[str, Any] | None = None,
+                   seq: Any = None) -> dict[str, Any]:
+        """The ``view`` frame for a seat (``None``: a spectator)."""
+        if seat is None:
+            view = public_view(self.game)
+            legal: list[str] = []
+        else:
+            view = json.loads(self.game.to_json(player=seat))
+            legal = list(view["legal_moves"] or []) if not self.finished else []
+        return {"type": "view", "table": self.id, "seat": seat, "hand": self.hand,
+                "ply": len(self.moves), "status": self.status(),
+                "your_turn": bool(legal), "legal": legal, "last": last,
+                "match": self.match_info(), "view": view, "seq": seq}
+
+    def summary(self) -> dict[str, Any]:
+        """What ``GET /api/tables/{id}`` answers: the table and the public view."""
+        return {"id": self.id, "rules": self.rules.text, "players": self.rules.players,
+                "status": self.status(), "hand": self.hand, "ply": len(self.moves),
+                "seats": [{"seat": seat.seat, "kind": seat.kind, "policy": seat.policy,
+                           "connected": sum(1 for c in self.connections
+                                            if c.seat == seat.seat and not c.closed)}
+                          for seat in self.seats],
+                "match": self.match_info(), "view": public_view(self.game)}
+
+    def _broadcast(self, frames: Callable[[int | None], dict[str, Any]],
+                   sender: Connection | None = None, seq: Any = None) -> None:
+        by_seat: dict[int | None, dict[str, Any]] = {}
+        for connection in list(self.connections):
+            if connection.closed:
+                continue
+            if connection.seat not in by_seat:
+                by_seat[connection.seat] = frames(connection.seat)
+            frame = by_seat[connection.seat]
+            if connection is sender and seq is not None:
+                frame = dict(frame, seq=seq)
+            connection.send(frame)
+
+    def attach(self, connection: Connection) -> None:
+        """Adds a socket and sends it the fresh view (call with the lock held)."""
+        self.connections.append(connection)
+        connection.send(self.view_frame(connection.seat))
+
+    def detach(self, connection: Connection) -> None:
+        """Removes a socket."""
+        if connection in self.connections:
+            self.connections.remove(connection)
+
+    # ---- moves ---------------------------------------------------------------------------------
+
+    async def play(self, seat: int, text: Any, sender: Connection | None = None,
+                   seq: Any = None, hand: Any = None, ply: Any = None) -> None:
+        """Plays ``text`` for ``seat``; call with the lock held. Refused moves raise
+        :class:`MoveRefused` and change nothing; an accepted one is committed, then every socket
+        gets its view (the sender's carries ``seq``), then the end of the hand if it came."""
+        if self.finished:
+            raise MoveRefused("table_finished", f"move {text!r}: the table is finished")
+        if hand is not None and hand != self.hand:
+            raise MoveRefused("stale", f"move {text!r} for hand {hand!r}: hand {self.hand} is "
+                              "being played")
+        if ply is not None and ply != len(self.moves):
+            raise MoveRefused("stale", f"move {text!r} at ply {ply!r}: the hand is at ply "
+                              f"{len(self.moves)}")
+        if not isinstance(text, str) or not text.strip() or len(text) > 200 or not _encodes(text):
+            raise MoveRefused("bad_move", f"move {text!r}: expected a move in notation, such "
+                              "as 'draw' or 'discard Qs'")
+        if self.game.turn != seat:
+            raise MoveRefused("not_your_turn", f"move {text!r}: seat {self.game.turn} is to act, "
+                              f"not seat {seat}")
+        before = len(self.moves)
+        try:
+            self.game.push(text)
+        except (BurracoError, TypeError, ValueError) as error:
+            raise MoveRefused("illegal_move", str(error)) from None
+        new = [str(move) for move in self.game.moves[before:]]
+        # Committed and shown, or neither: a cancellation (the server stopping) waits for the
+        # commit to finish, and is raised after it.
+        commit = asyncio.ensure_future(self._commit(seat, new, sender, seq))
+        cancelled = False
+        while True:
+            try:
+                await asyncio.shield(commit)
+                break
+            except asyncio.CancelledError:
+                if commit.done():
+                    raise
+                cancelled = True
+        if cancelled:
+            raise asyncio.CancelledError()
+
+    async def _commit(self, seat: int, new: list[str], sender: Connection | None,
+                      seq: Any) -> None:
+        record: dict[str, Any] | None = None
+        next_hand: NewHand | None = None
+        match = self.match
+        finished = False
+        if self.game.is_over():
+            record = self.game.record()
+            match = copy.copy(self.match)
+            match.record(self.game)
+            if self.is_match and not match.is_over():
+                next_hand = NewHand(self.hand + 1, self.seeds(),
+                                    match.hands_played % self.rules.players, match.scores)
+            else:
+                finished = True
+        try:
+            await anyio.to_thread.run_sync(
+                lambda: self.store.add_moves(self.id, self.hand, len(self.moves), new,
+                                             record=record, next_hand=next_hand,
+                                             finished=finished))
+        except BaseException:
+            for _ in new:
+                self.game.pop()
+            raise
+        self.moves.extend(new)
+        self.match = match
+        self.finished = finished
+        if self.after_commit is not None:
+            self.after_commit()
+        last = {"seat": seat, "moves": new}
+        self._broadcast(lambda s: self.view_frame(s, last), sender, seq)
+        if record is not None:
+            result = {"type": "result", "table": self.id, "hand": self.hand,
+                      "result": record["result"], "record": record, "match": self.match_info(),
+                      "status": self.status()}
+            self._broadcast(lambda s: result)
+            if next_hand is not None:
+                self._deal(next_hand.hand, next_hand.seed, next_hand.first_player,
+                           next_hand.scores)
+                self._broadcast(lambda s: self.view_frame(s))
+
+    # ---- bots ----------------------------------------------------------------------------------
+
+    def bot_to_act(self) -> Seat | None:
+        """The bot seat to act, if the hand goes on and a bot is to act."""
+        if self.finished or self.game.is_over():
+            return None
+        seat = self.seats[self.game.turn]
+        return seat if seat.kind == "bot" else None
+
+    def kick(self, limiter: anyio.CapacityLimiter) -> None:
+        """Starts the table's bot task unless it runs already or no bot is to act."""
+        if self.bot_to_act() is None or (self.bot_task is not None and not self.bot_task.done()):
+            return
+        self.bot_task = asyncio.get_running_loop().create_task(self._bots(limiter))
+
+    def _choose(self, seat: Seat) -> str:
+        """A bot's move (in a worker thread, the table's lock held by the caller)."""
+        if hasattr(seat.player, "choose"):
+            return str(seat.player.choose(self.game))
+        _, move_seed = _splitmix64((self.hand_seed + len(self.moves) * _GOLDEN) & _MASK)
+        return str(self.game.policy_move(seat.player, move_seed))
+
+    async def _bots(self, limiter: anyio.CapacityLimiter) -> None:
+        """Plays the bots' moves while a bot is to act, each one in a worker thread."""
+        while True:
+            async with self.lock:
+                seat = self.bot_to_act()
+                if seat is None:
+                    return
+                try:
+                    move = await anyio.to_thread.run_sync(self._choose, seat, limiter=limiter)
+                    await self.play(seat.seat, move)
+                except Exception as error:  # a failing policy stops its table only
+                    self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
+                    log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
+                    self._broadcast(lambda s: {"type": "error", "code": "bot_failed",
+                                               "message": f"the bot of seat {seat.seat} failed"})
+                    return
+            await asyncio.sleep(0)  # let the table's sockets in between two bot moves
+
+
+def _encodes(text: str) -> bool:
+    """Whether ``text`` is valid UTF-8 once encoded (JSON can carry a lone surrogate, which the
+    engine's binding cannot take)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def new_token() -> str:
+    """A seat token: 32 random bytes from :mod:`secrets`, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def new_table_id() -> str:
+    """A table id: 12 random bytes from :mod:`secrets`, URL-safe (not guessable)."""
+    return secrets.token_urlsafe(12)
+
+
+@dataclass
+class SeedSource:
+    """Deal seeds: from :mod:`secrets`, or (``--seed``, for tests) the SplitMix64 stream of a
+    seed, so that a run can be repeated."""
+
+    seed: int | None = None
+    _state: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        self._state = self.seed or 0
+
+    def __call__(self) -> int:
+        if self.seed is None:
+            return secrets.randbits(64)
+        self._state, output = _splitmix64(self._state)
+        return output

@@ -1,0 +1,775 @@
+"""burraco serve (docs/server.md): the HTTP routes and the table sockets through Starlette's
+TestClient, persistence across restarts and a crash between commit and acknowledgement, a leak
+test of every frame a seat receives, garbage frames and the rate limit, and the real command under
+uvicorn talked to with the websockets client."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+with warnings.catch_warnings():  # Starlette's notice that its test client may change
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+import burraco  # noqa: E402
+from burraco import cli  # noqa: E402
+from burraco.server import Limits, ServerConfig, create_app  # noqa: E402
+from burraco.server._store import SCHEMA  # noqa: E402
+from burraco.server._table import public_view  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parent.parent
+CARD = re.compile(r"\b(?:[A2-9TJQK][cdhs]|Jk)\b")
+FAST = {"rate": 100000.0, "burst": 100000.0}  # tests send faster than a person
+
+
+def app_for(db: str = ":memory:", seed: int | None = 1, **options) -> object:
+    """An application with a fixed deal seed and no rate limit to speak of."""
+    return create_app(ServerConfig(db=db, seed=seed, **{**FAST, **options}))
+
+
+@pytest.fixture
+def client():
+    with TestClient(app_for()) as test_client:
+        yield test_client
+
+
+def new_table(client, seats=("human", "bot:greedy"), preset="italian-2p", **extra):
+    answer = client.post("/api/tables", json={"preset": preset, "seats": list(seats), **extra})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    return body["id"], body["tokens"]
+
+
+def server_of(client):
+    return client.app.state.server
+
+
+def table_of(client, table_id):
+    return server_of(client).tables[table_id]
+
+
+def socket(client, table_id, token):
+    return client.websocket_connect(f"/api/tables/{table_id}/play?token={token}")
+
+
+def play_until(ws, frame, choose, stop, sent=None):
+    """Answers every view that lists legal moves with ``choose(frame)`` until ``stop(frame)``;
+    returns every frame received (the first included)."""
+    frames = [frame]
+    seq = 0
+    while not stop(frame):
+        if frame["type"] == "view" and frame["legal"]:
+            ws.send_json({"type": "move", "move": choose(frame), "seq": seq})
+            if sent is not None:
+                sent.append(seq)
+            seq += 1
+        frame = ws.receive_json()
+        assert frame["type"] != "error", frame
+        frames.append(frame)
+    return frames
+
+
+def is_result(frame):
+    return frame["type"] == "result"
+
+
+# ---- creating tables -----------------------------------------------------------------------------
+
+
+def test_a_table_gets_an_id_and_one_secret_token_per_human_seat(client):
+    table_id, tokens = new_table(client, ["human", "bot:heuristic", "human", "bot:random"],
+                                 preset="italian")
+    assert set(tokens) == {"0", "2"} and tokens["0"] != tokens["2"]
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{40,}", token) for token in tokens.values())
+    summary = client.get(f"/api/tables/{table_id}").json()
+    assert [seat["kind"] for seat in summary["seats"]] == ["human", "bot", "human", "bot"]
+    assert summary["status"] == "playing" and summary["rules"] == "italian"
+    # The database holds only the tokens' hashes.
+    store = server_of(client).store
+    hashes = [row[0] for row in store._conn.execute("SELECT token_sha256 FROM seats")]
+    assert not set(tokens.values()) & set(hashes)
+    assert client.get("/api/health").json()["status"] == "ok"
+
+
+def test_knobs_and_matches(client):
+    answer = client.post("/api/tables", json={
+        "preset": "brazilian", "seats": ["human", "bot:greedy"], "match": True,
+        "knobs": {"players": 2, "pozzetto_sizes": [11, 11]}})
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["rules"] == "brazilian:players=2" and answer.json()["match"] is True
+    summary = client.get(f"/api/tables/{answer.json()['id']}").json()
+    assert summary["match"] == {"target": 2000, "scores": [0, 0], "hands_played": 0,
+                                "over": False, "winner": None}
+
+
+@pytest.mark.parametrize("body, status, quoted", [
+    ("{", 400, "not JSON"),
+    ("[1, 2]", 400, "[1, 2]"),
+    ({"seats": ["human", "human"]}, 422, "preset None"),
+    ({"preset": "italian-9p", "seats": ["human"]}, 422, "'italian-9p'"),
+    ({"preset": "italian-2p"}, 422, "seats None"),
+    ({"preset": "italian-2p", "seats": ["human"]}, 422, "a list of 2 seats"),
+    ({"preset": "italian-2p", "seats": ["human", "robot"]}, 422, "'robot'"),
+    ({"preset": "italian-2p", "seats": ["human", 7]}, 422, "seat 1 7"),
+    ({"preset": "italian-2p", "seats": ["bot:greedy", "bot:random"]}, 422, "one human seat"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:best"]}, 422, "'best'"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:ismcts:999999"]}, 422, "at most 5000"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:ismcts:10:threads=2"]}, 422, "one thread"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:os:system"]}, 422, "'os:system'"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "knobs": {"hand_size": 99}}, 422,
+     "hand_size"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "knobs": {"colour": 1}}, 422,
+     "colour"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "knobs": [1]}, 422, "knobs [1]"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "match": "yes"}, 422, "'yes'"),
+    ({"preset": "italian-2p", "seats": ["human", "human"], "tables": 3}, 422, "'tables'"),
+    ("x" * 5000, 413, "more than 4096 bytes"),
+])
+def test_bad_bodies_are_refused_with_a_message_quoting_them(client, body, status, quoted):
+    if isinstance(body, str):
+        answer = client.post("/api/tables", content=body)
+    else:
+        answer = client.post("/api/tables", json=body)
+    assert answer.status_code == status, answer.text
+    assert quoted in answer.json()["error"]
+    assert not server_of(client).tables
+
+
+def test_unknown_tables_are_404(client):
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.get("/api/tables/nope/record").status_code == 404
+    assert "nope" in client.get("/api/tables/nope").json()["error"]
+
+
+# ---- playing -------------------------------------------------------------------------------------
+
+
+def test_a_person_plays_a_whole_hand_against_a_bot_through_the_socket(client):
+    table_id, tokens = new_table(client, ["human", "bot:heuristic"])
+    rng = random.Random(5)
+    sent: list[int] = []
+    with socket(client, table_id, tokens["0"]) as ws:
+        first = ws.receive_json()
+        assert first["type"] == "view" and first["seat"] == 0 and first["ply"] == 0
+        assert first["legal"] == first["view"]["legal_moves"] and first["your_turn"]
+        frames = play_until(ws, first, lambda f: rng.choice(f["legal"]), is_result, sent)
+    acks = [f["seq"] for f in frames if f["type"] == "view" and f["seq"] is not None]
+    assert acks == sent  # every move acknowledged once, in order
+    result = frames[-1]
+    records = client.get(f"/api/tables/{table_id}/record").json()
+    assert len(records) == 1 and records[0] == result["record"]
+    game = burraco.Game.from_record(records[0])
+    assert game.is_over() and records[0]["result"] == result["result"]
+    assert game.state_string() == table_of(client, table_id).game.state_string()
+    bot_moves = [m for f in frames if f["type"] == "view" and f["last"] and f["last"]["seat"] == 1
+                 for m in f["last"]["moves"]]
+    assert bot_moves and len(bot_moves) + len(sent) <= len(records[0]["moves"])
+    assert client.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+    lines = client.get(f"/api/tables/{table_id}/record?format=jsonl").text.splitlines()
+    assert [json.loads(line) for line in lines] == records
+
+
+def test_refused_moves_answer_an_error_and_change_nothing(client):
+    table_id, tokens = new_table(client, ["human", "human"])
+    table = table_of(client, table_id)
+    before = table.game.state_string()
+    with socket(client, table_id, tokens["0"]) as ws0, socket(client, table_id, tokens["1"]) as ws1:
+        ws0.receive_json(), ws1.receive_json()
+        for ws, move, code, quoted in [
+            (ws0, "discard Qs", "illegal_move", "discard Qs"),
+            (ws0, "fly away", "illegal_move", "fly away"),
+            (ws0, 42, "bad_move", "42"),
+            (ws0, "", "bad_move", "''"),
+            (ws1, "draw", "not_your_turn", "seat 0 is to act"),
+        ]:
+            ws.send_json({"type": "move", "move": move, "seq": 9})
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == code, error
+            assert quoted in error["message"] and error["seq"] == 9
+        ws0.send_json({"type": "move", "move": "draw", "hand": 3})
+        assert ws0.receive_json()["code"] == "stale"
+        ws0.send_json({"type": "move", "move": "draw", "ply": 5})
+        assert ws0.receive_json()["code"] == "stale"
+        assert table.game.state_string() == before and table.moves == []
+        ws0.send_json({"type": "move", "move": "draw", "ply": 0, "hand": 0, "seq": "a"})
+        mine, theirs = ws0.receive_json(), ws1.receive_json()
+        assert mine["seq"] == "a" and theirs["seq"] is None and mine["ply"] == theirs["ply"] == 1
+        assert mine["last"] == theirs["last"] == {"seat": 0, "moves": ["draw"]}
+    stored = server_of(client).store.load_table(table_id)
+    assert stored.hands[0].moves == ["draw"]
+
+
+def test_a_reconnect_resumes_the_seat_and_every_socket_of_a_seat_gets_the_views(client):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"])
+    with socket(client, table_id, tokens["0"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw"})
+        assert ws.receive_json()["ply"] == 1
+    with socket(client, table_id, tokens["0"]) as first, socket(client, table_id, tokens["0"]) as second:
+        a, b = first.receive_json(), second.receive_json()
+        assert a == b and a["ply"] == 1 and a["your_turn"]
+        first.send_json({"type": "move", "move": a["legal"][-1], "seq": 1})  # a discard
+        ack, other = first.receive_json(), second.receive_json()
+        assert ack["seq"] == 1 and other["seq"] is None
+        assert dict(ack, seq=None) == other and ack["ply"] == 2
+        first.send_json({"type": "view", "seq": 2})
+        while (fresh := first.receive_json())["seq"] != 2:
+            pass
+        assert fresh["ply"] == len(table_of(client, table_id).moves)
+        first.send_json({"type": "ping", "seq": 3})
+        while (pong := first.receive_json())["type"] != "pong":
+            pass
+        assert pong == {"type": "pong", "seq": 3}
+
+
+@pytest.mark.parametrize("where", ["wrong", "other table", "none", "unknown table", "long"])
+def test_a_wrong_token_is_closed_with_policy_violation_and_told_nothing(client, where):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"])
+    other_id, other_tokens = new_table(client, ["human", "bot:greedy"])
+    path = {"wrong": f"/api/tables/{table_id}/play?token=x{tokens['0']}",
+            "other table": f"/api/tables/{table_id}/play?token={other_tokens['0']}",
+            "none": f"/api/tables/{table_id}/play",
+            "unknown table": f"/api/tables/{table_id}x/play?token={tokens['0']}",
+            "long": f"/api/tables/{table_id}/play?token={'a' * 5000}"}[where]
+    with client.websocket_connect(path) as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 1008 and not closed.value.reason
+
+
+def replayed(client, table_id, hand, ply):
+    """The game of a table's hand after ``ply`` moves, from the database's seed and moves."""
+    stored = server_of(client).store.load_table(table_id)
+    row = stored.hands[hand]
+    game = burraco.Game(burraco.Rules.from_text(stored.rules), seed=row.seed,
+                        first_player=row.first_player, scores=row.scores)
+    for move in row.moves[:ply]:
+        game.push(move)
+    return game
+
+
+def drain(ws, ply):
+    """The frames of a socket up to the view of ``ply``."""
+    frames = [ws.receive_json()]
+    while not (frames[-1]["type"] == "view" and frames[-1]["ply"] == ply):
+        frames.append(ws.receive_json())
+    return frames
+
+
+def test_the_spectators_view_shows_no_hand_and_is_the_same_from_every_seat(client):
+    table_id, tokens = new_table(client, ["human", "bot:greedy", "human", "bot:greedy"],
+                                 preset="italian")
+    table = table_of(client, table_id)
+    rng = random.Random(2)
+    with socket(client, table_id, tokens["0"]) as ws0, socket(client, table_id, tokens["2"]) as ws2, \
+            client.websocket_connect(f"/api/tables/{table_id}/watch") as watch:
+        sockets = {0: ws0, 2: ws2, None: watch}
+        latest = {key: ws.receive_json() for key, ws in sockets.items()}
+        watched = [latest[None]]
+        for _ in range(30):
+            turn = latest[0]["view"]["turn"]
+            sockets[turn].send_json({"type": "move", "move": rng.choice(latest[turn]["legal"])})
+            frame = ws0.receive_json()
+            while frame["type"] == "view" and frame["view"]["turn"] not in (0, 2):
+                frame = ws0.receive_json()  # the bots move until a person is to act
+            if frame["type"] == "result":
+                watched += drain(watch, len(table.moves))
+                break
+            latest[0] = frame
+            latest[2] = drain(ws2, frame["ply"])[-1]
+            watched += drain(watch, frame["ply"])
+            latest[None] = watched[-1]
+            summary = client.get(f"/api/tables/{table_id}").json()  # the table waits for a person
+            assert summary["ply"] == frame["ply"] == len(table.moves)
+            view = summary["view"]
+            assert view == latest[None]["view"]
+            assert all(seat["hand"] is None for seat in view["seats"])
+            assert all(packet["cards"] is None for packet in view["pozzetti"])
+            assert view["legal_moves"] is None and view["observation"] is None
+            assert view["stock"] is None and view["state"] is None and view["seed"] is None
+            assert latest[None]["legal"] == [] and not latest[None]["your_turn"]
+        watch.send_json({"type": "move", "move": "draw"})
+        while (answer := watch.receive_json())["type"] != "error":
+            pass
+        assert answer["code"] == "spectator"
+    for frame in watched:  # nothing in a spectator's frame that one seat's view adds
+        game = replayed(client, table_id, frame["hand"], frame["ply"])
+        assert frame["view"] == public_view(game)
+        for seat in range(4):
+            assert public_view(game.determinize(seat, frame["ply"])) == frame["view"]
+
+
+def test_a_match_deals_the_next_hand_with_the_scores(client):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"], match=True)
+    with socket(client, table_id, tokens["0"]) as ws:
+        frames = play_until(ws, ws.receive_json(), lambda f: f["legal"][0], is_result)
+        result = frames[-1]
+        assert result["match"]["hands_played"] == 1 and result["status"] == "playing"
+        nxt = ws.receive_json()
+        assert nxt["type"] == "view" and nxt["hand"] == 1 and nxt["ply"] == 0
+        totals = [side["total"] for side in result["result"]["sides"]]
+        assert nxt["view"]["scores"] == totals == nxt["match"]["scores"]
+        assert nxt["view"]["first"] == 1
+    stored = server_of(client).store.load_table(table_id)
+    assert [hand.hand for hand in stored.hands] == [0, 1]
+    assert stored.hands[0].seed != stored.hands[1].seed  # each deal from a seed of its own
+
+
+# ---- persistence ---------------------------------------------------------------------------------
+
+
+def test_a_new_server_on_the_same_database_finds_every_table_where_it_was(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    rng = random.Random(3)
+    with TestClient(app_for(db)) as client:
+        one, one_tokens = new_table(client, ["human", "bot:heuristic"])
+        two, two_tokens = new_table(client, ["human", "human", "bot:random"], preset="italian-3p",
+                                    match=True)
+        with socket(client, one, one_tokens["0"]) as ws:
+            frame = ws.receive_json()
+            for _ in range(12):
+                ws.send_json({"type": "move", "move": rng.choice(frame["legal"])})
+                frame = ws.receive_json()
+                while not frame["legal"]:
+                    frame = ws.receive_json()
+        with socket(client, two, two_tokens["0"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "draw"})
+            ws.receive_json()
+        tables = {t: table_of(client, t) for t in (one, two)}
+    states = {t: table.game.state_string() for t, table in tables.items()}
+    moves = {t: list(table.moves) for t, table in tables.items()}
+    assert len(moves[one]) > 12
+    with TestClient(app_for(db, seed=99)) as client:
+        for t in (one, two):
+            assert table_of(client, t).game.state_string() == states[t]
+            assert table_of(client, t).moves == moves[t]
+        with socket(client, one, one_tokens["0"]) as ws:  # the same tokens, and play goes on
+            frame = ws.receive_json()
+            assert frame["ply"] == len(moves[one]) and frame["your_turn"]
+            ws.send_json({"type": "move", "move": frame["legal"][0], "seq": 1})
+            assert ws.receive_json()["seq"] == 1
+
+
+def test_a_match_is_reloaded_with_its_finished_hands_and_scores(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        # The person plays first in hand 1, so no bot moves while the servers start and stop.
+        table_id, tokens = new_table(client, ["bot:greedy", "human"], match=True)
+        with socket(client, table_id, tokens["1"]) as ws:
+            play_until(ws, ws.receive_json(), lambda f: f["legal"][0], is_result)
+            assert ws.receive_json()["your_turn"]  # hand 1's first view
+        before = table_of(client, table_id)
+        records = client.get(f"/api/tables/{table_id}/record").json()
+    state, scores = before.game.state_string(), before.match.scores
+    with TestClient(app_for(db)) as client:
+        table = table_of(client, table_id)
+        assert table.hand == 1 and table.match.scores == scores and table.match.hands_played == 1
+        assert table.game.state_string() == state
+        assert client.get(f"/api/tables/{table_id}/record").json() == records
+
+
+def test_a_crash_after_the_commit_and_before_the_acknowledgement_keeps_the_move(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "human"])
+        table = table_of(client, table_id)
+
+        def crash():
+            raise RuntimeError("the process dies here")
+
+        table.after_commit = crash
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "draw", "seq": 1})
+            answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "internal"  # no acknowledgement
+        expected = burraco.Game(table.rules, seed=table.hand_seed)
+        expected.push("draw")
+    with TestClient(app_for(db)) as client:
+        reloaded = table_of(client, table_id)
+        assert reloaded.moves == ["draw"]
+        assert reloaded.game.state_string() == expected.state_string()
+
+
+def test_a_commit_that_fails_plays_nothing_and_the_table_goes_on(tmp_path, monkeypatch):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "human"])
+        table = table_of(client, table_id)
+        before = table.game.state_string()
+        store = server_of(client).store
+        real = store.add_moves
+
+        def full_disk(*args, **kwargs):
+            raise OSError("disk full")
+
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            monkeypatch.setattr(store, "add_moves", full_disk)
+            ws.send_json({"type": "move", "move": "draw", "seq": 1})
+            answer = ws.receive_json()
+            assert answer["code"] == "internal" and "not played" in answer["message"]
+            assert table.game.state_string() == before and table.moves == []
+            monkeypatch.setattr(store, "add_moves", real)
+            ws.send_json({"type": "move", "move": "draw", "seq": 2})
+            assert ws.receive_json()["seq"] == 2
+    with TestClient(app_for(db)) as client:
+        assert table_of(client, table_id).moves == ["draw"]
+
+
+def test_a_table_that_cannot_be_reloaded_is_left_out_and_the_others_are_served(tmp_path):
+    import sqlite3
+
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        broken, _ = new_table(client, ["human", "bot:greedy"])
+        fine, tokens = new_table(client, ["human", "bot:greedy"])
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("INSERT INTO moves VALUES (?, 0, 0, 'discard Zz')", (broken,))  # no move
+    conn.close()
+    with TestClient(app_for(db)) as client:
+        assert broken in server_of(client).broken and fine in server_of(client).tables
+        assert client.get(f"/api/tables/{broken}").status_code == 404
+        with socket(client, fine, tokens["0"]) as ws:
+            assert ws.receive_json()["ply"] == 0
+
+
+def test_a_bot_thinking_at_one_table_does_not_hold_up_another(client, monkeypatch):
+    slow_id, slow_tokens = new_table(client, ["human", "bot:greedy"])
+    fast_id, fast_tokens = new_table(client, ["human", "human"])
+    slow = table_of(client, slow_id)
+    real = slow._choose
+
+    def thinking(seat):
+        time.sleep(1.0)  # in the worker thread, as a long search would
+        return real(seat)
+
+    monkeypatch.setattr(slow, "_choose", thinking)
+    with socket(client, slow_id, slow_tokens["0"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw"})
+        frame = ws.receive_json()
+        ws.send_json({"type": "move", "move": next(m for m in frame["legal"]
+                                                   if m.startswith("discard"))})
+        ws.receive_json()  # the bot is thinking now
+        started = time.monotonic()
+        with socket(client, fast_id, fast_tokens["0"]) as other:
+            other.receive_json()
+            other.send_json({"type": "move", "move": "draw", "seq": 1})
+            assert other.receive_json()["seq"] == 1
+        assert time.monotonic() - started < 0.8
+        assert ws.receive_json()["last"]["seat"] == 1  # and the bot's move comes after
+
+
+def test_a_server_stopping_during_a_commit_finishes_it_first(tmp_path, monkeypatch):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id, tokens = new_table(client, ["human", "bot:greedy"])
+        table = table_of(client, table_id)
+        store = server_of(client).store
+        real = store.add_moves
+
+        def slow_disk(*args, **kwargs):
+            time.sleep(0.3)
+            real(*args, **kwargs)
+
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "draw"})
+            frame = ws.receive_json()
+            monkeypatch.setattr(store, "add_moves", slow_disk)
+            ws.send_json({"type": "move", "move": next(m for m in frame["legal"]
+                                                       if m.startswith("discard"))})
+            ws.receive_json()
+        time.sleep(0.1)  # the bot's move is being committed as the server stops
+    kept = list(table.moves)
+    with TestClient(app_for(db)) as client:
+        assert server_of(client).store.load_table(table_id).hands[0].moves == kept
+        assert len(kept) >= 3
+
+
+def test_the_database_schema(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(app_for(str(db))) as client:
+        new_table(client)
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert names == {"meta", "tables", "seats", "hands", "moves"}
+    # docs/server.md shows the very statements the server runs (with comments).
+    page = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    shown = re.search(r"```sql\n(.*?)```", page, re.DOTALL).group(1)
+
+    def statements(sql):
+        return " ".join(re.sub(r"--[^\n]*", "", sql).split())
+
+    assert statements(shown) == statements(SCHEMA)
+
+
+# ---- what a seat may see -------------------------------------------------------------------------
+
+
+FRAME_FIELDS = {"type", "table", "seat", "hand", "ply", "status", "your_turn", "legal", "last",
+                "match", "view", "seq"}
+
+
+def public_cards(view) -> Counter:
+    """Every card named in the public part of a view: the pile and the melds."""
+    found = Counter(view["pile"])
+    for side in view["sides"]:
+        for meld in side["melds"]:
+            found.update(meld["cards"])
+    return found
+
+
+@pytest.mark.parametrize("preset, seats", [
+    ("italian-2p", ["human", "bot:heuristic"]),
+    ("italian", ["human", "bot:greedy", "human", "bot:heuristic"]),
+    ("italian-3p", ["bot:greedy", "human", "bot:random"]),
+])
+def test_every_frame_a_seat_receives_is_what_its_view_of_the_game_allows(client, preset, seats):
+    """Every frame of a whole hand, for every human seat: its view is ``to_json(player=seat)`` of
+    the game at that point (already leak-tested) and the same for a deal of the cards the seat
+    cannot see reshuffled; its other fields are public (the legal moves are the view's, the last
+    moves name only cards now on the table)."""
+    table_id, tokens = new_table(client, seats, preset=preset)
+    table = table_of(client, table_id)
+    humans = [int(seat) for seat in tokens]
+    rng = random.Random(len(seats))
+    received: dict[int, list] = {seat: [] for seat in humans}
+    with contextlib.ExitStack() as stack:
+        sockets = {seat: stack.enter_context(socket(client, table_id, tokens[str(seat)]))
+                   for seat in humans}
+        latest = {seat: ws.receive_json() for seat, ws in sockets.items()}
+        for seat, frame in latest.items():
+            received[seat].append(frame)
+        while latest[humans[0]]["type"] != "result":
+            acting = next((s for s in humans if latest[s]["type"] == "view" and latest[s]["legal"]
+                           and latest[s]["ply"] == len(table.moves)), None)
+            if acting is not None:
+                sockets[acting].send_json({"type": "move",
+                                           "move": rng.choice(latest[acting]["legal"])})
+            for seat, ws in sockets.items():  # each socket in step: one frame a move
+                frame = ws.receive_json()
+                received[seat].append(frame)
+                latest[seat] = frame
+    for seat, frames in received.items():
+        assert frames[-1]["type"] == "result" and len(frames) > 20
+        for number, frame in enumerate(frames[:-1]):
+            assert set(frame) == FRAME_FIELDS and frame["seat"] == seat, frame
+            game = replayed(client, table_id, frame["hand"], frame["ply"])
+            text = game.to_json(player=seat)
+            assert frame["view"] == json.loads(text)
+            if number % 5 == 0:
+                for deal in (1, 2):
+                    assert game.determinize(seat, deal).to_json(player=seat) == text
+            assert frame["legal"] == (frame["view"]["legal_moves"] or [])
+            assert frame["your_turn"] == (game.turn == seat and not game.is_over())
+            if frame["last"] is not None:
+                named = Counter(CARD.findall(" ".join(frame["last"]["moves"])))
+                assert not named - public_cards(frame["view"]), frame["last"]
+        assert frames[-1]["record"] == client.get(f"/api/tables/{table_id}/record").json()[0]
+
+
+# ---- garbage -------------------------------------------------------------------------------------
+
+
+def test_garbage_frames_get_error_frames_and_break_nothing(client):
+    table_id, tokens = new_table(client, ["human", "human"])
+    other_id, other_tokens = new_table(client, ["human", "bot:greedy"])
+    table = table_of(client, table_id)
+    with socket(client, table_id, tokens["0"]) as ws, socket(client, table_id, tokens["1"]) as ws1:
+        ws.receive_json(), ws1.receive_json()
+        for frame, code in [
+            (b"\x00\xffbinary", "binary"),
+            ("x" * 5000, "too_large"),
+            ("\u00e9" * 2100, "too_large"),  # 2100 characters, 4200 bytes
+            ("{" * 10, "bad_json"),
+            ("[" * 4000, "bad_json"),
+            ("", "bad_json"),
+            ("[1, 2]", "bad_message"),
+            ('"draw"', "bad_message"),
+            ("NaN", "bad_message"),
+            ('{"type": "dance"}', "unknown_type"),
+            ('{"kind": "move"}', "unknown_type"),
+            ('{"type": "move"}', "bad_move"),
+            ('{"type": "move", "move": ["draw"]}', "bad_move"),
+            ('{"type": "move", "move": "' + "draw " * 50 + '"}', "bad_move"),
+            ('{"type": "move", "move": "draw", "seq": {"a": 1}}', "bad_message"),
+            ('{"type": "move", "move": "draw", "seq": true}', "bad_message"),
+            ('{"type": "move", "move": "meld Jk Jk Jk Jk Jk"}', "illegal_move"),
+            ('{"type": "move", "move": "\\u0000"}', "illegal_move"),
+            ('{"type": "move", "move": "draw\\ud800"}', "bad_move"),  # a lone surrogate
+        ]:
+            if isinstance(frame, bytes):
+                ws.send_bytes(frame)
+            else:
+                ws.send_text(frame)
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["code"] == code, (frame[:40], answer)
+        ws1.send_json({"type": "move", "move": "draw"})  # out of turn
+        assert ws1.receive_json()["code"] == "not_your_turn"
+        ws.send_text("y" * 1_000_000)
+        assert ws.receive_json()["code"] == "too_large"
+        assert table.moves == []
+        ws.send_json({"type": "move", "move": "draw", "seq": 7})
+        assert ws.receive_json()["seq"] == 7  # the socket still plays
+    with socket(client, other_id, other_tokens["0"]) as ws:  # and so does another table
+        frames = play_until(ws, ws.receive_json(), lambda f: f["legal"][0], is_result)
+        ws.send_json({"type": "move", "move": "draw", "seq": 8})  # after the end of the hand
+        answer = ws.receive_json()
+        assert answer["code"] == "table_finished" and answer["seq"] == 8
+    assert frames[-1]["status"] == "finished"
+    assert client.get("/api/health").status_code == 200
+
+
+def test_a_flood_is_rate_limited_then_closed():
+    app = create_app(ServerConfig(seed=1, rate=1.0, burst=5.0, strikes=3.0, clock=lambda: 0.0))
+    with TestClient(app) as client:
+        table_id, tokens = new_table(client, ["human", "bot:greedy"])
+        with socket(client, table_id, tokens["0"]) as ws:
+            assert ws.receive_json()["type"] == "view"
+            for number in range(12):
+                ws.send_json({"type": "ping", "seq": number})
+            answers = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    answers.append(ws.receive_json())
+        assert closed.value.code == 1008
+        assert [a["seq"] for a in answers[:5]] == [0, 1, 2, 3, 4]
+        assert [a["code"] for a in answers[5:]] == ["rate_limited"] * 4
+        assert "dropped" in answers[5]["message"] and "closing" in answers[-1]["message"]
+        with socket(client, table_id, tokens["0"]) as ws:  # a new socket starts afresh
+            assert ws.receive_json()["type"] == "view"
+
+
+def test_a_bot_that_fails_stops_its_table_only(client, monkeypatch):
+    table_id, tokens = new_table(client, ["human", "bot:greedy"])
+    table = table_of(client, table_id)
+
+    def broken(seat):
+        raise RuntimeError("the policy broke")
+
+    monkeypatch.setattr(table, "_choose", broken)
+    with socket(client, table_id, tokens["0"]) as ws:
+        frame = ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw"})
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": ws_discard(table)})
+        ws.receive_json()
+        answer = ws.receive_json()
+        assert answer == {"type": "error", "code": "bot_failed",
+                          "message": "the bot of seat 1 failed"}
+    assert "the policy broke" in table.bot_error and frame["ply"] == 0
+    other_id, other_tokens = new_table(client, ["human", "bot:greedy"])
+    with socket(client, other_id, other_tokens["0"]) as ws:
+        play_until(ws, ws.receive_json(), lambda f: f["legal"][0], lambda f: f["ply"] > 4)
+
+
+def ws_discard(table) -> str:
+    return next(str(m) for m in table.game.legal_moves() if str(m).startswith("discard"))
+
+
+# ---- the real command ----------------------------------------------------------------------------
+
+
+def start_serving(db: Path, *extra: str) -> tuple[subprocess.Popen, int, str]:
+    """``burraco serve --port 0`` in a subprocess; the process, its port and its first line."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "burraco", "serve", "--port", "0", "--db", str(db),
+         "--log-level", "warning", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+    if found is None:
+        process.kill()
+        pytest.fail(f"burraco serve printed {line!r}; stderr: {process.communicate()[1]!r}")
+    return process, int(found.group(1)), line
+
+
+def test_burraco_serve_under_uvicorn_with_the_websockets_client(tmp_path):
+    import httpx
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    db = tmp_path / "served.sqlite3"
+    process, port, line = start_serving(db, "--seed", "5")
+    try:
+        assert "0 unfinished tables reloaded" in line
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base, trust_env=False, timeout=10) as http:
+            made = http.post("/api/tables", json={"preset": "italian-2p",
+                                                  "seats": ["human", "bot:heuristic"]})
+            assert made.status_code == 201, made.text
+            table_id, token = made.json()["id"], made.json()["tokens"]["0"]
+        uri = f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token={token}"
+        with connect(uri, open_timeout=10) as ws:
+            view = json.loads(ws.recv(timeout=10))
+            assert view["type"] == "view" and "draw" in view["legal"]
+            ws.send(json.dumps({"type": "move", "move": "draw", "seq": 1}))
+            ack = json.loads(ws.recv(timeout=10))
+            assert ack["seq"] == 1 and ack["ply"] == 1
+            ws.send("z" * 100_000)  # past uvicorn's frame limit: the socket is closed
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+            assert closed.value.rcvd is None or closed.value.rcvd.code == 1009
+    finally:
+        process.kill()  # a crash: no shutdown of any kind
+        process.wait(timeout=10)
+    process, port, line = start_serving(db)
+    try:
+        assert "1 unfinished table reloaded" in line
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False,
+                          timeout=10) as http:
+            summary = http.get(f"/api/tables/{table_id}").json()
+            assert summary["ply"] == 1 and summary["view"]["phase"] == "meld"
+            assert http.get("/api/health").json()["tables"] == 1
+        with connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token=bad",
+                     open_timeout=10) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        with connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token={token}",
+                     open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["ply"] == 1  # the seat resumes
+    finally:
+        process.send_signal(signal.SIGTERM)  # a clean stop, as Ctrl-C
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 0 and out == "burraco serve: stopped\n", err
+
+
+def test_serve_refuses_bad_options(tmp_path, capsys):
+    assert cli.main(["serve", "--port", "70000", "--db", str(tmp_path / "x")]) == 2
+    assert "--port 70000" in capsys.readouterr().err
+    assert cli.main(["serve", "--bot-threads", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--bot-threads 0" in capsys.readouterr().err
+    (tmp_path / "junk").write_text("not a database" * 100)
+    assert cli.main(["serve", "--db", str(tmp_path / "junk"), "--port", "0"]) == 1
+    assert "junk" in capsys.readouterr().err
