@@ -151,6 +151,7 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     chrome = driver
     started = time.monotonic()
     chrome.get(server + "/")
+    chrome.save_screenshot(str(tmp_path / "server-lobby.png"))
     Select(chrome.find_element(By.ID, "preset")).select_by_value("italian-2p")
     Select(chrome.find_element(By.ID, "seat-0")).select_by_value("human")
     Select(chrome.find_element(By.ID, "seat-1")).select_by_value("bot:heuristic")
@@ -204,8 +205,8 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
             assert discards, legal
             move = rng.choice(discards)
             _select(chrome, [move.split()[1]])
-            if turns >= 3 and not screenshot_taken:
-                # Mid-hand, a card selected and Discard enabled.
+            if not screenshot_taken and (_worth_a_picture(chrome) or turns >= 18):
+                # Mid-hand (a burraco down, cards on the pile), a card selected, Discard enabled.
                 chrome.save_screenshot(str(shot))
                 screenshot_taken = True
             assert chrome.find_element(By.ID, "discard").is_enabled()
@@ -220,6 +221,7 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     totals = chrome.find_elements(By.CSS_SELECTOR, '#result-table td[data-field="total"]')
     assert len(totals) == 2 and all(re.fullmatch(r"-?\d+", t.text) for t in totals)
     assert turns >= 3
+    chrome.save_screenshot(str(tmp_path / "server-result.png"))
     if not screenshot_taken:
         chrome.save_screenshot(str(shot))
     kinds = {kind: sum(m.split()[0] == kind for m in clicked) for kind in ("draw", "pile", "meld", "add", "discard")}
@@ -242,6 +244,14 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     assert mine == clicked
     with urllib.request.urlopen(f"{server}/api/tables/{table}") as answer:
         assert json.load(answer)["status"] == "finished"
+
+
+def _worth_a_picture(chrome) -> bool:
+    return chrome.execute_script(
+        "return document.querySelectorAll('.meld.burraco').length > 0"
+        " && document.querySelectorAll('#pile .card:not(.slot)').length >= 1"
+        " && document.querySelectorAll('#hand .card').length >= 3;"
+    )
 
 
 def _movers(record: dict) -> list[int]:
