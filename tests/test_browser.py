@@ -26,7 +26,6 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
-SCREENSHOT = ROOT / "docs" / "images" / "server-table.png"
 MISSING = "install Debian's chromium and chromium-driver (apt-get install chromium chromium-driver) and selenium"
 HAND_SECONDS = 75  # the whole hand, clicks and bot moves together
 
@@ -47,29 +46,41 @@ def _browser_paths() -> tuple[str, str]:
     return browser, driver  # type: ignore[return-value]
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """`burraco serve` on a free loopback port with a temporary database: its base URL."""
-    pytest.importorskip("uvicorn")
-    pytest.importorskip("starlette")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "burraco", "serve", "--port", "0", "--seed", "7",
-         "--db", str(tmp_path / "tables.sqlite3")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+class Served:
+    """`burraco serve` on a free loopback port with a temporary database."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "burraco", "serve", "--port", "0", "--seed", "7", "--db", str(db)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         assert found, f"burraco serve did not say where it listens: {line!r}"
-        yield f"http://127.0.0.1:{found.group(1)}"
-    finally:
-        process.terminate()
+        self.url = f"http://127.0.0.1:{found.group(1)}"
+
+    def stop(self) -> str:
+        """Stops the server; what it printed after its first line."""
+        if self.process.poll() is None:
+            self.process.terminate()
         try:
-            process.wait(timeout=10)
+            out, _ = self.process.communicate(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover
-            process.kill()
-            process.wait()
+            self.process.kill()
+            out, _ = self.process.communicate()
+        return out
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Served]:
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    served = Served(tmp_path / "tables.sqlite3")
+    try:
+        yield served
+    finally:
+        served.stop()
 
 
 @pytest.fixture
@@ -145,12 +156,13 @@ def _played(chrome, before: str) -> dict:
 
 
 def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
+    url = server.url
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     chrome = driver
     started = time.monotonic()
-    chrome.get(server + "/")
+    chrome.get(url + "/")
     chrome.save_screenshot(str(tmp_path / "server-lobby.png"))
     Select(chrome.find_element(By.ID, "preset")).select_by_value("italian-2p")
     Select(chrome.find_element(By.ID, "seat-0")).select_by_value("human")
@@ -164,6 +176,7 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     # The token was in the fragment only, and the page took it out of the address bar.
     _wait(chrome, lambda s: s["ply"] is not None, "the first view")
     assert "token" not in chrome.current_url
+    token = json.loads(chrome.execute_script(f"return sessionStorage.getItem('burraco-seat:{table}')"))["token"]
 
     rng = random.Random(5)
     clicked: list[str] = []
@@ -235,15 +248,19 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     assert not problems, problems
 
     # The server's record holds the hand, with the moves clicked in it, in order.
-    with urllib.request.urlopen(f"{server}/api/tables/{table}/record") as answer:
+    with urllib.request.urlopen(f"{url}/api/tables/{table}/record") as answer:
         records = json.load(answer)
     assert len(records) == 1
     record = records[0]
     assert record["result"]["sides"][0]["total"] == int(totals[0].text)
     mine = [move for move, seat in zip(record["moves"], _movers(record)) if seat == 0]
     assert mine == clicked
-    with urllib.request.urlopen(f"{server}/api/tables/{table}") as answer:
+    with urllib.request.urlopen(f"{url}/api/tables/{table}") as answer:
         assert json.load(answer)["status"] == "finished"
+
+    # The token reached the server in the socket's query string only, and is in none of its logs.
+    log = server.stop()
+    assert "WebSocket" in log and token not in log, log
 
 
 def _worth_a_picture(chrome) -> bool:
