@@ -150,3 +150,28 @@ def test_installed_metadata_names_the_licence_and_the_pages():
     assert any(re.fullmatch(r"rich>=13", entry) for entry in requires), requires
     assert any(entry.startswith("pytest-xdist") and 'extra == "test"' in entry
                for entry in requires), requires
+
+
+def test_the_browser_tables_files_go_into_the_wheel_and_the_sdist():
+    """The browser table (docs/server.md) is the static folder of burraco.server: every file its
+    pages load is there, tracked by git (so in the sdist) and not ignored, inside the package
+    tree that pyproject's wheel.packages copies whole, and no wheel or sdist exclude names it."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    static = ROOT / "src" / "burraco" / "server" / "static"
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    build_settings = settings["tool"]["scikit-build"]
+    assert "src/burraco" in build_settings["wheel"]["packages"]
+    assert not build_settings.get("wheel", {}).get("exclude")
+    assert not build_settings.get("sdist", {}).get("exclude")
+    tracked = set(tracked_files())
+    needed = {"index.html", "table.html"}
+    for page in ("index.html", "table.html", "lobby.js", "table.js"):
+        text = (static / page).read_text(encoding="utf-8")
+        needed |= {name for name in re.findall(r'(?:href|src)="/static/([^"]+)"', text)}
+        needed |= {name for name in re.findall(r'from "\./([^"]+)"', text)}
+    assert needed >= {"style.css", "table.js", "lobby.js", "cards.js", "favicon.svg"}
+    for name in sorted(needed):
+        path = f"src/burraco/server/static/{name}"
+        assert path in tracked, f"{path} is loaded by the browser table but not tracked by git"
+        ignored = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT)
+        assert ignored.returncode == 1, f"{path} is ignored by .gitignore"

@@ -26,9 +26,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import logging
 import math
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -1255,6 +1257,20 @@ def _listening_socket(host: str, port: int) -> Any:
     return sock
 
 
+_TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s\"']*")
+
+
+def _hide_tokens(record: logging.LogRecord) -> bool:
+    """A logging filter: a socket's ``token=...`` in a log line's message or arguments becomes
+    ``token=...`` with the token left out."""
+    if isinstance(record.msg, str):
+        record.msg = _TOKEN_IN_QUERY.sub(r"\1...", record.msg)
+    if isinstance(record.args, tuple):
+        record.args = tuple(_TOKEN_IN_QUERY.sub(r"\1...", arg) if isinstance(arg, str) else arg
+                            for arg in record.args)
+    return True
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``burraco serve``: the table server (docs/server.md) under uvicorn, until Ctrl-C."""
     try:
@@ -1288,6 +1304,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # No access log: its lines would hold the seats' tokens (the sockets' query strings).
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, access_log=False,
                                            ws_max_size=65536, lifespan="on"))
+    # uvicorn logs each WebSocket handshake ('"WebSocket /api/tables/ID/play?token=..." [accepted]')
+    # at info, the access log off or not: the token is blanked out of those lines.
+    logging.getLogger("uvicorn.error").addFilter(_hide_tokens)
     # uvicorn stops cleanly on SIGINT or SIGTERM, then raises the signal again: both are the
     # normal way to stop a server (every move is already committed), so both end with status 0.
     previous = signal.signal(signal.SIGTERM, _stop_serving)

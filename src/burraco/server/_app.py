@@ -8,7 +8,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -18,7 +18,7 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -429,6 +429,15 @@ async def _handle(server: Server, table: Table, connection: Connection,
 # ---- the application -----------------------------------------------------------------------------
 
 
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    """A route answering one HTML file of the static folder."""
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / name, media_type="text/html; charset=utf-8")
+
+    return page
+
+
 def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
     """The ASGI application: ``create_app(db='tables.sqlite3')``, or a :class:`ServerConfig`.
     The database is opened, and its unfinished tables reloaded, when the application starts
@@ -454,7 +463,10 @@ def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
         Route("/api/tables/{id}/record", get_record, methods=["GET"]),
         WebSocketRoute("/api/tables/{id}/play", play_socket),
         WebSocketRoute("/api/tables/{id}/watch", watch_socket),
-        # The browser table's files (a later part of issue 15) are served from here.
+        # The browser table (docs/server.md "The browser table"): the lobby, a table's page, and
+        # their files. The pages are static; a seat's token stays in the address's fragment.
+        Route("/", _page("index.html"), methods=["GET"]),
+        Route("/table/{id}", _page("table.html"), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC, html=True), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
