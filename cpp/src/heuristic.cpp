@@ -489,7 +489,14 @@ class QuickValues {
         best_other_(best_other), seat_(s.turn),
         side_(seat_side(s, rules, s.turn)),
         usable_(s.phase == Phase::Meld && !s.over() && !provisional(s, rules, side_)),
-        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {}
+        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {
+    // The side's melds by pool index (pool_index) and the ranks of its sets (side_has_set_of_rank).
+    for (int i = 0; i < s.meld_count; ++i) {
+      if (s.meld_side[i] != side_) continue;
+      pool_[static_cast<std::size_t>(pool_count_++)] = static_cast<std::uint8_t>(i);
+      if (s.melds[i].kind == MeldKind::Set) set_ranks_ |= 1u << s.melds[i].rank;
+    }
+  }
 
   double of(const Move& m) {
     const CardSet& hand = s_.hands[seat_];
@@ -502,21 +509,23 @@ class QuickValues {
         const MeldMemo::Candidate& c = memo_.of(m.cards);
         const MeldResult& r = c.result;
         if (!r.ok()) return kNone;
-        if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s_, side_, r.meld.rank)) return kNone;
+        if (r.meld.kind == MeldKind::Set && (set_ranks_ >> r.meld.rank & 1u)) return kNone;
         assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
         own += c.value;  // the new meld comes last
         // The tally of the cards left, counted afresh: the same integers as taking the meld's
         // cards out of tally_ one by one (HandTally::without), for less.
-        CardSet rest = hand;
-        m.cards.for_each([&](Card x) { rest.remove(x); });
+        // (The difference is the hand less the meld's cards one by one: m.cards is a part of it.)
+        CardSet rest;
+        hand.difference(m.cards, rest);
         const HandTally left(rest, rules_);
         return own_side_value(parts_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
         if (hand.size() < 3 || !hand.count(m.card)) return kNone;
-        const int at = pool_index(s_, side_, m.index);
-        if (at < 0) return kNone;
+        if (m.index >= static_cast<std::uint32_t>(pool_count_)) return kNone;
+        const int at = pool_[m.index];
+        assert(at == pool_index(s_, side_, m.index));
         const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
         if (!r.ok()) return kNone;
         assert(same_bits(memo_.value(r.meld), meld_value(r.meld, rules_, p_)));
@@ -575,6 +584,9 @@ class QuickValues {
   HandTally tally_;  // of the seat's hand
   double melds_sum_;  // own_melds(-1, 0): the side's melds as they are
   Discards discards_ = Discards::Unknown;
+  std::array<std::uint8_t, kMaxMelds> pool_{};  // the side's melds' indices in s_.melds
+  int pool_count_ = 0;
+  unsigned set_ranks_ = 0;  // bit r: the side has a set of rank r
 };
 
 // The best value the seat can reach this turn from `t`, a position after a move of it that began
