@@ -601,18 +601,29 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
   const CardSet joined = new_packet_cards(base, t, seat);
   if (!joined.empty()) return evaluate(t, rules, seat, p, joined, Card{});
   if (t.turn != seat || t.phase != Phase::Meld) return best;
+  const bool last = t.hands[seat].size() == 1;
+  if (last) {
+    // The one legal move looked at is the discard of the last card, when check_discard allows
+    // it: apply_move asks the same before it changes anything, so it is tried without the move
+    // list (the same line as the discard among legal_moves, which are all refused but it).
+    Card card;
+    t.hands[seat].for_each([&](Card c) { card = c; });
+    const Move m{MoveKind::Discard, card, 0, CardSet{}};
+    GameState u = t;
+    if (!apply_move(u, rules, m).ok()) return best;
+    if (!u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
+      if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
+      return best;
+    }
+    return std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
+  }
   if (space.size() == depth) space.emplace_back();
   std::vector<Move>& here = space[depth];
   legal_moves(t, rules, here);
-  const bool last = t.hands[seat].size() == 1;
   for (const Move& m : here) {
-    if (last ? m.kind != MoveKind::Discard : (m.kind != MoveKind::Meld && m.kind != MoveKind::Add)) continue;
+    if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
     GameState u = t;
     if (!apply_move(u, rules, m).ok()) continue;
-    if (last && !u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
-      if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
-      continue;
-    }
     best = std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
   }
   return best;
