@@ -96,7 +96,7 @@ class MeldMemo {
   }
 
  private:
-  static constexpr int kBits = 9;
+  static constexpr int kBits = 11;
   static std::size_t slot(CardSet cards) {
     const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
     return static_cast<std::size_t>(h >> (64 - kBits));
