@@ -671,14 +671,25 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       const bool pending = quick.discard_pending(m);
       GameState t = s;
       if (!apply_move(t, rules, m).ok()) return;
-      if (pending) quick.saw_discard(t);
-      // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
-      // that is not open to greedy, and an open side's cards never come back.)
-      const CardSet unseen = new_packet_cards(s, t, seat);
-      v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
-                         melds, danger);
-      over = t.over();
-      ends = discard || over || t.turn != seat || !unseen.empty();
+      if (pending) {
+        // The first discard, played to learn the kind of position the discards lead to: when it
+        // is the one quick values cover, this discard is valued from the move too (the same value
+        // as evaluate_after's, to the last bit, as for every later discard).
+        quick.saw_discard(t);
+        v = quick.of(m);
+      }
+      if (std::isnan(v)) {
+        // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a
+        // side that is not open to greedy, and an open side's cards never come back.)
+        const CardSet unseen = new_packet_cards(s, t, seat);
+        v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
+                           melds, danger);
+        over = t.over();
+        ends = discard || over || t.turn != seat || !unseen.empty();
+      } else {
+        assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, m.card, melds, danger));
+        assert(!t.over() && new_packet_cards(s, t, seat).empty() && t.turn != seat);
+      }
     } else {
 #ifndef NDEBUG
       GameState t = s;
