@@ -175,6 +175,18 @@ double hand_value(CardSet hand, CardSet unseen, const Rules& rules, const Heuris
   return hand_value(HandTally(seen, rules), unseen.size(), p);
 }
 
+// Whether the natural `card` may lay off on the run `m`: of its suit, one or two slots beyond an
+// end (two: a free wild moves into the gap) or in the wild's slot (RULES B.6; the ace is slot 1
+// and slot 14). The move generator tries only these (append_lay_offs_and_discards); lay_off
+// refuses every other natural.
+bool run_may_take(const Meld& m, Card card) {
+  if (m.suit != card.suit()) return false;
+  unsigned slots = (1u << m.wild_slot) | (1u << (m.hi + 1)) | (1u << (m.hi + 2));
+  slots |= (1u << m.lo) >> 1 | (1u << m.lo) >> 2;
+  const unsigned ranks = (slots & 0x3FFEu) | ((slots >> 13) & 2u);  // slot 14 is the ace
+  return (ranks >> card.rank()) & 1u;
+}
+
 // The harm of `card` on the pile for the sides other than `side`.
 double discard_danger(const GameState& s, const Rules& rules, int side, Card card,
                       const HeuristicParams& p) {
@@ -184,8 +196,10 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
   for (int i = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] == side) continue;
     const Meld& m = s.melds[i];
-    // A natural lays off only on a set of its rank or a run of its suit (RULES B.2, B.6).
-    if (!wild && (m.kind == MeldKind::Set ? m.rank != card.rank() : m.suit != card.suit())) continue;
+    // A natural lays off only on a set of its rank or a run of its suit (RULES B.2, B.6), and on
+    // a run only one or two slots beyond an end or in the wild's slot (the move generator's rule).
+    assert(wild || m.kind == MeldKind::Set || run_may_take(m, card) || !lay_off(m, card, rules).ok());
+    if (!wild && (m.kind == MeldKind::Set ? m.rank != card.rank() : !run_may_take(m, card))) continue;
     if (lay_off(m, card, rules).ok()) {
       harm += p.danger_lay + rules.card_points(card);
       break;
@@ -824,6 +838,47 @@ class ImaginedTurn {
 
 thread_local ImaginedTurn imagined_pile_turn;
 
+// The last meld-phase choice worked out afresh that played a meld or lay-off and left the turn
+// going (one per thread): the position and its moves, the legal moves there (every caller passes
+// the candidates of a policy loop, which are the legal moves whenever the heuristic reaches its
+// meld-phase rule: the side is open, or there is no opening minimum). At the position the choice
+// leads to, the policy loops get the legal moves from these by legal_moves_after, as the imagined
+// turn does step by step, instead of from legal_moves. A lookup matches the seat, the hand the
+// choice leaves and the rules (meld_memo's, unchanged since); legal_moves_after itself checks
+// what else it needs of the two positions, and runs legal_moves when they do not fit.
+class LastStep {
+ public:
+  void clear() { valid_ = false; }
+  void record(const GameState& s, const std::vector<Move>& moves, std::size_t choice) {
+    position_ = s;
+    moves_ = moves;
+    const Move& m = moves[choice];
+    left_ = s.hands[s.turn];
+    if (m.kind == MoveKind::Meld) s.hands[s.turn].difference(m.cards, left_);
+    else left_.remove(m.card);
+    rules_generation_ = meld_memo().rules_generation();
+    valid_ = true;
+  }
+  // legal_moves(s) into `out` and true when `s` is a position the recorded choice may lead to;
+  // false otherwise (`out` unchanged).
+  bool moves_at(const GameState& s, const Rules& rules, std::vector<Move>& out) const {
+    if (!valid_ || rules_generation_ != meld_memo().rules_generation() || s.turn != position_.turn ||
+        s.phase != Phase::Meld || s.hands[s.turn] != left_ || !same_rules(meld_memo().rules(), rules))
+      return false;
+    legal_moves_after(position_, moves_, s, rules, out);
+    return true;
+  }
+
+ private:
+  GameState position_{};
+  std::vector<Move> moves_;
+  CardSet left_;  // the seat's hand after the choice
+  std::uint64_t rules_generation_ = 0;
+  bool valid_ = false;
+};
+
+LastStep& last_step() { return memo_of_thread<LastStep>(); }
+
 // The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends (`t` is
 // played on: it is left where the imagined turn stopped).
 // `put_down` tells whether the imagined turn put a card on the table; `record`, if given, keeps
@@ -968,6 +1023,12 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     return seen;
   }
   const Scored c = meld_phase_choice(s, rules, moves, p, danger);
+  LastStep& last = last_step();
+  if (c.index < moves.size() && !c.ends_lookahead &&
+      (moves[c.index].kind == MoveKind::Meld || moves[c.index].kind == MoveKind::Add))
+    last.record(s, moves, c.index);
+  else
+    last.clear();
   return c.index < moves.size() ? c.index : 0;
 }
 
@@ -1003,8 +1064,11 @@ const HeuristicParams& HeuristicParams::defaults(int players) {
 
 bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
   const std::vector<Move>* moves = imagined_pile_turn.moves_at(s, rules);
-  if (!moves) return false;
-  out = *moves;
+  if (moves) {
+    out = *moves;
+  } else if (!last_step().moves_at(s, rules, out)) {
+    return false;
+  }
 #ifndef NDEBUG
   std::vector<Move> check;
   legal_moves(s, rules, check);
