@@ -96,7 +96,7 @@ class MeldMemo {
   }
 
  private:
-  static constexpr int kBits = 9;
+  static constexpr int kBits = 11;
   static std::size_t slot(CardSet cards) {
     const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
     return static_cast<std::size_t>(h >> (64 - kBits));
@@ -175,6 +175,18 @@ double hand_value(CardSet hand, CardSet unseen, const Rules& rules, const Heuris
   return hand_value(HandTally(seen, rules), unseen.size(), p);
 }
 
+// Whether the natural `card` may lay off on the run `m`: of its suit, one or two slots beyond an
+// end (two: a free wild moves into the gap) or in the wild's slot (RULES B.6; the ace is slot 1
+// and slot 14). The move generator tries only these (append_lay_offs_and_discards); lay_off
+// refuses every other natural.
+bool run_may_take(const Meld& m, Card card) {
+  if (m.suit != card.suit()) return false;
+  unsigned slots = (1u << m.wild_slot) | (1u << (m.hi + 1)) | (1u << (m.hi + 2));
+  slots |= (1u << m.lo) >> 1 | (1u << m.lo) >> 2;
+  const unsigned ranks = (slots & 0x3FFEu) | ((slots >> 13) & 2u);  // slot 14 is the ace
+  return (ranks >> card.rank()) & 1u;
+}
+
 // The harm of `card` on the pile for the sides other than `side`.
 double discard_danger(const GameState& s, const Rules& rules, int side, Card card,
                       const HeuristicParams& p) {
@@ -184,8 +196,10 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
   for (int i = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] == side) continue;
     const Meld& m = s.melds[i];
-    // A natural lays off only on a set of its rank or a run of its suit (RULES B.2, B.6).
-    if (!wild && (m.kind == MeldKind::Set ? m.rank != card.rank() : m.suit != card.suit())) continue;
+    // A natural lays off only on a set of its rank or a run of its suit (RULES B.2, B.6), and on
+    // a run only one or two slots beyond an end or in the wild's slot (the move generator's rule).
+    assert(wild || m.kind == MeldKind::Set || run_may_take(m, card) || !lay_off(m, card, rules).ok());
+    if (!wild && (m.kind == MeldKind::Set ? m.rank != card.rank() : !run_may_take(m, card))) continue;
     if (lay_off(m, card, rules).ok()) {
       harm += p.danger_lay + rules.card_points(card);
       break;
@@ -489,7 +503,14 @@ class QuickValues {
         best_other_(best_other), seat_(s.turn),
         side_(seat_side(s, rules, s.turn)),
         usable_(s.phase == Phase::Meld && !s.over() && !provisional(s, rules, side_)),
-        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {}
+        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {
+    // The side's melds by pool index (pool_index) and the ranks of its sets (side_has_set_of_rank).
+    for (int i = 0; i < s.meld_count; ++i) {
+      if (s.meld_side[i] != side_) continue;
+      pool_[static_cast<std::size_t>(pool_count_++)] = static_cast<std::uint8_t>(i);
+      if (s.melds[i].kind == MeldKind::Set) set_ranks_ |= 1u << s.melds[i].rank;
+    }
+  }
 
   double of(const Move& m) {
     const CardSet& hand = s_.hands[seat_];
@@ -502,21 +523,23 @@ class QuickValues {
         const MeldMemo::Candidate& c = memo_.of(m.cards);
         const MeldResult& r = c.result;
         if (!r.ok()) return kNone;
-        if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s_, side_, r.meld.rank)) return kNone;
+        if (r.meld.kind == MeldKind::Set && (set_ranks_ >> r.meld.rank & 1u)) return kNone;
         assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
         own += c.value;  // the new meld comes last
         // The tally of the cards left, counted afresh: the same integers as taking the meld's
         // cards out of tally_ one by one (HandTally::without), for less.
-        CardSet rest = hand;
-        m.cards.for_each([&](Card x) { rest.remove(x); });
+        // (The difference is the hand less the meld's cards one by one: m.cards is a part of it.)
+        CardSet rest;
+        hand.difference(m.cards, rest);
         const HandTally left(rest, rules_);
         return own_side_value(parts_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
         if (hand.size() < 3 || !hand.count(m.card)) return kNone;
-        const int at = pool_index(s_, side_, m.index);
-        if (at < 0) return kNone;
+        if (m.index >= static_cast<std::uint32_t>(pool_count_)) return kNone;
+        const int at = pool_[m.index];
+        assert(at == pool_index(s_, side_, m.index));
         const MeldResult r = lay_off(s_.melds[at], m.card, rules_);
         if (!r.ok()) return kNone;
         assert(same_bits(memo_.value(r.meld), meld_value(r.meld, rules_, p_)));
@@ -575,6 +598,9 @@ class QuickValues {
   HandTally tally_;  // of the seat's hand
   double melds_sum_;  // own_melds(-1, 0): the side's melds as they are
   Discards discards_ = Discards::Unknown;
+  std::array<std::uint8_t, kMaxMelds> pool_{};  // the side's melds' indices in s_.melds
+  int pool_count_ = 0;
+  unsigned set_ranks_ = 0;  // bit r: the side has a set of rank r
 };
 
 // The best value the seat can reach this turn from `t`, a position after a move of it that began
@@ -589,18 +615,29 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
   const CardSet joined = new_packet_cards(base, t, seat);
   if (!joined.empty()) return evaluate(t, rules, seat, p, joined, Card{});
   if (t.turn != seat || t.phase != Phase::Meld) return best;
+  const bool last = t.hands[seat].size() == 1;
+  if (last) {
+    // The one legal move looked at is the discard of the last card, when check_discard allows
+    // it: apply_move asks the same before it changes anything, so it is tried without the move
+    // list (the same line as the discard among legal_moves, which are all refused but it).
+    Card card;
+    t.hands[seat].for_each([&](Card c) { card = c; });
+    const Move m{MoveKind::Discard, card, 0, CardSet{}};
+    GameState u = t;
+    if (!apply_move(u, rules, m).ok()) return best;
+    if (!u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
+      if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
+      return best;
+    }
+    return std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
+  }
   if (space.size() == depth) space.emplace_back();
   std::vector<Move>& here = space[depth];
   legal_moves(t, rules, here);
-  const bool last = t.hands[seat].size() == 1;
   for (const Move& m : here) {
-    if (last ? m.kind != MoveKind::Discard : (m.kind != MoveKind::Meld && m.kind != MoveKind::Add)) continue;
+    if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
     GameState u = t;
     if (!apply_move(u, rules, m).ok()) continue;
-    if (last && !u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
-      if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
-      continue;
-    }
     best = std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
   }
   return best;
@@ -648,14 +685,25 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
       const bool pending = quick.discard_pending(m);
       GameState t = s;
       if (!apply_move(t, rules, m).ok()) return;
-      if (pending) quick.saw_discard(t);
-      // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a side
-      // that is not open to greedy, and an open side's cards never come back.)
-      const CardSet unseen = new_packet_cards(s, t, seat);
-      v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
-                         melds, danger);
-      over = t.over();
-      ends = discard || over || t.turn != seat || !unseen.empty();
+      if (pending) {
+        // The first discard, played to learn the kind of position the discards lead to: when it
+        // is the one quick values cover, this discard is valued from the move too (the same value
+        // as evaluate_after's, to the last bit, as for every later discard).
+        quick.saw_discard(t);
+        v = quick.of(m);
+      }
+      if (std::isnan(v)) {
+        // (No move here can be a short brazilian opening, RULES C.3: heuristic_choice leaves a
+        // side that is not open to greedy, and an open side's cards never come back.)
+        const CardSet unseen = new_packet_cards(s, t, seat);
+        v = evaluate_after(s, best_other, t, rules, seat, p, unseen, discard && !t.over() ? m.card : Card{},
+                           melds, danger);
+        over = t.over();
+        ends = discard || over || t.turn != seat || !unseen.empty();
+      } else {
+        assert(v == evaluate_after(s, best_other, t, rules, seat, p, CardSet{}, m.card, melds, danger));
+        assert(!t.over() && new_packet_cards(s, t, seat).empty() && t.turn != seat);
+      }
     } else {
 #ifndef NDEBUG
       GameState t = s;
@@ -789,6 +837,47 @@ class ImaginedTurn {
 };
 
 thread_local ImaginedTurn imagined_pile_turn;
+
+// The last meld-phase choice worked out afresh that played a meld or lay-off and left the turn
+// going (one per thread): the position and its moves, the legal moves there (every caller passes
+// the candidates of a policy loop, which are the legal moves whenever the heuristic reaches its
+// meld-phase rule: the side is open, or there is no opening minimum). At the position the choice
+// leads to, the policy loops get the legal moves from these by legal_moves_after, as the imagined
+// turn does step by step, instead of from legal_moves. A lookup matches the seat, the hand the
+// choice leaves and the rules (meld_memo's, unchanged since); legal_moves_after itself checks
+// what else it needs of the two positions, and runs legal_moves when they do not fit.
+class LastStep {
+ public:
+  void clear() { valid_ = false; }
+  void record(const GameState& s, const std::vector<Move>& moves, std::size_t choice) {
+    position_ = s;
+    moves_ = moves;
+    const Move& m = moves[choice];
+    left_ = s.hands[s.turn];
+    if (m.kind == MoveKind::Meld) s.hands[s.turn].difference(m.cards, left_);
+    else left_.remove(m.card);
+    rules_generation_ = meld_memo().rules_generation();
+    valid_ = true;
+  }
+  // legal_moves(s) into `out` and true when `s` is a position the recorded choice may lead to;
+  // false otherwise (`out` unchanged).
+  bool moves_at(const GameState& s, const Rules& rules, std::vector<Move>& out) const {
+    if (!valid_ || rules_generation_ != meld_memo().rules_generation() || s.turn != position_.turn ||
+        s.phase != Phase::Meld || s.hands[s.turn] != left_ || !same_rules(meld_memo().rules(), rules))
+      return false;
+    legal_moves_after(position_, moves_, s, rules, out);
+    return true;
+  }
+
+ private:
+  GameState position_{};
+  std::vector<Move> moves_;
+  CardSet left_;  // the seat's hand after the choice
+  std::uint64_t rules_generation_ = 0;
+  bool valid_ = false;
+};
+
+LastStep& last_step() { return memo_of_thread<LastStep>(); }
 
 // The rest of the turn of `t` played by the meld-phase rule; the evaluation where it ends (`t` is
 // played on: it is left where the imagined turn stopped).
@@ -934,6 +1023,12 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     return seen;
   }
   const Scored c = meld_phase_choice(s, rules, moves, p, danger);
+  LastStep& last = last_step();
+  if (c.index < moves.size() && !c.ends_lookahead &&
+      (moves[c.index].kind == MoveKind::Meld || moves[c.index].kind == MoveKind::Add))
+    last.record(s, moves, c.index);
+  else
+    last.clear();
   return c.index < moves.size() ? c.index : 0;
 }
 
@@ -969,8 +1064,11 @@ const HeuristicParams& HeuristicParams::defaults(int players) {
 
 bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
   const std::vector<Move>* moves = imagined_pile_turn.moves_at(s, rules);
-  if (!moves) return false;
-  out = *moves;
+  if (moves) {
+    out = *moves;
+  } else if (!last_step().moves_at(s, rules, out)) {
+    return false;
+  }
 #ifndef NDEBUG
   std::vector<Move> check;
   legal_moves(s, rules, check);

@@ -15,9 +15,11 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "burraco/card.hpp"
 #include "burraco/cardset.hpp"
@@ -71,7 +73,13 @@ struct Meld {
   Card wild{};                    // the wild-acting card, or kNoCard
   WildState wild_state = WildState::None;
 
-  friend constexpr bool operator==(const Meld&, const Meld&) = default;
+  // Member by member, compared as the three words the members fill with no padding (static_assert
+  // below): the same answer as the defaulted comparison, in three compares instead of eleven.
+  friend constexpr bool operator==(const Meld& a, const Meld& b) {
+    using Words = std::array<std::uint64_t, 3>;
+    const Words x = std::bit_cast<Words>(a), y = std::bit_cast<Words>(b);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2])) == 0;
+  }
 
   int size() const { return cards.size(); }
   bool has_wild() const { return wild.index != kNoCard; }
@@ -90,7 +98,7 @@ struct Meld {
   int bonus(const Rules& rules) const;
 };
 
-static_assert(sizeof(Meld) == 24);
+static_assert(sizeof(Meld) == 24 && std::has_unique_object_representations_v<Meld>);
 
 struct MeldResult {
   Meld meld;
