@@ -44,7 +44,8 @@ log = logging.getLogger("burraco.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 POLICY_VIOLATION = 1008  # the WebSocket close code for a wrong token or a flood
-CREATE_FIELDS = ("preset", "seats", "knobs", "match")
+CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay")
+BOTS_ONLY_DELAY = 1.0  # the default bot_delay of a table of bots only: a pace people can follow
 
 
 @dataclass
@@ -60,6 +61,8 @@ class ServerConfig:
     burst: float = 20.0  # client frames at once
     strikes: float = 10.0  # frames refused for the rate before the socket is closed
     max_tables: int = 1000  # tables being played at once
+    max_bot_tables: int = 100  # of which tables of bots only (they play without anyone waiting)
+    max_bot_delay: float = 60.0  # the longest bot_delay a table may ask for, seconds
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], float] = time.monotonic
 
@@ -180,15 +183,23 @@ class Server:
             else:
                 raise RequestError(f"seat {number} {_short(spec)}: expected 'human' or "
                                    "'bot:POLICY' (random, greedy, heuristic, ismcts:N)")
-        if not tokens:
-            raise RequestError(f"seats {_short(specs)}: a table needs at least one human seat")
+        bot_delay = body.get("bot_delay", 0.0 if tokens else BOTS_ONLY_DELAY)
+        if (not isinstance(bot_delay, (int, float)) or isinstance(bot_delay, bool)
+                or not 0 <= bot_delay <= self.config.max_bot_delay):
+            raise RequestError(f"bot_delay {_short(bot_delay)}: expected a number of seconds "
+                               f"from 0 to {self.config.max_bot_delay:g}")
         playing = sum(1 for t in self.tables.values() if not t.finished)
         if playing >= self.config.max_tables:
             raise RequestError(f"{playing} tables are being played, the most this server "
                                "takes: try again later", 503)
+        if not tokens:
+            bots = sum(1 for t in self.tables.values() if not t.finished and t.bots_only)
+            if bots >= self.config.max_bot_tables:
+                raise RequestError(f"{bots} tables of bots only are being played, the most "
+                                   "this server takes: try again later", 503)
         assert self.store is not None
         table = Table.create(new_table_id(), self.engine, rules, is_match, seats, self.store,
-                             self.seeds)
+                             self.seeds, float(bot_delay))
         self.tables[table.id] = table
         return table, tokens
 
@@ -258,7 +269,8 @@ async def create_table(request: Request) -> Response:
     assert server.limiter is not None
     table.kick(server.limiter)
     return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
-                         "rules": table.rules.text, "match": table.is_match}, status_code=201)
+                         "rules": table.rules.text, "match": table.is_match,
+                         "bot_delay": table.bot_delay}, status_code=201)
 
 
 async def get_table(request: Request) -> Response:

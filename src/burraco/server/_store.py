@@ -8,6 +8,7 @@ call holds one lock.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Portable SQL (docs/server.md shows the same statements): TEXT, INTEGER and primary keys only.
 # Seeds are 64-bit unsigned, beyond a signed INTEGER, so they are decimal TEXT.
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created_at TEXT NOT NULL,
     rules TEXT NOT NULL,
     is_match INTEGER NOT NULL,
-    status TEXT NOT NULL
+    status TEXT NOT NULL,
+    bot_delay REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -95,6 +97,7 @@ class TableRow:
     status: str
     seats: list[SeatRow]
     hands: list[HandRow]
+    bot_delay: float = 0.0  # seconds before each bot move
 
 
 @dataclass
@@ -123,6 +126,11 @@ class Store:
             if row is None:
                 self._conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
                                    (str(SCHEMA_VERSION),))
+            elif row[0] == "1":  # version 1 had no bot_delay: its tables played bots at once
+                self._write([("ALTER TABLE tables ADD COLUMN bot_delay REAL NOT NULL DEFAULT 0",
+                              ()),
+                             ("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                              (str(SCHEMA_VERSION),))], locked=True)
             elif row[0] != str(SCHEMA_VERSION):
                 raise StoreError(f"database {path!r} has schema version {row[0]!r}; this server "
                                  f"reads version {SCHEMA_VERSION}")
@@ -132,9 +140,11 @@ class Store:
         with self._lock:
             self._conn.close()
 
-    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        """Runs ``statements`` as one transaction and commits it (all or nothing)."""
-        with self._lock:
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]],
+               locked: bool = False) -> None:
+        """Runs ``statements`` as one transaction and commits it (all or nothing);
+        ``locked``: the caller holds the lock already."""
+        with contextlib.nullcontext() if locked else self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 for sql, parameters in statements:
@@ -147,12 +157,13 @@ class Store:
     # ---- writes ---------------------------------------------------------------------------------
 
     def create_table(self, table_id: str, rules: str, is_match: bool, seats: Sequence[SeatRow],
-                     first_hand: NewHand) -> None:
+                     first_hand: NewHand, bot_delay: float = 0.0) -> None:
         """A new table with its seats and its first hand, in one transaction."""
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         statements: list[tuple[str, Sequence[Any]]] = [(
-            "INSERT INTO tables (id, created_at, rules, is_match, status) VALUES (?, ?, ?, ?, ?)",
-            (table_id, created, rules, int(is_match), "playing"))]
+            "INSERT INTO tables (id, created_at, rules, is_match, status, bot_delay) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, created, rules, int(is_match), "playing", float(bot_delay)))]
         for seat in seats:
             statements.append((
                 "INSERT INTO seats (table_id, seat, kind, policy, token_sha256) "
@@ -202,7 +213,7 @@ class Store:
         """A stored table with its seats, hands and moves, or None."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT id, rules, is_match, status FROM tables WHERE id = ?",
+                "SELECT id, rules, is_match, status, bot_delay FROM tables WHERE id = ?",
                 (table_id,)).fetchone()
             if row is None:
                 return None
@@ -224,7 +235,7 @@ class Store:
                     raise StoreError(f"table {table_id!r} hand {hand}: ply {ply} follows "
                                      f"{len(moves)} stored moves")
                 moves.append(move)
-        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands)
+        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands, float(row[4]))
 
     def records(self, table_id: str) -> list[dict[str, Any]]:
         """The records of a table's finished hands, in order."""
