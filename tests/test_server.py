@@ -611,6 +611,42 @@ def test_a_server_stopping_during_a_commit_finishes_it_first(tmp_path, monkeypat
         assert len(kept) >= 3
 
 
+def test_writes_from_many_threads_are_committed_together_each_all_or_nothing(tmp_path):
+    import sqlite3
+    import threading
+
+    from burraco.server._store import NewHand, SeatRow, Store
+
+    db = str(tmp_path / "tables.sqlite3")
+    store = Store(db)
+    seats = [SeatRow(0, "bot", "random", None), SeatRow(1, "bot", "random", None)]
+    for number in range(8):
+        store.create_table(f"t{number}", "italian-2p", False, seats, NewHand(0, 1, 0, [0, 0]))
+    refused: list[int] = []
+
+    def writer(number: int) -> None:
+        for ply in range(25):
+            store.add_moves(f"t{number}", 0, ply, ["draw"])
+            if number == 7:  # the same ply again: refused, and only this write
+                try:
+                    store.add_moves(f"t{number}", 0, ply, ["pile", "discard Qs"])
+                except sqlite3.IntegrityError:
+                    refused.append(ply)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(refused) == list(range(25))
+    assert store.writes == 8 + 8 * 25 + 25 and store.batches < store.writes  # grouped
+    store.close()
+    reread = Store(db)
+    for number in range(8):
+        assert reread.load_table(f"t{number}").hands[0].moves == ["draw"] * 25
+    reread.close()
+
+
 def test_the_database_schema(tmp_path):
     import sqlite3
 
