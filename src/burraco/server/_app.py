@@ -78,6 +78,9 @@ class Server:
         self.broken: set[str] = set()  # the stored tables that could not be reloaded
         self.store: Store | None = None
         self.limiter: anyio.CapacityLimiter | None = None
+        # The moves of tables of bots only under way at once: two per bot thread, so that a
+        # person's move never waits behind every table of bots (docs/server.md).
+        self.gate: asyncio.Semaphore | None = None
 
     # ---- life ----------------------------------------------------------------------------------
 
@@ -102,8 +105,9 @@ class Server:
         """In the event loop: opens the database if need be and starts the bots to act."""
         self.open()
         self.limiter = anyio.CapacityLimiter(max(1, self.config.bot_threads))
+        self.gate = asyncio.Semaphore(2 * max(1, self.config.bot_threads))
         for table in self.tables.values():
-            table.kick(self.limiter)
+            table.kick(self.limiter, self.gate)
 
     async def stop(self) -> None:
         """Stops the bots (a bot's move being committed is finished first) and closes the
@@ -267,7 +271,7 @@ async def create_table(request: Request) -> Response:
     except RequestError as error:
         return _error(error.status, str(error))
     assert server.limiter is not None
-    table.kick(server.limiter)
+    table.kick(server.limiter, server.gate)
     return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
                          "rules": table.rules.text, "match": table.is_match,
                          "bot_delay": table.bot_delay}, status_code=201)
@@ -432,7 +436,7 @@ async def _handle(server: Server, table: Table, connection: Connection,
                                  "played"})
                 return
         assert server.limiter is not None
-        table.kick(server.limiter)
+        table.kick(server.limiter, server.gate)
     else:
         connection.send({"type": "error", "code": "unknown_type", "seq": seq,
                          "message": f"type {_short(kind)}: expected 'move', 'view' or 'ping'"})

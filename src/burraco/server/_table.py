@@ -9,6 +9,7 @@ while it searches), so the event loop goes on serving the other tables meanwhile
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import hmac
@@ -459,11 +460,15 @@ class Table:
         seat = self.seats[self.game.turn]
         return seat if seat.kind == "bot" else None
 
-    def kick(self, limiter: anyio.CapacityLimiter) -> None:
-        """Starts the table's bot task unless it runs already or no bot is to act."""
+    def kick(self, limiter: anyio.CapacityLimiter,
+             gate: asyncio.Semaphore | None = None) -> None:
+        """Starts the table's bot task unless it runs already or no bot is to act; ``gate``
+        bounds the moves of tables of bots only under way at once (docs/server.md "Tables of
+        bots only")."""
         if self.bot_to_act() is None or (self.bot_task is not None and not self.bot_task.done()):
             return
-        self.bot_task = asyncio.get_running_loop().create_task(self._bots(limiter))
+        self.bot_task = asyncio.get_running_loop().create_task(
+            self._bots(limiter, gate if self.bots_only else None))
 
     def _choose(self, seat: Seat) -> str:
         """A bot's move (in a worker thread, the table's lock held by the caller)."""
@@ -472,25 +477,31 @@ class Table:
         _, move_seed = _splitmix64((self.hand_seed + len(self.moves) * _GOLDEN) & _MASK)
         return str(self.game.policy_move(seat.player, move_seed))
 
-    async def _bots(self, limiter: anyio.CapacityLimiter) -> None:
+    async def _bots(self, limiter: anyio.CapacityLimiter,
+                    gate: asyncio.Semaphore | None = None) -> None:
         """Plays the bots' moves while a bot is to act, each one in a worker thread, each after
         the table's ``bot_delay`` (outside the lock: the table's sockets are served meanwhile)."""
         while True:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            async with self.lock:
-                seat = self.bot_to_act()
-                if seat is None:
-                    return
-                try:
-                    move = await anyio.to_thread.run_sync(self._choose, seat, limiter=limiter)
-                    await self.play(seat.seat, move)
-                except Exception as error:  # a failing policy stops its table only
-                    self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
-                    log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
-                    self._broadcast(lambda s: {"type": "error", "code": "bot_failed",
-                                               "message": f"the bot of seat {seat.seat} failed"})
-                    return
+            async with contextlib.AsyncExitStack() as stack:
+                if gate is not None:
+                    await stack.enter_async_context(gate)
+                async with self.lock:
+                    seat = self.bot_to_act()
+                    if seat is None:
+                        return
+                    try:
+                        move = await anyio.to_thread.run_sync(self._choose, seat,
+                                                              limiter=limiter)
+                        await self.play(seat.seat, move)
+                    except Exception as error:  # a failing policy stops its table only
+                        self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
+                        log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
+                        self._broadcast(lambda s: {"type": "error", "code": "bot_failed",
+                                                   "message": f"the bot of seat {seat.seat} "
+                                                   "failed"})
+                        return
             await asyncio.sleep(0)  # let the table's sockets in between two bot moves
 
 
