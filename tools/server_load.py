@@ -106,6 +106,17 @@ class ServerProcess:
             self.process.kill()
             return self.process.wait(timeout=30)
 
+    def cpu(self) -> float | None:
+        """The server's CPU time so far, user and system, in seconds (from /proc)."""
+        if self.process is None or self.process.poll() is not None:
+            return None
+        try:
+            with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss(self) -> int | None:
         """The server's resident memory in bytes (from /proc), or None if it is not running."""
         if self.process is None or self.process.poll() is not None:
@@ -313,12 +324,16 @@ async def play(args: argparse.Namespace, server: ServerProcess) -> tuple[Run, li
         timing["create_s"] = round(time.monotonic() - began, 2)
         start = time.monotonic()
         run.deadline = start + args.seconds
+        cpu_start = server.cpu() or 0.0
+        timing["load_average_start"] = round(os.getloadavg()[0], 2)
         clients = [asyncio.create_task(client(run, http, log)) for log in logs]
         if args.restart:
             await asyncio.sleep(args.seconds / 2)
             run.server_down = True
+            timing["server_cpu_s"] = (server.cpu() or 0.0) - cpu_start
             server.kill()
             killed = time.monotonic()
+            cpu_start = 0.0
             await asyncio.to_thread(server.start)
             run.server_down = False
             timing["restart_s"] = round(time.monotonic() - killed, 2)
@@ -328,6 +343,9 @@ async def play(args: argparse.Namespace, server: ServerProcess) -> tuple[Run, li
             if isinstance(result, BaseException):
                 run.error(f"{log.name}: {result!r}")
         timing["play_s"] = round(time.monotonic() - start, 2)
+        timing["server_cpu_s"] = round(timing.get("server_cpu_s", 0.0)
+                                       + (server.cpu() or 0.0) - cpu_start, 1)
+        timing["load_average_end"] = round(os.getloadavg()[0], 2)
         try:
             health = (await http.get("/api/health")).json()
         except httpx.HTTPError as error:
@@ -449,6 +467,11 @@ def print_summary(result: dict[str, Any]) -> None:
         ("client move -> view p50 / p99 / max ms", "{p50} / {p99} / {max}".format(
             **result["latency_ms"])),
         ("hands finished", str(result["hands_finished"])),
+        ("server CPU s (per s played)", "{} ({:.2f})".format(
+            result["timing"]["server_cpu_s"],
+            result["timing"]["server_cpu_s"] / result["timing"]["play_s"])),
+        ("machine load average, start / end", "{load_average_start} / {load_average_end}".format(
+            **result["timing"])),
         ("reconnects, resent applied / stale", f"{result['reconnects']}, "
          f"{result['resent_applied']} / {result['resent_stale']}"),
         ("errors", str(result["errors"])),
