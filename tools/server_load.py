@@ -169,6 +169,7 @@ class Run:
     rng: random.Random
     errors: list[str] = field(default_factory=list)
     server_down: bool = False  # between the kill and the restart
+    up_at: float = float("-inf")  # when the restarted server answered
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -259,7 +260,9 @@ async def client(run: Run, http: httpx.AsyncClient, log: ClientLog) -> None:
                 elif finished:
                     return
         except (ConnectionClosed, OSError, asyncio.TimeoutError) as error:
-            if run.server.epoch == epoch and not run.server_down:
+            # A connection refused while the server was down may be seen only once it is back.
+            if (run.server.epoch == epoch and not run.server_down
+                    and time.monotonic() > run.up_at + 5.0):
                 run.error(f"{log.name}: the socket of table {table_id} closed: {error!r}")
                 return
             log.reconnects += 1
@@ -335,6 +338,7 @@ async def play(args: argparse.Namespace, server: ServerProcess) -> tuple[Run, li
             killed = time.monotonic()
             cpu_start = 0.0
             await asyncio.to_thread(server.start)
+            run.up_at = time.monotonic()
             run.server_down = False
             timing["restart_s"] = round(time.monotonic() - killed, 2)
             timing["killed_at_s"] = round(killed - start, 2)
