@@ -131,7 +131,12 @@ def test_knobs_and_matches(client):
     ({"preset": "italian-2p", "seats": ["human"]}, 422, "a list of 2 seats"),
     ({"preset": "italian-2p", "seats": ["human", "robot"]}, 422, "'robot'"),
     ({"preset": "italian-2p", "seats": ["human", 7]}, 422, "seat 1 7"),
-    ({"preset": "italian-2p", "seats": ["bot:greedy", "bot:random"]}, 422, "one human seat"),
+    ({"preset": "italian-2p", "seats": ["bot:greedy", "bot:random"], "bot_delay": -1}, 422,
+     "bot_delay -1"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:random"], "bot_delay": 61}, 422,
+     "from 0 to 60"),
+    ({"preset": "italian-2p", "seats": ["human", "bot:random"], "bot_delay": True}, 422,
+     "bot_delay True"),
     ({"preset": "italian-2p", "seats": ["human", "bot:best"]}, 422, "'best'"),
     ({"preset": "italian-2p", "seats": ["human", "bot:ismcts:999999"]}, 422, "at most 5000"),
     ({"preset": "italian-2p", "seats": ["human", "bot:ismcts:10:threads=2"]}, 422, "one thread"),
@@ -335,6 +340,102 @@ def test_a_match_deals_the_next_hand_with_the_scores(client):
     assert stored.hands[0].seed != stored.hands[1].seed  # each deal from a seed of its own
 
 
+# ---- tables of bots only -------------------------------------------------------------------------
+
+
+def wait_for(predicate, seconds=20.0):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_a_table_of_bots_only_plays_on_its_own_and_spectators_watch_it(client):
+    answer = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
+                                              "seats": ["bot:heuristic", "bot:random"]})
+    assert answer.status_code == 201, answer.text
+    made = answer.json()
+    assert made["tokens"] == {} and made["bot_delay"] == 0
+    table_id = made["id"]
+    with client.websocket_connect(f"/api/tables/{table_id}/watch") as ws:
+        frame = ws.receive_json()
+        while frame["type"] != "result":
+            assert frame["type"] == "view" and frame["seat"] is None and frame["legal"] == []
+            frame = ws.receive_json()
+    table = table_of(client, table_id)
+    assert table.finished and table.game.is_over()
+    # Every move went through the same path as a person's: committed, and the record replays.
+    records = client.get(f"/api/tables/{table_id}/record").json()
+    stored = server_of(client).store.load_table(table_id)
+    assert stored.status == "finished" and stored.hands[0].moves == table.moves
+    assert burraco.Game.from_record(records[0]).record()["result"] == frame["result"]
+    summary = client.get(f"/api/tables/{table_id}").json()
+    assert summary["status"] == "finished" and summary["bot_delay"] == 0
+    assert client.get("/api/health").json()["tables"] == 0
+
+
+def test_a_table_of_bots_only_waits_its_bot_delay_between_moves(client):
+    answer = client.post("/api/tables", json={"preset": "italian-2p",
+                                              "seats": ["bot:random", "bot:random"]})
+    assert answer.json()["bot_delay"] == 1.0  # the default pace of a table of bots only
+    slow = table_of(client, answer.json()["id"])
+    fast_id = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
+                                               "match": True,
+                                               "seats": ["bot:heuristic", "bot:random"]}
+                          ).json()["id"]
+    fast = table_of(client, fast_id)
+    wait_for(lambda: fast.hand > 0 or len(fast.moves) >= 20)
+    assert len(slow.moves) <= 2  # a move a second at most
+    # A person's table keeps answering at once while the bots play.
+    table_id, tokens = new_table(client, ["human", "bot:random"])
+    with socket(client, table_id, tokens["0"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw", "seq": 1})
+        assert ws.receive_json()["seq"] == 1
+
+
+def test_tables_of_bots_only_have_a_cap_of_their_own(tmp_path):
+    with TestClient(app_for(max_bot_tables=2)) as client:
+        body = {"preset": "italian-2p", "seats": ["bot:random", "bot:random"], "bot_delay": 30}
+        assert client.post("/api/tables", json=body).status_code == 201
+        assert client.post("/api/tables", json=body).status_code == 201
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 503 and "2 tables of bots only" in refused.json()["error"]
+        new_table(client)  # a person's table still gets in
+
+
+def test_a_table_of_bots_only_goes_on_after_a_restart_with_its_pace(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db)) as client:
+        table_id = client.post("/api/tables", json={
+            "preset": "italian-2p", "match": True, "bot_delay": 0.02,
+            "seats": ["bot:heuristic", "bot:random"]}).json()["id"]
+        table = table_of(client, table_id)
+        wait_for(lambda: len(table.moves) >= 10)
+    with TestClient(app_for(db)) as client:
+        table = table_of(client, table_id)
+        assert table.bot_delay == 0.02 and table.bots_only
+        ply = len(table.moves)
+        assert ply >= 10
+        wait_for(lambda: table.hand > 0 or len(table.moves) > ply + 5)  # it plays on its own
+
+
+def test_a_version_1_database_gets_the_bot_delay_column(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.executescript(SCHEMA.replace(",\n    bot_delay REAL NOT NULL DEFAULT 0", ""))
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    conn.commit()
+    conn.close()
+    with TestClient(app_for(str(db))) as client:
+        table_id, _ = new_table(client)
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT value FROM meta").fetchone() == ("2",)
+    assert conn.execute("SELECT bot_delay FROM tables WHERE id = ?", (table_id,)).fetchone() == (0,)
+
+
 # ---- persistence ---------------------------------------------------------------------------------
 
 
@@ -508,6 +609,42 @@ def test_a_server_stopping_during_a_commit_finishes_it_first(tmp_path, monkeypat
     with TestClient(app_for(db)) as client:
         assert server_of(client).store.load_table(table_id).hands[0].moves == kept
         assert len(kept) >= 3
+
+
+def test_writes_from_many_threads_are_committed_together_each_all_or_nothing(tmp_path):
+    import sqlite3
+    import threading
+
+    from burraco.server._store import NewHand, SeatRow, Store
+
+    db = str(tmp_path / "tables.sqlite3")
+    store = Store(db)
+    seats = [SeatRow(0, "bot", "random", None), SeatRow(1, "bot", "random", None)]
+    for number in range(8):
+        store.create_table(f"t{number}", "italian-2p", False, seats, NewHand(0, 1, 0, [0, 0]))
+    refused: list[int] = []
+
+    def writer(number: int) -> None:
+        for ply in range(25):
+            store.add_moves(f"t{number}", 0, ply, ["draw"])
+            if number == 7:  # the same ply again: refused, and only this write
+                try:
+                    store.add_moves(f"t{number}", 0, ply, ["pile", "discard Qs"])
+                except sqlite3.IntegrityError:
+                    refused.append(ply)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(refused) == list(range(25))
+    assert store.writes == 8 + 8 * 25 + 25 and store.batches < store.writes  # grouped
+    store.close()
+    reread = Store(db)
+    for number in range(8):
+        assert reread.load_table(f"t{number}").hands[0].moves == ["draw"] * 25
+    reread.close()
 
 
 def test_the_database_schema(tmp_path):
@@ -770,6 +907,10 @@ def test_serve_refuses_bad_options(tmp_path, capsys):
     assert "--port 70000" in capsys.readouterr().err
     assert cli.main(["serve", "--bot-threads", "0", "--db", str(tmp_path / "x")]) == 2
     assert "--bot-threads 0" in capsys.readouterr().err
+    assert cli.main(["serve", "--max-tables", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--max-tables 0" in capsys.readouterr().err
+    assert cli.main(["serve", "--rate", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--rate 0" in capsys.readouterr().err
     (tmp_path / "junk").write_text("not a database" * 100)
     assert cli.main(["serve", "--db", str(tmp_path / "junk"), "--port", "0"]) == 1
     assert "junk" in capsys.readouterr().err

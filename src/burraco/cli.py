@@ -1286,8 +1286,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise CliError(f"--bot-threads {args.bot_threads}: expected at least 1", 2)
     if args.max_iterations < 1:
         raise CliError(f"--max-iterations {args.max_iterations}: expected at least 1", 2)
+    if args.max_tables < 1 or args.max_bot_tables < 0:
+        raise CliError(f"--max-tables {args.max_tables} --max-bot-tables {args.max_bot_tables}: "
+                       "expected at least 1 and at least 0", 2)
+    if not (args.rate > 0 and args.burst >= 1):
+        raise CliError(f"--rate {args.rate:g} --burst {args.burst:g}: expected a rate above 0 "
+                       "and a burst of at least 1", 2)
     config = ServerConfig(db=args.db, seed=args.seed, engine=args.engine,
-                          bot_threads=args.bot_threads,
+                          bot_threads=args.bot_threads, max_tables=args.max_tables,
+                          max_bot_tables=args.max_bot_tables, rate=args.rate, burst=args.burst,
                           limits=Limits(max_iterations=args.max_iterations,
                                         allowed_policies=frozenset(args.allow_policy or ())))
     try:
@@ -1556,6 +1563,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "from the secrets module)")
     serve.add_argument("--bot-threads", type=int, default=2, metavar="N",
                        help="worker threads for the bots' moves, all tables together (default 2)")
+    serve.add_argument("--max-tables", type=int, default=1000, metavar="N",
+                       help="the most tables played at once (default 1000)")
+    serve.add_argument("--max-bot-tables", type=int, default=100, metavar="N",
+                       help="of which tables of bots only (default 100)")
+    serve.add_argument("--rate", type=float, default=10.0, metavar="R",
+                       help="frames a second a socket may send after its burst (default 10)")
+    serve.add_argument("--burst", type=float, default=20.0, metavar="N",
+                       help="frames a socket may send at once (default 20)")
     serve.add_argument("--max-iterations", type=int, default=5000, metavar="N",
                        help="the most ISMCTS iterations a bot seat may ask for (default 5000)")
     serve.add_argument("--allow-policy", action="append", metavar="MODULE:ATTRIBUTE",

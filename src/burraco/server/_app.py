@@ -44,7 +44,8 @@ log = logging.getLogger("burraco.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 POLICY_VIOLATION = 1008  # the WebSocket close code for a wrong token or a flood
-CREATE_FIELDS = ("preset", "seats", "knobs", "match")
+CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay")
+BOTS_ONLY_DELAY = 1.0  # the default bot_delay of a table of bots only: a pace people can follow
 
 
 @dataclass
@@ -60,6 +61,8 @@ class ServerConfig:
     burst: float = 20.0  # client frames at once
     strikes: float = 10.0  # frames refused for the rate before the socket is closed
     max_tables: int = 1000  # tables being played at once
+    max_bot_tables: int = 100  # of which tables of bots only (they play without anyone waiting)
+    max_bot_delay: float = 60.0  # the longest bot_delay a table may ask for, seconds
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], float] = time.monotonic
 
@@ -75,6 +78,9 @@ class Server:
         self.broken: set[str] = set()  # the stored tables that could not be reloaded
         self.store: Store | None = None
         self.limiter: anyio.CapacityLimiter | None = None
+        # The moves of tables of bots only under way at once: two per bot thread, so that a
+        # person's move never waits behind every table of bots (docs/server.md).
+        self.gate: asyncio.Semaphore | None = None
 
     # ---- life ----------------------------------------------------------------------------------
 
@@ -99,8 +105,9 @@ class Server:
         """In the event loop: opens the database if need be and starts the bots to act."""
         self.open()
         self.limiter = anyio.CapacityLimiter(max(1, self.config.bot_threads))
+        self.gate = asyncio.Semaphore(2 * max(1, self.config.bot_threads))
         for table in self.tables.values():
-            table.kick(self.limiter)
+            table.kick(self.limiter, self.gate)
 
     async def stop(self) -> None:
         """Stops the bots (a bot's move being committed is finished first) and closes the
@@ -180,15 +187,23 @@ class Server:
             else:
                 raise RequestError(f"seat {number} {_short(spec)}: expected 'human' or "
                                    "'bot:POLICY' (random, greedy, heuristic, ismcts:N)")
-        if not tokens:
-            raise RequestError(f"seats {_short(specs)}: a table needs at least one human seat")
+        bot_delay = body.get("bot_delay", 0.0 if tokens else BOTS_ONLY_DELAY)
+        if (not isinstance(bot_delay, (int, float)) or isinstance(bot_delay, bool)
+                or not 0 <= bot_delay <= self.config.max_bot_delay):
+            raise RequestError(f"bot_delay {_short(bot_delay)}: expected a number of seconds "
+                               f"from 0 to {self.config.max_bot_delay:g}")
         playing = sum(1 for t in self.tables.values() if not t.finished)
         if playing >= self.config.max_tables:
             raise RequestError(f"{playing} tables are being played, the most this server "
                                "takes: try again later", 503)
+        if not tokens:
+            bots = sum(1 for t in self.tables.values() if not t.finished and t.bots_only)
+            if bots >= self.config.max_bot_tables:
+                raise RequestError(f"{bots} tables of bots only are being played, the most "
+                                   "this server takes: try again later", 503)
         assert self.store is not None
         table = Table.create(new_table_id(), self.engine, rules, is_match, seats, self.store,
-                             self.seeds)
+                             self.seeds, float(bot_delay))
         self.tables[table.id] = table
         return table, tokens
 
@@ -256,9 +271,10 @@ async def create_table(request: Request) -> Response:
     except RequestError as error:
         return _error(error.status, str(error))
     assert server.limiter is not None
-    table.kick(server.limiter)
+    table.kick(server.limiter, server.gate)
     return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
-                         "rules": table.rules.text, "match": table.is_match}, status_code=201)
+                         "rules": table.rules.text, "match": table.is_match,
+                         "bot_delay": table.bot_delay}, status_code=201)
 
 
 async def get_table(request: Request) -> Response:
@@ -420,7 +436,7 @@ async def _handle(server: Server, table: Table, connection: Connection,
                                  "played"})
                 return
         assert server.limiter is not None
-        table.kick(server.limiter)
+        table.kick(server.limiter, server.gate)
     else:
         connection.send({"type": "error", "code": "unknown_type", "seq": seq,
                          "message": f"type {_short(kind)}: expected 'move', 'view' or 'ping'"})

@@ -3,7 +3,8 @@
 Every write is one transaction committed before the caller goes on, on a connection in WAL mode
 with ``synchronous=FULL``: once a method here has returned, what it wrote survives a crash of the
 process or of the machine. The connection is shared by the event loop's worker threads, so every
-call holds one lock.
+call holds one lock; the writes that wait meanwhile are committed together (a group commit, one
+sync of the disk for all of them), each still all or nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Portable SQL (docs/server.md shows the same statements): TEXT, INTEGER and primary keys only.
 # Seeds are 64-bit unsigned, beyond a signed INTEGER, so they are decimal TEXT.
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created_at TEXT NOT NULL,
     rules TEXT NOT NULL,
     is_match INTEGER NOT NULL,
-    status TEXT NOT NULL
+    status TEXT NOT NULL,
+    bot_delay REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -95,6 +97,7 @@ class TableRow:
     status: str
     seats: list[SeatRow]
     hands: list[HandRow]
+    bot_delay: float = 0.0  # seconds before each bot move
 
 
 @dataclass
@@ -107,12 +110,26 @@ class NewHand:
     scores: Sequence[int]
 
 
+@dataclass
+class _Write:
+    """Statements waiting for a group commit, and how it went."""
+
+    statements: Sequence[tuple[str, Sequence[Any]]]
+    done: bool = False
+    error: BaseException | None = None
+
+
 class Store:
     """The tables, seats, hands and moves of a server, in one SQLite file (or ``':memory:'``)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the connection
+        self._turn = threading.Condition()  # the writes waiting and whether a leader commits
+        self._waiting: list[_Write] = []
+        self._writing = False
+        self.batches = 0  # group commits so far
+        self.writes = 0  # writes they committed or refused
         self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
@@ -123,6 +140,11 @@ class Store:
             if row is None:
                 self._conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
                                    (str(SCHEMA_VERSION),))
+            elif row[0] == "1":  # version 1 had no bot_delay: its tables played bots at once
+                self._write([("ALTER TABLE tables ADD COLUMN bot_delay REAL NOT NULL DEFAULT 0",
+                              ()),
+                             ("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                              (str(SCHEMA_VERSION),))], locked=True)
             elif row[0] != str(SCHEMA_VERSION):
                 raise StoreError(f"database {path!r} has schema version {row[0]!r}; this server "
                                  f"reads version {SCHEMA_VERSION}")
@@ -132,27 +154,79 @@ class Store:
         with self._lock:
             self._conn.close()
 
-    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        """Runs ``statements`` as one transaction and commits it (all or nothing)."""
-        with self._lock:
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]],
+               locked: bool = False) -> None:
+        """Runs ``statements`` all or nothing and returns once they are committed; raises what
+        refused them (and then none of them was written). ``locked``: the caller holds the lock
+        already, and the statements are one transaction of their own.
+
+        A group commit: the writes of the threads that call meanwhile wait while one of them,
+        the leader, commits every waiting write in one transaction, each write in a savepoint of
+        its own (so one refused write leaves the others be), with one sync of the disk for all
+        of them. A sync takes milliseconds, so writes one by one would cap the whole server at a
+        few hundred moves a second."""
+        write = _Write(statements)
+        if locked:
+            self._commit([write])
+        else:
+            with self._turn:
+                self._waiting.append(write)
+                while not write.done and self._writing:
+                    self._turn.wait()
+                if not write.done:  # no leader: lead, with every write waiting
+                    batch, self._waiting = self._waiting, []
+                    self._writing = True
+            if not write.done:
+                try:
+                    with self._lock:
+                        self._commit(batch)
+                finally:
+                    with self._turn:
+                        self._writing = False
+                        self._turn.notify_all()
+        if write.error is not None:
+            raise write.error
+
+    def _commit(self, batch: list[_Write]) -> None:
+        """One transaction for ``batch``, a savepoint each (call with the lock held); marks every
+        write done, with its error if it was refused."""
+        try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
-                for sql, parameters in statements:
-                    self._conn.execute(sql, parameters)
+                for write in batch:
+                    self._conn.execute("SAVEPOINT write")
+                    try:
+                        for sql, parameters in write.statements:
+                            self._conn.execute(sql, parameters)
+                    except Exception as error:
+                        self._conn.execute("ROLLBACK TO write")
+                        write.error = error
+                    self._conn.execute("RELEASE write")
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+        except BaseException as error:
+            for write in batch:
+                write.error = write.error or error
+            raise
+        finally:
+            for write in batch:
+                write.done = True
+        self.batches += 1
+        self.writes += len(batch)
 
     # ---- writes ---------------------------------------------------------------------------------
 
     def create_table(self, table_id: str, rules: str, is_match: bool, seats: Sequence[SeatRow],
-                     first_hand: NewHand) -> None:
+                     first_hand: NewHand, bot_delay: float = 0.0) -> None:
         """A new table with its seats and its first hand, in one transaction."""
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         statements: list[tuple[str, Sequence[Any]]] = [(
-            "INSERT INTO tables (id, created_at, rules, is_match, status) VALUES (?, ?, ?, ?, ?)",
-            (table_id, created, rules, int(is_match), "playing"))]
+            "INSERT INTO tables (id, created_at, rules, is_match, status, bot_delay) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, created, rules, int(is_match), "playing", float(bot_delay)))]
         for seat in seats:
             statements.append((
                 "INSERT INTO seats (table_id, seat, kind, policy, token_sha256) "
@@ -202,7 +276,7 @@ class Store:
         """A stored table with its seats, hands and moves, or None."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT id, rules, is_match, status FROM tables WHERE id = ?",
+                "SELECT id, rules, is_match, status, bot_delay FROM tables WHERE id = ?",
                 (table_id,)).fetchone()
             if row is None:
                 return None
@@ -224,7 +298,7 @@ class Store:
                     raise StoreError(f"table {table_id!r} hand {hand}: ply {ply} follows "
                                      f"{len(moves)} stored moves")
                 moves.append(move)
-        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands)
+        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands, float(row[4]))
 
     def records(self, table_id: str) -> list[dict[str, Any]]:
         """The records of a table's finished hands, in order."""

@@ -9,6 +9,7 @@ while it searches), so the event loop goes on serving the other tables meanwhile
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import hmac
@@ -204,8 +205,10 @@ class Table:
     hands replayed from their seeds and moves)."""
 
     def __init__(self, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
-                 seats: list[Seat], store: Store, seeds: Callable[[], int]) -> None:
+                 seats: list[Seat], store: Store, seeds: Callable[[], int],
+                 bot_delay: float = 0.0) -> None:
         self.id = table_id
+        self.bot_delay = bot_delay  # seconds a bot waits before each of its moves
         self.engine = engine
         self.rules = rules
         self.is_match = is_match
@@ -238,11 +241,13 @@ class Table:
 
     @classmethod
     def create(cls, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
-               seats: list[Seat], store: Store, seeds: Callable[[], int]) -> Table:
+               seats: list[Seat], store: Store, seeds: Callable[[], int],
+               bot_delay: float = 0.0) -> Table:
         """A new table, stored with its first hand before it is returned."""
-        table = cls(table_id, engine, rules, is_match, seats, store, seeds)
+        table = cls(table_id, engine, rules, is_match, seats, store, seeds, bot_delay)
         first = NewHand(0, seeds(), 0, table.match.scores)
-        store.create_table(table_id, rules.text, is_match, [seat.row() for seat in seats], first)
+        store.create_table(table_id, rules.text, is_match, [seat.row() for seat in seats], first,
+                           bot_delay)
         table._deal(first.hand, first.seed, first.first_player, first.scores)
         return table
 
@@ -258,7 +263,7 @@ class Table:
                 seat.player = load_bot(engine, seat.policy, Limits(
                     max_iterations=_MASK, max_time_limit=float("inf"),
                     allowed_policies=frozenset([seat.policy])))
-        table = cls(row.id, engine, rules, row.is_match, seats, store, seeds)
+        table = cls(row.id, engine, rules, row.is_match, seats, store, seeds, row.bot_delay)
         if not row.hands:
             raise StoreError(f"table {row.id!r} has no hand")
         for number, hand in enumerate(row.hands):
@@ -306,6 +311,11 @@ class Table:
                 "hands_played": self.match.hands_played, "over": self.match.is_over(),
                 "winner": self.match.winner}
 
+    @property
+    def bots_only(self) -> bool:
+        """Whether every seat is a bot's (the table plays on its own; people only watch)."""
+        return all(seat.kind == "bot" for seat in self.seats)
+
     def status(self) -> str:
         """``'playing'`` or ``'finished'``."""
         return "finished" if self.finished else "playing"
@@ -328,6 +338,7 @@ class Table:
         """What ``GET /api/tables/{id}`` answers: the table and the public view."""
         return {"id": self.id, "rules": self.rules.text, "players": self.rules.players,
                 "status": self.status(), "hand": self.hand, "ply": len(self.moves),
+                "bot_delay": self.bot_delay,
                 "seats": [{"seat": seat.seat, "kind": seat.kind, "policy": seat.policy,
                            "connected": sum(1 for c in self.connections
                                             if c.seat == seat.seat and not c.closed)}
@@ -449,11 +460,15 @@ class Table:
         seat = self.seats[self.game.turn]
         return seat if seat.kind == "bot" else None
 
-    def kick(self, limiter: anyio.CapacityLimiter) -> None:
-        """Starts the table's bot task unless it runs already or no bot is to act."""
+    def kick(self, limiter: anyio.CapacityLimiter,
+             gate: asyncio.Semaphore | None = None) -> None:
+        """Starts the table's bot task unless it runs already or no bot is to act; ``gate``
+        bounds the moves of tables of bots only under way at once (docs/server.md "Tables of
+        bots only")."""
         if self.bot_to_act() is None or (self.bot_task is not None and not self.bot_task.done()):
             return
-        self.bot_task = asyncio.get_running_loop().create_task(self._bots(limiter))
+        self.bot_task = asyncio.get_running_loop().create_task(
+            self._bots(limiter, gate if self.bots_only else None))
 
     def _choose(self, seat: Seat) -> str:
         """A bot's move (in a worker thread, the table's lock held by the caller)."""
@@ -462,22 +477,31 @@ class Table:
         _, move_seed = _splitmix64((self.hand_seed + len(self.moves) * _GOLDEN) & _MASK)
         return str(self.game.policy_move(seat.player, move_seed))
 
-    async def _bots(self, limiter: anyio.CapacityLimiter) -> None:
-        """Plays the bots' moves while a bot is to act, each one in a worker thread."""
+    async def _bots(self, limiter: anyio.CapacityLimiter,
+                    gate: asyncio.Semaphore | None = None) -> None:
+        """Plays the bots' moves while a bot is to act, each one in a worker thread, each after
+        the table's ``bot_delay`` (outside the lock: the table's sockets are served meanwhile)."""
         while True:
-            async with self.lock:
-                seat = self.bot_to_act()
-                if seat is None:
-                    return
-                try:
-                    move = await anyio.to_thread.run_sync(self._choose, seat, limiter=limiter)
-                    await self.play(seat.seat, move)
-                except Exception as error:  # a failing policy stops its table only
-                    self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
-                    log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
-                    self._broadcast(lambda s: {"type": "error", "code": "bot_failed",
-                                               "message": f"the bot of seat {seat.seat} failed"})
-                    return
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            async with contextlib.AsyncExitStack() as stack:
+                if gate is not None:
+                    await stack.enter_async_context(gate)
+                async with self.lock:
+                    seat = self.bot_to_act()
+                    if seat is None:
+                        return
+                    try:
+                        move = await anyio.to_thread.run_sync(self._choose, seat,
+                                                              limiter=limiter)
+                        await self.play(seat.seat, move)
+                    except Exception as error:  # a failing policy stops its table only
+                        self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
+                        log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
+                        self._broadcast(lambda s: {"type": "error", "code": "bot_failed",
+                                                   "message": f"the bot of seat {seat.seat} "
+                                                   "failed"})
+                        return
             await asyncio.sleep(0)  # let the table's sockets in between two bot moves
 
 
