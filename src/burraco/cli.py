@@ -38,7 +38,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import ModuleType
@@ -61,6 +61,7 @@ from ._board import WIDTH, Seating, draw, side_label
 from ._errors import BurracoError
 from ._policy import _splitmix64, play_with
 from ._records import read_records, write_records
+from ._tally import Tally, hand_winner
 
 POLICIES = ("greedy", "heuristic", "random")  # the built-in policies; 'module:attribute' names any other
 ENGINES = _perft_tool.ENGINES
@@ -660,49 +661,6 @@ def progress_bar(total: int, unit: str, enabled: bool = True) -> Progress:
     )
 
 
-@dataclass
-class Tally:
-    """Self-play statistics: per unit (side, or seat with three players) wins and scores, draws,
-    end reasons, moves."""
-
-    units: list[str]
-    games: int = 0
-    hands: int = 0
-    wins: list[int] = field(default_factory=list)
-    draws: int = 0
-    score_sums: list[int] = field(default_factory=list)
-    moves: int = 0
-    reasons: dict[str, int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.wins = [0] * len(self.units)
-        self.score_sums = [0] * len(self.units)
-
-    def add_game(self, scores: Sequence[int], winner: int | None) -> None:
-        """A finished game (a hand, or a match): its score per unit and the winning unit."""
-        self.games += 1
-        for unit, score in enumerate(scores):
-            self.score_sums[unit] += score
-        if winner is None:
-            self.draws += 1
-        else:
-            self.wins[winner] += 1
-
-    def add_hand(self, game: Any) -> None:
-        """A finished hand's moves and end reason."""
-        self.hands += 1
-        self.moves += len(game.moves)
-        reason = str(game.end_reason)
-        self.reasons[reason] = self.reasons.get(reason, 0) + 1
-
-
-def hand_winner(scores: Sequence[int]) -> int | None:
-    """The unit with the unique highest score, or None (a draw)."""
-    best = max(scores)
-    leaders = [unit for unit, score in enumerate(scores) if score == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
 def render_summary(
     tally: Tally,
     rules: Any,
@@ -812,13 +770,10 @@ def _selfplay_ray(args: argparse.Namespace, rules: Any, policies: Sequence[str],
                 address=args.ray or None, resume=not args.restart, progress=progress)
         except BurracoError as error:
             raise CliError(str(error)) from None
-    tally = Tally(summary.units, games=summary.games, hands=summary.hands, draws=summary.draws,
-                  moves=summary.moves, reasons=summary.reasons)
-    tally.wins, tally.score_sums = summary.wins, summary.score_sums
     screen = Screen(color=not args.no_color)
     screen.say(f"burraco selfplay: {rules!r}, engine core on Ray, seed {seed}, policies "
                + ", ".join(f"seat {seat} {name}" for seat, name in enumerate(policies)))
-    for table in render_summary(tally, rules, policies, summary.seconds, args.matches,
+    for table in render_summary(summary, rules, policies, summary.seconds, args.matches,
                                 load_engine("core").END_REASONS, summary.hands_played):
         screen.table(table)
     screen.say(f"shards: {summary.shards_played} played now ({summary.hands_played} hands), "
@@ -845,7 +800,7 @@ def _selfplay_loop(
     seeds = seed_stream(seed)
 
     def finished(game: Any) -> None:
-        tally.add_hand(game)
+        tally.add_hand(len(game.moves), str(game.end_reason))
         if out is not None:
             write_records(out, [game.record()])
 

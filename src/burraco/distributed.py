@@ -27,11 +27,12 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from ._errors import BurracoError, InvalidNotationError
+from ._tally import Tally, hand_winner
 
 __all__ = [
     "HAND_COLUMNS",
@@ -100,21 +101,14 @@ class Run:
         return {"format": RUN_FORMAT, "version": RUN_VERSION, **data}
 
 
-@dataclass
-class RunSummary:
-    """The merged result of a run: per unit (side, or seat with three players) wins and score
-    sums, draws, end reasons, moves (every finished shard's, those of an earlier run included);
-    and how this call went: shards played and found finished, the hands it played, its seconds."""
+@dataclass(kw_only=True)
+class RunSummary(Tally):
+    """The merged result of a run: its ``Tally`` (per unit, side or seat with three players, wins
+    and score sums, draws, end reasons, moves, over every finished shard, those of an earlier run
+    included); and how this call went: shards played and found finished, the hands it played, its
+    seconds."""
 
     run: Run
-    units: list[str]
-    games: int = 0
-    hands: int = 0
-    wins: list[int] = field(default_factory=list)
-    draws: int = 0
-    score_sums: list[int] = field(default_factory=list)
-    moves: int = 0
-    reasons: dict[str, int] = field(default_factory=dict)
     shards_played: int = 0
     shards_skipped: int = 0
     hands_played: int = 0
@@ -201,7 +195,7 @@ def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
     (``HAND_COLUMNS``). The same games as ``burraco selfplay`` with the run's seed plays at those
     positions: this is the body of each Ray task, and can be called directly."""
     from ._policy import play_with
-    from .cli import hand_winner, unit_scores
+    from .cli import unit_scores
 
     engine = _engine()
     rules, policies = _load(run)
@@ -353,27 +347,18 @@ def summarize(folder: str | os.PathLike[str]) -> RunSummary:
     run = _read_run(folder)
     players = len(run.policies)
     units = [f"seat {seat}" for seat in range(3)] if players == 3 else ["side 0", "side 1"]
-    summary = RunSummary(run=run, units=units, wins=[0] * len(units),
-                         score_sums=[0] * len(units), folder=str(folder))
+    summary = RunSummary(units, run=run, folder=str(folder))
     for shard in sorted(_done(folder, run)):
         rows = pq.read_table(_paths(folder, shard)[1]).to_pydict()
         for i, reason in enumerate(rows["end_reason"]):
-            summary.hands += 1
-            summary.moves += rows["moves"][i]
-            summary.reasons[reason] = summary.reasons.get(reason, 0) + 1
+            summary.add_hand(rows["moves"][i], reason)
             if run.matches:
                 if rows["match_scores"][i] is None:
                     continue
                 scores, winner = rows["match_scores"][i], rows["match_winner"][i]
             else:
                 scores, winner = rows["scores"][i], rows["winner"][i]
-            summary.games += 1
-            for unit, score in enumerate(scores):
-                summary.score_sums[unit] += score
-            if winner == -1:
-                summary.draws += 1
-            else:
-                summary.wins[winner] += 1
+            summary.add_game(scores, None if winner == -1 else winner)
     return summary
 
 
