@@ -289,8 +289,12 @@ PyResult restore_result(py::handle reason, py::handle closing, py::handle sides,
 void json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  std::size_t plain = 0;  // the start of the characters not yet written, none of them escaped
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
+    out.append(text.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -301,16 +305,24 @@ void json_string(std::string& out, std::string_view text) {
       case '\f': out += "\\f"; break;
       default:
         if (c >= 0x80) throw std::logic_error("a record text is not ASCII: " + std::string(text));
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += ch;
-        }
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
     }
   }
+  out.append(text.data() + plain, text.size() - plain);
   out += '"';
+}
+
+// rules_text(rules), kept for the last rules of this thread: every hand of a shard has the same.
+const std::string& record_rules_text(const Rules& rules) {
+  thread_local std::optional<Rules> last;
+  thread_local std::string text;
+  if (!last || !(*last == rules)) {
+    text = rules_text(rules);
+    last = rules;
+  }
+  return text;
 }
 
 // The deck order that deals `start` (a fresh deal), by docs/game.md "Deal" read backwards, as
@@ -379,25 +391,33 @@ std::string record_line(const PyGame& g) {
   const Rules& rules = *g.rules;
   const GameState& s = g.state;
   const GameState& start = g.start_state();
-  const std::string start_text = state_string(start, rules);
   const int units = s.players == 3 ? 3 : 2;
-  // How the hand was dealt: the seed, else a deck order, else the start's state string.
+  // How the hand was dealt: the seed, else a deck order, else the start's state string. A deal
+  // is the start when their state strings are equal, which equal states are sure to be: the
+  // strings are only written when the states differ (the cost of a seeded hand's line was
+  // mostly its two state strings).
+  std::string start_text;
+  auto deals_start = [&](const GameState& dealt) {
+    if (dealt == start) return true;
+    if (start_text.empty()) start_text = state_string(start, rules);
+    return state_string(dealt, rules) == start_text;
+  };
   enum class Source { Seed, Deck, Start } source = Source::Start;
   std::array<Card, kMaxDeck> deck{};
   int deck_size = 0;
-  if (s.has_seed &&
-      state_string(deal_seeded(rules, s.seed, s.first, s.scores), rules) == start_text) {
+  if (s.has_seed && deals_start(deal_seeded(rules, s.seed, s.first, s.scores))) {
     source = Source::Seed;
   } else if (auto order = deck_of(start, rules, deck_size);
              order && is_full_pack(rules, *order, deck_size) &&
-             state_string(deal(rules, *order, s.first, s.scores), rules) == start_text) {
+             deals_start(deal(rules, *order, s.first, s.scores))) {
     source = Source::Deck;
     deck = *order;
   }
+  if (source == Source::Start && start_text.empty()) start_text = state_string(start, rules);
   std::string out;
   out.reserve(512 + 16 * g.move_count());
   out += "{\"format\":\"burraco-record\",\"version\":1,\"rules\":";
-  json_string(out, rules_text(rules));
+  json_string(out, record_rules_text(rules));
   out += ",\"first\":" + std::to_string(s.first) + ",\"scores\":[";
   for (int i = 0; i < units; ++i) out += (i ? "," : "") + std::to_string(s.scores[i]);
   out += "],\"seed\":";
