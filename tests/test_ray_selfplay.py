@@ -132,6 +132,39 @@ def test_matches_with_a_policy_per_seat(tmp_path):
     assert [r["seed"] for r in records] == rows["seed"]
 
 
+@pytest.mark.parametrize("preset", Rules.PRESETS)
+@pytest.mark.parametrize("matches", [False, True])
+def test_a_shards_lines_and_rows_are_those_of_its_hands(preset, matches):
+    # Each line a shard writes is the record of the hand it played, as game.record() writes it:
+    # replayed by Game.from_record (which checks the recorded result), the hand's record gives the
+    # line back byte for byte. Each row is that hand's.
+    rules = Rules(preset)
+    run = distributed.make_run(rules, 5, policies="greedy", seed=5, shard_size=3, matches=matches,
+                               max_hands=3)
+    numbers = []
+    for shard in range(run.shards):
+        text, columns = distributed.play_shard(run, shard)
+        records = text.splitlines()
+        assert text == "".join(line + "\n" for line in records)
+        assert len(records) == len(columns["game"]) and set(columns) == set(distributed.HAND_COLUMNS)
+        for i, line in enumerate(records):
+            game = burraco.Game.from_record(line)
+            assert json.dumps(game.record(), separators=(",", ":")) == line
+            scores = cli.unit_scores(rules, game.result())
+            winner = max(range(len(scores)), key=scores.__getitem__)
+            assert columns["seed"][i] == game.seed and columns["first_player"][i] == game.first_player
+            assert columns["moves"][i] == len(game.moves)
+            assert columns["scores"][i] == scores
+            assert columns["winner"][i] == (-1 if scores.count(scores[winner]) > 1 else winner)
+            assert columns["end_reason"][i] == game.result().end_reason
+            assert columns["preset"][i] == preset and columns["policies"][i] == list(run.policies)
+        numbers += columns["game"]
+    if matches:
+        assert sorted(set(numbers)) == list(range(5)) and numbers == sorted(numbers)
+    else:
+        assert numbers == list(range(5))
+
+
 def test_the_command(tmp_path, capsys):
     folder = tmp_path / "run"
     argv = ["selfplay", "--preset", "italian-2p", "--games", "12", "--seed", "2", "--policy",

@@ -490,6 +490,7 @@ _ObservedPacket: TypeAlias = tuple[_PacketStatus, int | None, int | None, Cards 
 class Game(metaclass=_Pybind11Type):
     def __reduce__(self) -> tuple[Any, ...]: ...
     def _record_history(self) -> tuple[str, list[str]]: ...  # game.record()'s start state and moves
+    def _record_line(self) -> tuple[str, int]: ...  # json.dumps(game.record()) compact, and its moves
     # A seed or an explicit deck order (never both); neither: a seed from os.urandom.
     @overload
     def __init__(
