@@ -443,6 +443,18 @@ class DangerMemo {
 };
 
 
+// evaluate()'s value at `t` (hand going, no discard) when the best value of another side there is
+// known to be `best_other`: the seat's side worked out by the same steps in the same order.
+double own_evaluation(const GameState& t, const Rules& rules, int seat, int side, const HeuristicParams& p,
+                      CardSet unseen, const MeldValues& cache, double best_other) {
+  double own = 0;
+  for (int i = 0; i < t.meld_count; ++i)
+    if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
+  const SideParts parts(t, rules, seat, side, p);
+  return own_side_value(parts, p, own, t.hands[seat].size(), hand_value(t.hands[seat], unseen, rules, p)) -
+         best_other;
+}
+
 // The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
 // `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
 // changed, so only its value is worked out, by the same steps in the same order as evaluate()
@@ -455,12 +467,7 @@ double evaluate_after(const GameState& base, double base_best_other, const GameS
                       Card discarded, const MeldValues& cache, DangerMemo& danger) {
   if (!others_unchanged(base, t, seat)) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
   const int side = seat_side(t, rules, seat);
-  double own = 0;
-  for (int i = 0; i < t.meld_count; ++i)
-    if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
-  const SideParts parts(t, rules, seat, side, p);
-  double result = own_side_value(parts, p, own, t.hands[seat].size(),
-                                 hand_value(t.hands[seat], unseen, rules, p)) - base_best_other;
+  double result = own_evaluation(t, rules, seat, side, p, unseen, cache, base_best_other);
   if (discarded.valid()) result -= danger.of(t, rules, side, discarded, p);
   assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
   return result;
@@ -479,8 +486,13 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
 
 // emptying_value's space for the moves, one list per depth of its search (a deque: a list added
 // leaves the others where they are)
-thread_local std::deque<std::vector<Move>> emptying_scratch;
-thread_local std::vector<Move> imagined_scratch;  // imagine_turn's space for a step's moves
+// (Reached through memo_of_thread, as the memos above.)
+struct EmptyingScratch {
+  std::deque<std::vector<Move>> lists;
+};
+struct ImaginedScratch {  // imagine_turn's space for a step's moves
+  std::vector<Move> moves;
+};
 
 struct Scored {
   std::size_t index;
@@ -651,11 +663,13 @@ struct Evaluated {
 };
 
 // The meld-phase choice (see the header) and the evaluation it leads to. `known`, if given, is
-// evaluate()'s answer at `s` (bit for bit); `best_other_out`, if given, receives the best value
-// of another side at `s`.
+// evaluate()'s answer at `s` (bit for bit); else `others_best`, if given, is the best value of
+// another side at `s` (found at a position whose other sides are those of `s`);
+// `best_other_out`, if given, receives the best value of another side at `s`.
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                          const HeuristicParams& p, DangerMemo& danger,
-                         const Evaluated* known = nullptr, double* best_other_out = nullptr) {
+                         const Evaluated* known = nullptr, double* best_other_out = nullptr,
+                         const double* others_best = nullptr) {
   const int seat = s.turn;
   const MeldValues melds(s, rules, p);
   double best_other = 0;
@@ -663,6 +677,14 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   if (known) {
     now = known->value;
     best_other = known->best_other;
+#ifndef NDEBUG
+    double check_other = 0;
+    assert(now == evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &check_other));
+    assert(best_other == check_other);
+#endif
+  } else if (others_best) {
+    best_other = *others_best;
+    now = own_evaluation(s, rules, seat, seat_side(s, rules, seat), p, CardSet{}, melds, best_other);
 #ifndef NDEBUG
     double check_other = 0;
     assert(now == evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &check_other));
@@ -737,7 +759,7 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   // A short hand: the lines of melds and lay-offs that empty it, whose first steps the one-move
   // rule above can refuse (a wild given up, a small meld), each valued where it ends.
   if (s.hands[seat].size() <= p.emptying_search_cards) {
-    std::deque<std::vector<Move>>& next = emptying_scratch;
+    std::deque<std::vector<Move>>& next = memo_of_thread<EmptyingScratch>().lists;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
@@ -791,27 +813,30 @@ class ImaginedTurn {
     GameState position;
     std::vector<Move> moves;  // legal_moves at position
     std::size_t choice = 0;
+    double best_other = 0;  // the best value of another side at position
   };
   // Records `position` with its legal moves, taken from `moves` (which is left holding some other
   // list), and the choice there; returns the step, valid until the next add().
-  const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice) {
+  const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice, double best_other) {
     if (used_ == steps_.size()) steps_.emplace_back();
     Step& step = steps_[used_++];
     step.position = position;
     step.moves.swap(moves);
     step.choice = choice;
+    step.best_other = best_other;
     return step;
   }
   // The first position recorded since begin(), or null.
   const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
   // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
   const std::vector<Move>* moves_at(const GameState& s, const Rules& rules) const {
-    if (rules_generation_ != meld_memo().rules_generation()) return nullptr;
+    const MeldMemo& memo = meld_memo();
+    if (rules_generation_ != memo.rules_generation()) return nullptr;
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
       if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
         continue;
-      return same_rules(meld_memo().rules(), rules) ? &step.moves : nullptr;
+      return same_rules(memo.rules(), rules) ? &step.moves : nullptr;
     }
     return nullptr;
   }
@@ -836,7 +861,7 @@ class ImaginedTurn {
   HeuristicParams params_{};
 };
 
-thread_local ImaginedTurn imagined_pile_turn;
+ImaginedTurn& imagined_pile_turn() { return memo_of_thread<ImaginedTurn>(); }
 
 // The last meld-phase choice worked out afresh that played a meld or lay-off and left the turn
 // going (one per thread): the position and its moves, the legal moves there (every caller passes
@@ -900,7 +925,7 @@ double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicP
   const GameState* before = nullptr;
   const std::vector<Move>* before_moves = nullptr;
   std::optional<GameState> before_copy;  // made at the first move not recorded
-  std::vector<Move>& moves_copy = imagined_scratch;
+  std::vector<Move>& moves_copy = memo_of_thread<ImaginedScratch>().moves;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
     if (step > 0) legal_moves_after(*before, *before_moves, t, rules, scratch);
@@ -908,12 +933,16 @@ double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicP
     else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
     double best_other = 0;
-    const Scored c =
-        meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr, &best_other);
+    // At the first step after `from`, the other sides are those of `from` when no other seat's
+    // hand or known cards differ (the turn on the hand as it is, after the one with the pile).
+    const double* others_best =
+        step == 0 && from && others_unchanged(from->position, t, seat) ? &from->best_other : nullptr;
+    const Scored c = meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr,
+                                       &best_other, others_best);
     const std::vector<Move>* moves = &scratch;
     const GameState* at = nullptr;
     if (record && c.index < scratch.size()) {
-      const ImaginedTurn::Step& kept = record->add(t, scratch, c.index);
+      const ImaginedTurn::Step& kept = record->add(t, scratch, c.index, best_other);
       moves = &kept.moves;
       at = &kept.position;
     }
@@ -1001,9 +1030,10 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
-    imagined_pile_turn.begin(p);
+    ImaginedTurn& pile_turn = imagined_pile_turn();
+    pile_turn.begin(p);
     const double with_pile =
-        imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &imagined_pile_turn);
+        imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &pile_turn);
     // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
     // in a row end the hand, so the heuristic never plays one.
     if (s.pile_size == 1 && !melds_from_pile) return draw;
@@ -1012,12 +1042,12 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     // Its hand is the pile turn's first hand less the pile: the same table, so the moves of the
     // pile turn's first position give its melds.
     const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused, nullptr,
-                                        imagined_pile_turn.first());
+                                        pile_turn.first());
     const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
     return with_pile > without + margin ? pile : draw;
   }
   if (s.phase != Phase::Meld) return 0;
-  const std::size_t seen = imagined_pile_turn.find(s, moves, p);
+  const std::size_t seen = imagined_pile_turn().find(s, moves, p);
   if (seen < moves.size()) {
     assert(seen == meld_phase_choice(s, rules, moves, p, danger).index);
     return seen;
@@ -1063,7 +1093,7 @@ const HeuristicParams& HeuristicParams::defaults(int players) {
 }
 
 bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
-  const std::vector<Move>* moves = imagined_pile_turn.moves_at(s, rules);
+  const std::vector<Move>* moves = imagined_pile_turn().moves_at(s, rules);
   if (moves) {
     out = *moves;
   } else if (!last_step().moves_at(s, rules, out)) {
