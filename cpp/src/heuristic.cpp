@@ -45,6 +45,29 @@ bool same_rules(const Rules& a, const Rules& b) {
   return std::memcmp(&a, &b, sizeof(Rules)) == 0 || a == b;
 }
 
+// The integers hand_value() is made of, for the cards of a hand it looks at.
+struct HandTally {
+  int points = 0, wilds = 0, usefulness = 0;
+
+  HandTally(int pts, int wild_count, int use) : points(pts), wilds(wild_count), usefulness(use) {}
+  HandTally(CardSet seen, const Rules& rules)
+      : points(rules.points_of(seen)),
+        wilds(seen.jokers() + std::popcount(seen.one() & CardSet::rank_column(kTwo)) +
+              std::popcount(seen.two() & CardSet::rank_column(kTwo))),
+        usefulness(hand_usefulness(seen)) {}
+
+  // The tally of `hand` (this one's) less one copy of its card `c`. The usefulness is a sum over
+  // ordered pairs of cards of a weight that does not depend on the order, so the pairs that hold
+  // that copy weigh twice greedy_usefulness(hand, c) (and nothing for a wild).
+  HandTally without(CardSet hand, Card c, const Rules& rules) const {
+    HandTally t = *this;
+    t.points -= rules.card_points(c);
+    if (c.is_wild()) --t.wilds;
+    else t.usefulness -= 2 * greedy_usefulness(hand, c);
+    return t;
+  }
+};
+
 // make_meld's answers for the meld candidates met lately, and meld_value's for the melds met
 // lately (on the table, and those candidates make): the same melds come up again over the
 // positions of a turn, of the turns the draw-phase choice imagines and of the turns after. One per
@@ -69,16 +92,26 @@ class MeldMemo {
   const Rules& rules() const { return rules_; }
   // Changes whenever the rules in use do: two calls that see the same number saw the same rules.
   std::uint64_t rules_generation() const { return rules_generation_; }
-  // make_meld(cards) and, when it is a meld, meld_value of it.
+  // make_meld(cards) and, when it is a meld, meld_value of it and the integers of HandTally of its
+  // cards (points under the rules, wilds, hand_usefulness).
   struct Candidate {
     MeldResult result;
     double value = 0;
+    int points = 0, wilds = 0, usefulness = 0;
   };
   const Candidate& of(CardSet cards) {
     Entry& e = table_[slot(cards)];
     if (!e.filled || e.cards != cards) {
       e.candidate.result = make_meld(cards, rules_);
-      e.candidate.value = e.candidate.result.ok() ? meld_value(e.candidate.result.meld, rules_, params_) : 0;
+      if (e.candidate.result.ok()) {
+        e.candidate.value = meld_value(e.candidate.result.meld, rules_, params_);
+        const HandTally t(cards, rules_);
+        e.candidate.points = t.points;
+        e.candidate.wilds = t.wilds;
+        e.candidate.usefulness = t.usefulness;
+      } else {
+        e.candidate.value = 0;
+      }
       e.cards = cards;
       e.filled = true;
     }
@@ -137,28 +170,6 @@ Memo& memo_of_thread() {
 }
 
 MeldMemo& meld_memo() { return memo_of_thread<MeldMemo>(); }
-
-// The integers hand_value() is made of, for the cards of a hand it looks at.
-struct HandTally {
-  int points = 0, wilds = 0, usefulness = 0;
-
-  HandTally(CardSet seen, const Rules& rules)
-      : points(rules.points_of(seen)),
-        wilds(seen.jokers() + std::popcount(seen.one() & CardSet::rank_column(kTwo)) +
-              std::popcount(seen.two() & CardSet::rank_column(kTwo))),
-        usefulness(hand_usefulness(seen)) {}
-
-  // The tally of `hand` (this one's) less one copy of its card `c`. The usefulness is a sum over
-  // ordered pairs of cards of a weight that does not depend on the order, so the pairs that hold
-  // that copy weigh twice greedy_usefulness(hand, c) (and nothing for a wild).
-  HandTally without(CardSet hand, Card c, const Rules& rules) const {
-    HandTally t = *this;
-    t.points -= rules.card_points(c);
-    if (c.is_wild()) --t.wilds;
-    else t.usefulness -= 2 * greedy_usefulness(hand, c);
-    return t;
-  }
-};
 
 // The cards of the seat's hand valued: held against it, and what they promise. `unseen` of them
 // (a pozzetto just joined in a lookahead) are not looked at: each counts as an average card.
@@ -515,7 +526,8 @@ class QuickValues {
         best_other_(best_other), seat_(s.turn),
         side_(seat_side(s, rules, s.turn)),
         usable_(s.phase == Phase::Meld && !s.over() && !provisional(s, rules, side_)),
-        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {
+        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)),
+        bounded_(std::isfinite(p.use_weight) && p.use_weight >= 0) {
     // The side's melds by pool index (pool_index) and the ranks of its sets (side_has_set_of_rank).
     for (int i = 0; i < s.meld_count; ++i) {
       if (s.meld_side[i] != side_) continue;
@@ -524,7 +536,11 @@ class QuickValues {
     }
   }
 
-  double of(const Move& m) {
+  // The value of `m`, or kBelow when it is a meld sure to be worth no more than `floor`: valued
+  // with the usefulness of the hand left bounded above (the bound is worth at least the value,
+  // rounding included: every step of the sum is monotone in it), and the bound is not above
+  // `floor`.
+  double of(const Move& m, double floor = -std::numeric_limits<double>::infinity()) {
     const CardSet& hand = s_.hands[seat_];
     if (!usable_) return kNone;
     switch (m.kind) {
@@ -539,12 +555,37 @@ class QuickValues {
         assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
         own += c.value;  // the new meld comes last
-        // The tally of the cards left, counted afresh: the same integers as taking the meld's
-        // cards out of tally_ one by one (HandTally::without), for less.
+        if (bounded_ && floor > -std::numeric_limits<double>::infinity()) {
+          // The tally of the hand less the meld's cards: points and wilds exactly (sums over the
+          // cards), the usefulness at most tally_'s less the meld's own (the ordered pairs within
+          // the meld are among those of the hand that hold a meld card, each counted once there,
+          // and the pairs between the meld and the rest count twice).
+          const HandTally most(tally_.points - c.points, tally_.wilds - c.wilds,
+                               tally_.usefulness - c.usefulness);
+          const double bound =
+              own_side_value(parts_, p_, own, hand.size() - m.cards.size(), hand_value(most, 0, p_)) - best_other_;
+          if (bound <= floor) {
+#ifndef NDEBUG
+            CardSet left_cards;
+            hand.difference(m.cards, left_cards);
+            const HandTally exact(left_cards, rules_);
+            assert(exact.usefulness <= most.usefulness);
+            assert(own_side_value(parts_, p_, own, left_cards.size(), hand_value(exact, 0, p_)) - best_other_ <= bound);
+#endif
+            return kBelow;
+          }
+        }
+        // The tally of the cards left: the same integers as taking the meld's cards out of tally_
+        // one by one (HandTally::without), for less. Points and wilds are sums over the cards, so
+        // the hand's less the meld's; the usefulness is counted afresh.
         // (The difference is the hand less the meld's cards one by one: m.cards is a part of it.)
         CardSet rest;
         hand.difference(m.cards, rest);
-        const HandTally left(rest, rules_);
+        const HandTally left(tally_.points - c.points, tally_.wilds - c.wilds, hand_usefulness(rest));
+#ifndef NDEBUG
+        const HandTally counted(rest, rules_);
+        assert(counted.points == left.points && counted.wilds == left.wilds && counted.usefulness == left.usefulness);
+#endif
         return own_side_value(parts_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
@@ -585,6 +626,7 @@ class QuickValues {
   }
 
   static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  static constexpr double kBelow = -std::numeric_limits<double>::infinity();
 
  private:
   enum class Discards { Unknown, Quick, Play };
@@ -609,6 +651,7 @@ class QuickValues {
   SideParts parts_;
   HandTally tally_;  // of the seat's hand
   double melds_sum_;  // own_melds(-1, 0): the side's melds as they are
+  bool bounded_;  // a larger usefulness never lowers hand_value (of() may bound a meld's value)
   Discards discards_ = Discards::Unknown;
   std::array<std::uint8_t, kMaxMelds> pool_{};  // the side's melds' indices in s_.melds
   int pool_count_ = 0;
@@ -697,11 +740,14 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
-  // Move i valued.
-  auto consider = [&](std::size_t i) {
+  // Move i valued; a meld sure to be worth no more than `floor` is skipped (it would change
+  // nothing below: see the calls).
+  const double no_floor = -std::numeric_limits<double>::infinity();
+  auto consider = [&](std::size_t i, double floor) {
     const Move& m = moves[i];
     const bool discard = m.kind == MoveKind::Discard;
-    double v = quick.of(m);
+    double v = quick.of(m, floor);
+    if (v == QuickValues::kBelow) return;
     bool over = false, ends = discard;
     if (std::isnan(v)) {
       const bool pending = quick.discard_pending(m);
@@ -746,12 +792,22 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   };
   // The melds and lay-offs first: when one of them is played (it raises the evaluation by more
   // than meld_margin) no discard is chosen, so the discards are valued only when none is.
+  // A meld worth no more than the best so far is never the best (a later move takes it only when
+  // worth more); one worth no more than now + meld_margin is never played by the rule. So the
+  // floor is the larger of the two, and a meld skipped below the second can be the choice only
+  // when no move ends the turn (the last fallback below): then they are valued again in full.
+  const double margin_floor = now + p.meld_margin;
   for (std::size_t i = 0; i < moves.size(); ++i)
-    if (moves[i].kind != MoveKind::Discard) consider(i);
-  const bool put = best_put.index < moves.size() && best_put.value > now + p.meld_margin;
+    if (moves[i].kind != MoveKind::Discard) consider(i, std::max(best_put.value, margin_floor));
+  const bool put = best_put.index < moves.size() && best_put.value > margin_floor;
   if (!put)
     for (std::size_t i = 0; i < moves.size(); ++i)
-      if (moves[i].kind == MoveKind::Discard) consider(i);
+      if (moves[i].kind == MoveKind::Discard) consider(i, no_floor);
+  if (!put && best_end.index == moves.size()) {
+    best_put = {moves.size(), -std::numeric_limits<double>::infinity(), false};
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].kind != MoveKind::Discard) consider(i, no_floor);
+  }
   Scored chosen{0, now, true};
   if (put) chosen = best_put;
   else if (best_end.index < moves.size()) chosen = best_end;
