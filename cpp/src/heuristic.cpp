@@ -45,6 +45,29 @@ bool same_rules(const Rules& a, const Rules& b) {
   return std::memcmp(&a, &b, sizeof(Rules)) == 0 || a == b;
 }
 
+// The integers hand_value() is made of, for the cards of a hand it looks at.
+struct HandTally {
+  int points = 0, wilds = 0, usefulness = 0;
+
+  HandTally(int pts, int wild_count, int use) : points(pts), wilds(wild_count), usefulness(use) {}
+  HandTally(CardSet seen, const Rules& rules)
+      : points(rules.points_of(seen)),
+        wilds(seen.jokers() + std::popcount(seen.one() & CardSet::rank_column(kTwo)) +
+              std::popcount(seen.two() & CardSet::rank_column(kTwo))),
+        usefulness(hand_usefulness(seen)) {}
+
+  // The tally of `hand` (this one's) less one copy of its card `c`. The usefulness is a sum over
+  // ordered pairs of cards of a weight that does not depend on the order, so the pairs that hold
+  // that copy weigh twice greedy_usefulness(hand, c) (and nothing for a wild).
+  HandTally without(CardSet hand, Card c, const Rules& rules) const {
+    HandTally t = *this;
+    t.points -= rules.card_points(c);
+    if (c.is_wild()) --t.wilds;
+    else t.usefulness -= 2 * greedy_usefulness(hand, c);
+    return t;
+  }
+};
+
 // make_meld's answers for the meld candidates met lately, and meld_value's for the melds met
 // lately (on the table, and those candidates make): the same melds come up again over the
 // positions of a turn, of the turns the draw-phase choice imagines and of the turns after. One per
@@ -69,16 +92,26 @@ class MeldMemo {
   const Rules& rules() const { return rules_; }
   // Changes whenever the rules in use do: two calls that see the same number saw the same rules.
   std::uint64_t rules_generation() const { return rules_generation_; }
-  // make_meld(cards) and, when it is a meld, meld_value of it.
+  // make_meld(cards) and, when it is a meld, meld_value of it and the integers of HandTally of its
+  // cards (points under the rules, wilds, hand_usefulness).
   struct Candidate {
     MeldResult result;
     double value = 0;
+    int points = 0, wilds = 0, usefulness = 0;
   };
   const Candidate& of(CardSet cards) {
     Entry& e = table_[slot(cards)];
     if (!e.filled || e.cards != cards) {
       e.candidate.result = make_meld(cards, rules_);
-      e.candidate.value = e.candidate.result.ok() ? meld_value(e.candidate.result.meld, rules_, params_) : 0;
+      if (e.candidate.result.ok()) {
+        e.candidate.value = meld_value(e.candidate.result.meld, rules_, params_);
+        const HandTally t(cards, rules_);
+        e.candidate.points = t.points;
+        e.candidate.wilds = t.wilds;
+        e.candidate.usefulness = t.usefulness;
+      } else {
+        e.candidate.value = 0;
+      }
       e.cards = cards;
       e.filled = true;
     }
@@ -137,28 +170,6 @@ Memo& memo_of_thread() {
 }
 
 MeldMemo& meld_memo() { return memo_of_thread<MeldMemo>(); }
-
-// The integers hand_value() is made of, for the cards of a hand it looks at.
-struct HandTally {
-  int points = 0, wilds = 0, usefulness = 0;
-
-  HandTally(CardSet seen, const Rules& rules)
-      : points(rules.points_of(seen)),
-        wilds(seen.jokers() + std::popcount(seen.one() & CardSet::rank_column(kTwo)) +
-              std::popcount(seen.two() & CardSet::rank_column(kTwo))),
-        usefulness(hand_usefulness(seen)) {}
-
-  // The tally of `hand` (this one's) less one copy of its card `c`. The usefulness is a sum over
-  // ordered pairs of cards of a weight that does not depend on the order, so the pairs that hold
-  // that copy weigh twice greedy_usefulness(hand, c) (and nothing for a wild).
-  HandTally without(CardSet hand, Card c, const Rules& rules) const {
-    HandTally t = *this;
-    t.points -= rules.card_points(c);
-    if (c.is_wild()) --t.wilds;
-    else t.usefulness -= 2 * greedy_usefulness(hand, c);
-    return t;
-  }
-};
 
 // The cards of the seat's hand valued: held against it, and what they promise. `unseen` of them
 // (a pozzetto just joined in a lookahead) are not looked at: each counts as an average card.
@@ -443,6 +454,18 @@ class DangerMemo {
 };
 
 
+// evaluate()'s value at `t` (hand going, no discard) when the best value of another side there is
+// known to be `best_other`: the seat's side worked out by the same steps in the same order.
+double own_evaluation(const GameState& t, const Rules& rules, int seat, int side, const HeuristicParams& p,
+                      CardSet unseen, const MeldValues& cache, double best_other) {
+  double own = 0;
+  for (int i = 0; i < t.meld_count; ++i)
+    if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
+  const SideParts parts(t, rules, seat, side, p);
+  return own_side_value(parts, p, own, t.hands[seat].size(), hand_value(t.hands[seat], unseen, rules, p)) -
+         best_other;
+}
+
 // The evaluation of `t`, a position one move of the seat after `base` (which evaluated to
 // `base_best_other` for the other sides), when that move ended nothing: no side but the seat's
 // changed, so only its value is worked out, by the same steps in the same order as evaluate()
@@ -455,12 +478,7 @@ double evaluate_after(const GameState& base, double base_best_other, const GameS
                       Card discarded, const MeldValues& cache, DangerMemo& danger) {
   if (!others_unchanged(base, t, seat)) return evaluate(t, rules, seat, p, unseen, discarded, &cache);
   const int side = seat_side(t, rules, seat);
-  double own = 0;
-  for (int i = 0; i < t.meld_count; ++i)
-    if (t.meld_side[i] == side) own += cache.of(t, i, rules, p);
-  const SideParts parts(t, rules, seat, side, p);
-  double result = own_side_value(parts, p, own, t.hands[seat].size(),
-                                 hand_value(t.hands[seat], unseen, rules, p)) - base_best_other;
+  double result = own_evaluation(t, rules, seat, side, p, unseen, cache, base_best_other);
   if (discarded.valid()) result -= danger.of(t, rules, side, discarded, p);
   assert(result == evaluate(t, rules, seat, p, unseen, discarded, &cache));
   return result;
@@ -479,8 +497,13 @@ CardSet new_packet_cards(const GameState& before, const GameState& after, int se
 
 // emptying_value's space for the moves, one list per depth of its search (a deque: a list added
 // leaves the others where they are)
-thread_local std::deque<std::vector<Move>> emptying_scratch;
-thread_local std::vector<Move> imagined_scratch;  // imagine_turn's space for a step's moves
+// (Reached through memo_of_thread, as the memos above.)
+struct EmptyingScratch {
+  std::deque<std::vector<Move>> lists;
+};
+struct ImaginedScratch {  // imagine_turn's space for a step's moves
+  std::vector<Move> moves;
+};
 
 struct Scored {
   std::size_t index;
@@ -503,7 +526,8 @@ class QuickValues {
         best_other_(best_other), seat_(s.turn),
         side_(seat_side(s, rules, s.turn)),
         usable_(s.phase == Phase::Meld && !s.over() && !provisional(s, rules, side_)),
-        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)) {
+        parts_(s, rules, seat_, side_, p), tally_(s.hands[s.turn], rules), melds_sum_(own_melds(-1, 0)),
+        bounded_(std::isfinite(p.use_weight) && p.use_weight >= 0) {
     // The side's melds by pool index (pool_index) and the ranks of its sets (side_has_set_of_rank).
     for (int i = 0; i < s.meld_count; ++i) {
       if (s.meld_side[i] != side_) continue;
@@ -512,7 +536,11 @@ class QuickValues {
     }
   }
 
-  double of(const Move& m) {
+  // The value of `m`, or kBelow when it is a meld sure to be worth no more than `floor`: valued
+  // with the usefulness of the hand left bounded above (the bound is worth at least the value,
+  // rounding included: every step of the sum is monotone in it), and the bound is not above
+  // `floor`.
+  double of(const Move& m, double floor = -std::numeric_limits<double>::infinity()) {
     const CardSet& hand = s_.hands[seat_];
     if (!usable_) return kNone;
     switch (m.kind) {
@@ -527,12 +555,37 @@ class QuickValues {
         assert(same_bits(c.value, meld_value(r.meld, rules_, p_)));
         double own = melds_sum_;
         own += c.value;  // the new meld comes last
-        // The tally of the cards left, counted afresh: the same integers as taking the meld's
-        // cards out of tally_ one by one (HandTally::without), for less.
+        if (bounded_ && floor > -std::numeric_limits<double>::infinity()) {
+          // The tally of the hand less the meld's cards: points and wilds exactly (sums over the
+          // cards), the usefulness at most tally_'s less the meld's own (the ordered pairs within
+          // the meld are among those of the hand that hold a meld card, each counted once there,
+          // and the pairs between the meld and the rest count twice).
+          const HandTally most(tally_.points - c.points, tally_.wilds - c.wilds,
+                               tally_.usefulness - c.usefulness);
+          const double bound =
+              own_side_value(parts_, p_, own, hand.size() - m.cards.size(), hand_value(most, 0, p_)) - best_other_;
+          if (bound <= floor) {
+#ifndef NDEBUG
+            CardSet left_cards;
+            hand.difference(m.cards, left_cards);
+            const HandTally exact(left_cards, rules_);
+            assert(exact.usefulness <= most.usefulness);
+            assert(own_side_value(parts_, p_, own, left_cards.size(), hand_value(exact, 0, p_)) - best_other_ <= bound);
+#endif
+            return kBelow;
+          }
+        }
+        // The tally of the cards left: the same integers as taking the meld's cards out of tally_
+        // one by one (HandTally::without), for less. Points and wilds are sums over the cards, so
+        // the hand's less the meld's; the usefulness is counted afresh.
         // (The difference is the hand less the meld's cards one by one: m.cards is a part of it.)
         CardSet rest;
         hand.difference(m.cards, rest);
-        const HandTally left(rest, rules_);
+        const HandTally left(tally_.points - c.points, tally_.wilds - c.wilds, hand_usefulness(rest));
+#ifndef NDEBUG
+        const HandTally counted(rest, rules_);
+        assert(counted.points == left.points && counted.wilds == left.wilds && counted.usefulness == left.usefulness);
+#endif
         return own_side_value(parts_, p_, own, rest.size(), hand_value(left, 0, p_)) - best_other_;
       }
       case MoveKind::Add: {
@@ -573,6 +626,7 @@ class QuickValues {
   }
 
   static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  static constexpr double kBelow = -std::numeric_limits<double>::infinity();
 
  private:
   enum class Discards { Unknown, Quick, Play };
@@ -597,6 +651,7 @@ class QuickValues {
   SideParts parts_;
   HandTally tally_;  // of the seat's hand
   double melds_sum_;  // own_melds(-1, 0): the side's melds as they are
+  bool bounded_;  // a larger usefulness never lowers hand_value (of() may bound a meld's value)
   Discards discards_ = Discards::Unknown;
   std::array<std::uint8_t, kMaxMelds> pool_{};  // the side's melds' indices in s_.melds
   int pool_count_ = 0;
@@ -651,11 +706,13 @@ struct Evaluated {
 };
 
 // The meld-phase choice (see the header) and the evaluation it leads to. `known`, if given, is
-// evaluate()'s answer at `s` (bit for bit); `best_other_out`, if given, receives the best value
-// of another side at `s`.
+// evaluate()'s answer at `s` (bit for bit); else `others_best`, if given, is the best value of
+// another side at `s` (found at a position whose other sides are those of `s`);
+// `best_other_out`, if given, receives the best value of another side at `s`.
 Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                          const HeuristicParams& p, DangerMemo& danger,
-                         const Evaluated* known = nullptr, double* best_other_out = nullptr) {
+                         const Evaluated* known = nullptr, double* best_other_out = nullptr,
+                         const double* others_best = nullptr) {
   const int seat = s.turn;
   const MeldValues melds(s, rules, p);
   double best_other = 0;
@@ -668,6 +725,14 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     assert(now == evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &check_other));
     assert(best_other == check_other);
 #endif
+  } else if (others_best) {
+    best_other = *others_best;
+    now = own_evaluation(s, rules, seat, seat_side(s, rules, seat), p, CardSet{}, melds, best_other);
+#ifndef NDEBUG
+    double check_other = 0;
+    assert(now == evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &check_other));
+    assert(best_other == check_other);
+#endif
   } else {
     now = evaluate(s, rules, seat, p, CardSet{}, Card{}, &melds, &best_other);
   }
@@ -675,11 +740,14 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   QuickValues quick(s, rules, p, melds, best_other, danger);
   Scored best_put{moves.size(), -std::numeric_limits<double>::infinity(), false};
   Scored best_end{moves.size(), -std::numeric_limits<double>::infinity(), true};
-  // Move i valued.
-  auto consider = [&](std::size_t i) {
+  // Move i valued; a meld sure to be worth no more than `floor` is skipped (it would change
+  // nothing below: see the calls).
+  const double no_floor = -std::numeric_limits<double>::infinity();
+  auto consider = [&](std::size_t i, double floor) {
     const Move& m = moves[i];
     const bool discard = m.kind == MoveKind::Discard;
-    double v = quick.of(m);
+    double v = quick.of(m, floor);
+    if (v == QuickValues::kBelow) return;
     bool over = false, ends = discard;
     if (std::isnan(v)) {
       const bool pending = quick.discard_pending(m);
@@ -724,12 +792,22 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   };
   // The melds and lay-offs first: when one of them is played (it raises the evaluation by more
   // than meld_margin) no discard is chosen, so the discards are valued only when none is.
+  // A meld worth no more than the best so far is never the best (a later move takes it only when
+  // worth more); one worth no more than now + meld_margin is never played by the rule. So the
+  // floor is the larger of the two, and a meld skipped below the second can be the choice only
+  // when no move ends the turn (the last fallback below): then they are valued again in full.
+  const double margin_floor = now + p.meld_margin;
   for (std::size_t i = 0; i < moves.size(); ++i)
-    if (moves[i].kind != MoveKind::Discard) consider(i);
-  const bool put = best_put.index < moves.size() && best_put.value > now + p.meld_margin;
+    if (moves[i].kind != MoveKind::Discard) consider(i, std::max(best_put.value, margin_floor));
+  const bool put = best_put.index < moves.size() && best_put.value > margin_floor;
   if (!put)
     for (std::size_t i = 0; i < moves.size(); ++i)
-      if (moves[i].kind == MoveKind::Discard) consider(i);
+      if (moves[i].kind == MoveKind::Discard) consider(i, no_floor);
+  if (!put && best_end.index == moves.size()) {
+    best_put = {moves.size(), -std::numeric_limits<double>::infinity(), false};
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].kind != MoveKind::Discard) consider(i, no_floor);
+  }
   Scored chosen{0, now, true};
   if (put) chosen = best_put;
   else if (best_end.index < moves.size()) chosen = best_end;
@@ -737,7 +815,7 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
   // A short hand: the lines of melds and lay-offs that empty it, whose first steps the one-move
   // rule above can refuse (a wild given up, a small meld), each valued where it ends.
   if (s.hands[seat].size() <= p.emptying_search_cards) {
-    std::deque<std::vector<Move>>& next = emptying_scratch;
+    std::deque<std::vector<Move>>& next = memo_of_thread<EmptyingScratch>().lists;
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
@@ -791,27 +869,30 @@ class ImaginedTurn {
     GameState position;
     std::vector<Move> moves;  // legal_moves at position
     std::size_t choice = 0;
+    double best_other = 0;  // the best value of another side at position
   };
   // Records `position` with its legal moves, taken from `moves` (which is left holding some other
   // list), and the choice there; returns the step, valid until the next add().
-  const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice) {
+  const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice, double best_other) {
     if (used_ == steps_.size()) steps_.emplace_back();
     Step& step = steps_[used_++];
     step.position = position;
     step.moves.swap(moves);
     step.choice = choice;
+    step.best_other = best_other;
     return step;
   }
   // The first position recorded since begin(), or null.
   const Step* first() const { return used_ > 0 ? &steps_[0] : nullptr; }
   // The legal moves recorded at `s` under `rules` (legal_moves' answer there), or null.
   const std::vector<Move>* moves_at(const GameState& s, const Rules& rules) const {
-    if (rules_generation_ != meld_memo().rules_generation()) return nullptr;
+    const MeldMemo& memo = meld_memo();
+    if (rules_generation_ != memo.rules_generation()) return nullptr;
     for (std::size_t k = 0; k < used_; ++k) {
       const Step& step = steps_[k];
       if (step.position.hands[step.position.turn] != s.hands[s.turn] || !same_position(step.position, s))
         continue;
-      return same_rules(meld_memo().rules(), rules) ? &step.moves : nullptr;
+      return same_rules(memo.rules(), rules) ? &step.moves : nullptr;
     }
     return nullptr;
   }
@@ -836,7 +917,7 @@ class ImaginedTurn {
   HeuristicParams params_{};
 };
 
-thread_local ImaginedTurn imagined_pile_turn;
+ImaginedTurn& imagined_pile_turn() { return memo_of_thread<ImaginedTurn>(); }
 
 // The last meld-phase choice worked out afresh that played a meld or lay-off and left the turn
 // going (one per thread): the position and its moves, the legal moves there (every caller passes
@@ -900,7 +981,7 @@ double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicP
   const GameState* before = nullptr;
   const std::vector<Move>* before_moves = nullptr;
   std::optional<GameState> before_copy;  // made at the first move not recorded
-  std::vector<Move>& moves_copy = imagined_scratch;
+  std::vector<Move>& moves_copy = memo_of_thread<ImaginedScratch>().moves;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
     if (step > 0) legal_moves_after(*before, *before_moves, t, rules, scratch);
@@ -908,12 +989,16 @@ double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicP
     else legal_moves(t, rules, scratch);
     if (scratch.empty()) break;
     double best_other = 0;
-    const Scored c =
-        meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr, &best_other);
+    // At the first step after `from`, the other sides are those of `from` when no other seat's
+    // hand or known cards differ (the turn on the hand as it is, after the one with the pile).
+    const double* others_best =
+        step == 0 && from && others_unchanged(from->position, t, seat) ? &from->best_other : nullptr;
+    const Scored c = meld_phase_choice(t, rules, scratch, p, danger, have_known ? &known : nullptr,
+                                       &best_other, others_best);
     const std::vector<Move>* moves = &scratch;
     const GameState* at = nullptr;
     if (record && c.index < scratch.size()) {
-      const ImaginedTurn::Step& kept = record->add(t, scratch, c.index);
+      const ImaginedTurn::Step& kept = record->add(t, scratch, c.index, best_other);
       moves = &kept.moves;
       at = &kept.position;
     }
@@ -1001,9 +1086,10 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     GameState taken = s;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
-    imagined_pile_turn.begin(p);
+    ImaginedTurn& pile_turn = imagined_pile_turn();
+    pile_turn.begin(p);
     const double with_pile =
-        imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &imagined_pile_turn);
+        imagine_turn(taken, rules, s.turn, p, scratch, danger, melds_from_pile, &pile_turn);
     // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
     // in a row end the hand, so the heuristic never plays one.
     if (s.pile_size == 1 && !melds_from_pile) return draw;
@@ -1012,12 +1098,12 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     // Its hand is the pile turn's first hand less the pile: the same table, so the moves of the
     // pile turn's first position give its melds.
     const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused, nullptr,
-                                        imagined_pile_turn.first());
+                                        pile_turn.first());
     const double margin = s.players == 2 ? p.pile_margin_two_players : p.pile_margin;
     return with_pile > without + margin ? pile : draw;
   }
   if (s.phase != Phase::Meld) return 0;
-  const std::size_t seen = imagined_pile_turn.find(s, moves, p);
+  const std::size_t seen = imagined_pile_turn().find(s, moves, p);
   if (seen < moves.size()) {
     assert(seen == meld_phase_choice(s, rules, moves, p, danger).index);
     return seen;
@@ -1063,7 +1149,7 @@ const HeuristicParams& HeuristicParams::defaults(int players) {
 }
 
 bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
-  const std::vector<Move>* moves = imagined_pile_turn.moves_at(s, rules);
+  const std::vector<Move>* moves = imagined_pile_turn().moves_at(s, rules);
   if (moves) {
     out = *moves;
   } else if (!last_step().moves_at(s, rules, out)) {

@@ -374,12 +374,17 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
   // The root's legal moves depend only on what the seat to act sees (choose()): worked out once
   // here, not at the first step of every iteration.
   legal_moves(determinize(obs, rules, 0), rules, root_legal_);
+  // The position before the observer's last tree move when that was a meld or a lay-off (its
+  // legal moves in before_legal_): the next position's moves are mostly those
+  // (legal_moves_after, which falls back on legal_moves when they are not sure to be).
+  GameState before{};
   for (int it = 0; it < iterations; ++it) {
     if (timed && (it & 15) == 0 && it > 0 && std::chrono::steady_clock::now() >= deadline) break;
     GameState d = determinize(obs, rules, rng_.next());
     memory_.begin(d, rules);  // the rollout policy's positions of the turn, from the root on
     int node = 0;
     int descent = 0;  // moves played below the root, the other seats' policy moves included
+    bool after_meld = false;  // `before` and before_legal_ hold the position before d's last move
     path_.clear();
     path_.push_back(0);
     // Selection and expansion: one level of the tree per observer step (at most nodes_.size()
@@ -394,9 +399,12 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
         legal_moves(d, rules, scratch_);
         assert(scratch_ == root_legal_);
 #endif
+      } else if (after_meld) {
+        legal_moves_after(before, before_legal_, d, rules, legal_);
       } else if (!recall || !heuristic_recalled_moves(d, rules, legal_)) {
         legal_moves(d, rules, legal_);
       }
+      after_meld = false;
       if (legal_.empty()) throw_no_legal_move(d, rules);  // a determinization the rules refuse
       const int mover = d.turn;
       if (others_by_policy && mover != observer) {
@@ -440,6 +448,11 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
         break;
       }
       const Move move = nodes_[static_cast<std::size_t>(best)].move;
+      if (move.kind == MoveKind::Meld || move.kind == MoveKind::Add) {
+        before = d;
+        before_legal_.swap(legal_);
+        after_meld = true;
+      }
       memory_.before(d, move);
       [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
       assert(r.ok());

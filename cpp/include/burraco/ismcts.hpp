@@ -230,6 +230,7 @@ class Ismcts {
   std::vector<Move> legal_;
   std::vector<Move> root_legal_;  // search(): the root's legal moves, the same in every iteration
   std::vector<Move> scratch_;
+  std::vector<Move> before_legal_;  // search(): the legal moves before the observer's last meld
   std::vector<std::int32_t> path_;
   std::vector<std::int32_t> untried_;
   TurnMemory memory_;  // the positions of the simulated turn (docs/search.md "Candidates")
