@@ -89,6 +89,23 @@ constexpr std::array<std::uint8_t, kKinds> kRankOf = [] {
   return t;
 }();
 
+// The bit of each kind in a CardSet plane (the joker: the first joker bit; a meld has one joker
+// at most).
+constexpr std::array<std::uint64_t, kKinds> kKindPlaneBit = [] {
+  std::array<std::uint64_t, kKinds> t{};
+  for (int k = 0; k < kSuitedKinds; ++k)
+    t[static_cast<std::size_t>(k)] = std::uint64_t{1} << (16 * (k / 13) + k % 13 + 1);
+  t[kJoker] = 1;
+  return t;
+}();
+
+// The kind of each suited bit of a CardSet plane (bit 16 * suit + rank).
+constexpr std::array<std::uint8_t, 64> kKindOfBit = [] {
+  std::array<std::uint8_t, 64> t{};
+  for (int b = 0; b < 64; ++b) t[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(13 * (b / 16) + b % 16 - 1);
+  return t;
+}();
+
 // The kinds of a CardSet plane as a kind mask (the joker bits not included).
 std::uint64_t kinds_of(std::uint64_t plane) {
   std::uint64_t kinds = 0;
@@ -138,6 +155,7 @@ class MeldWalk {
       set_naturals_ = lane | lane << 13 | lane << 26 | lane << 39;
     }
     const std::uint64_t wilds = one_ & (kKindTwos | kKindJoker);
+    wilds_ = wilds;
     for (int suit = 0; suit < kSuits; ++suit) {
       // Wilds that sort after every card of the suit: twos of the later suits, the joker.
       high_wilds_[suit] = wilds & (kinds_after_suit(suit) | kKindJoker);
@@ -149,6 +167,8 @@ class MeldWalk {
       const unsigned high = missing ? ~((2u << (31 - std::countl_zero(missing))) - 1) : ~0u;
       beside_ace_[suit] = ((1u << 3) | (1u << 4) | high) & 0x3FF8u;
     }
+    // Melds leaving two cards or more go out unchecked while a meld slot is free (none else).
+    plain_max_ = s.meld_count < kMaxMelds ? hand_size_ - 2 : -1;
     max_set_ = rules.sets_allowed ? rules.max_set_size : 0;
     max_run_ = rules.max_run_size;
   }
@@ -169,14 +189,32 @@ class MeldWalk {
         node.run.alive = true;
         node.run.pending = static_cast<std::int8_t>(suit);
       } else {
-        node.set.alive = (set_naturals_ >> k) & 1;
+        // A meld's cards sort after its first, so a natural starts a meld only with enough of
+        // the cards after it: a set with two more cards of its rank or wilds (one wild at most,
+        // and two naturals in all), a run from 3..K with the next rank or the one after and a
+        // third card (the two ranks or a wild). A view that cannot reach a meld is dropped here
+        // with its subtree, which holds no meld of that view.
+        const std::uint64_t after = ~std::uint64_t{0} << k;  // k and the kinds after it
+        const bool wild = (wilds_ & after & ~kind_bit(k)) != 0;
+        const std::uint64_t column = kind_rank(rank) & after;
+        const int naturals = std::popcount(one_ & column) + std::popcount(two_ & column);
+        node.set.alive = ((set_naturals_ >> k) & 1) && naturals + wild >= 3;
         node.set.rank = static_cast<std::uint8_t>(rank);
         node.set.naturals = 1;
-        node.run.alive = true;
+        bool run = true;
+        if (rank >= 3) {
+          const bool next1 = rank <= kRanks - 1 && ((one_ >> (k + 1)) & 1);
+          const bool next2 = rank <= kRanks - 2 && ((one_ >> (k + 2)) & 1);
+          run = (next1 && next2) || (wild && (next1 || next2));
+        }
+        if (!run && !node.set.alive) continue;
+        node.run.alive = run;
         node.run.suit = static_cast<std::int8_t>(suit);
         add_run_natural(node.run, rank);
       }
-      grow(node);
+      if (node.set.alive && node.run.alive) grow<kSet | kRun>(node);
+      else if (node.set.alive) grow<kSet>(node);
+      else grow<kRun>(node);
     }
   }
 
@@ -317,41 +355,55 @@ class MeldWalk {
     return false;
   }
 
+  // The walk is instantiated for the views a node has alive (kSet, kRun, or both): after the
+  // first cards nearly every node is a set or a run only, and its grow and visit then skip the
+  // other view's work altogether. The views' rules are the same in every instantiation.
+  static constexpr int kSet = 1, kRun = 2;
+
+  template <int Views>
   void grow(const MeldNode& node) {
-    const std::uint64_t set_ok = set_next(node.set, node.n), run_ok = run_next(node.run, node.n);
+    const std::uint64_t set_ok = (Views & kSet) ? set_next(node.set, node.n) : 0;
+    const std::uint64_t run_ok = (Views & kRun) ? run_next(node.run, node.n) : 0;
     const std::uint64_t next = (set_ok | run_ok) & one_;
     const int k = node.last;
     // The same kind again first (while the hand has another copy and the meld has one), then the
     // kinds above it. A meld has one joker at most.
-    if (k != kJoker && ((next & two_) >> k & 1) &&
-        !(node.cards.two() & CardSet::bit(Card(static_cast<std::uint8_t>(k)))))
-      visit(node, k, set_ok, run_ok);
+    if (k != kJoker && ((next & two_) >> k & 1) && !(node.cards.two() & kKindPlaneBit[k]))
+      visit<Views>(node, k, set_ok, run_ok);
     for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1)
-      visit(node, std::countr_zero(rest), set_ok, run_ok);
+      visit<Views>(node, std::countr_zero(rest), set_ok, run_ok);
   }
 
+  template <int Views>
   void visit(const MeldNode& parent, int k, std::uint64_t set_ok, std::uint64_t run_ok) {
     MeldNode node;
     // The card's bit in the planes: a second copy goes to plane two; a meld has one joker at most.
-    const std::uint64_t bit = k == kJoker ? 1u : CardSet::bit(Card(static_cast<std::uint8_t>(k)));
+    const std::uint64_t bit = kKindPlaneBit[k];
     node.cards = k == parent.last ? CardSet(parent.cards.one(), parent.cards.two() | bit)
                                   : CardSet(parent.cards.one() | bit, parent.cards.two());
     node.n = parent.n + 1;
     node.last = k;
-    if ((set_ok >> k) & 1) node.set = set_step(parent.set, k);
-    if ((run_ok >> k) & 1) node.run = run_step(parent.run, k);
-    if (node.n >= 3 && (set_legal(node) || run_legal(node))) emit(node.cards, node.n);
-    grow(node);
+    const bool set = (Views & kSet) && ((set_ok >> k) & 1);
+    const bool run = (Views & kRun) && ((run_ok >> k) & 1);
+    if (set) node.set = set_step(parent.set, k);
+    if (run) node.run = run_step(parent.run, k);
+    if (node.n >= 3 && ((set && set_legal(node)) || (run && run_legal(node))))
+      emit(node.cards, node.n);
+    if (set && run) grow<kSet | kRun>(node);
+    else if (set) grow<kSet>(node);
+    else grow<kRun>(node);
   }
 
   void emit(CardSet cards, int n) {
-    Move move{MoveKind::Meld, Card{}, 0, cards};
-    if (hand_size_ - n >= 2) {
-      if (s_.meld_count < kMaxMelds) out_.push_back(move);
-    } else {
-      GameState t = s_;
-      if (apply_move(t, rules_, move).ok()) out_.push_back(move);
-    }
+    if (n <= plain_max_) out_.push_back(Move{MoveKind::Meld, Card{}, 0, cards});
+    else if (n > hand_size_ - 2) emit_checked(cards);
+  }
+
+  // A meld that would leave one card or none: apply_move decides (RULES C.4).
+  [[gnu::noinline]] void emit_checked(CardSet cards) {
+    const Move move{MoveKind::Meld, Card{}, 0, cards};
+    GameState t = s_;
+    if (apply_move(t, rules_, move).ok()) out_.push_back(move);
   }
 
   const GameState& s_;
@@ -359,10 +411,12 @@ class MeldWalk {
   int hand_size_;
   std::vector<Move>& out_;
   std::uint64_t one_ = 0, two_ = 0;  // kinds held at least once / twice
+  std::uint64_t wilds_ = 0;          // the wild kinds held (twos, the joker)
   std::uint64_t set_naturals_ = 0;   // kinds that may be a set's natural (rank allowed, no set yet)
   std::uint64_t high_wilds_[kSuits] = {};
   unsigned beside_ace_[kSuits] = {};  // the ranks 3..K that may follow an ace (run_next)
   int max_set_ = 0, max_run_ = 0;
+  int plain_max_ = 0;  // melds of this many cards or fewer are emitted unchecked
 };
 
 Move simple_move(MoveKind kind) {
@@ -416,6 +470,17 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
   }
   // Discards: with two or more cards in hand only the C.5 hold can refuse one (check_discard).
   const bool many = hand.size() > 1, held = s.hold.valid();
+  if (many && !held) {
+    // Every distinct card may go: written straight from the plane's bits, in canonical order.
+    const std::uint64_t bits = distinct.one() & CardSet::kRankBits;
+    const bool joker = distinct.jokers() != 0;
+    std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(std::popcount(bits)) + joker);
+    for (std::uint64_t rest = bits; rest; rest &= rest - 1)
+      out[at++] = Move{MoveKind::Discard, Card(kKindOfBit[std::countr_zero(rest)]), 0, CardSet{}};
+    if (joker) out[at] = Move{MoveKind::Discard, Card::joker(), 0, CardSet{}};
+    return;
+  }
   distinct.for_each([&](Card c) {
     if (many ? !(held && hold_blocks(s, rules, c)) : check_discard(s, rules, c) == MoveError::Ok)
       out.push_back(Move{MoveKind::Discard, c, 0, CardSet{}});
