@@ -102,7 +102,8 @@ constexpr std::array<std::uint64_t, kKinds> kKindPlaneBit = [] {
 // The kind of each suited bit of a CardSet plane (bit 16 * suit + rank).
 constexpr std::array<std::uint8_t, 64> kKindOfBit = [] {
   std::array<std::uint8_t, 64> t{};
-  for (int b = 0; b < 64; ++b) t[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(13 * (b / 16) + b % 16 - 1);
+  for (int b = 0; b < 64; ++b)
+    t[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(13 * (b / 16) + b % 16 - 1);
   return t;
 }();
 
@@ -212,9 +213,9 @@ class MeldWalk {
         node.run.suit = static_cast<std::int8_t>(suit);
         add_run_natural(node.run, rank);
       }
-      if (node.set.alive && node.run.alive) grow<kSet | kRun>(node);
-      else if (node.set.alive) grow<kSet>(node);
-      else grow<kRun>(node);
+      if (node.set.alive && node.run.alive) grow(node);
+      else if (node.set.alive) grow_set(node);
+      else run_walk(node.cards.one(), node.cards.two(), node.n, node.last, node.run);
     }
   }
 
@@ -322,12 +323,21 @@ class MeldWalk {
   // Is the run view (three cards or more) a legal run? make_meld's choices on slot bits: the ace
   // low or high (or both), an own two natural in slot 2 or the wild; run_shape judges each, and
   // any one legal choice suffices.
-  bool run_legal(const MeldNode& node) const {
-    const RunView& v = node.run;
-    if (!v.alive) return false;
+  bool run_legal(const MeldNode& node) const { return node.run.alive && run_view_legal(node.run); }
+
+  bool run_view_legal(const RunView& v) const {
     assert(v.suit >= 0);  // a leading two's suit is settled by the second card
     if (v.ranks == 0 && v.aces != 1) return false;  // no natural, or two aces alone (a set)
     const unsigned ranks = v.ranks;
+    if (v.aces == 0 && v.own_twos == 0) {
+      // Only 3..K and at most one wild of another kind: run_shape's answer in closed form. No
+      // ace, so no V4 and no orphan; a wild goes in the one hole, else below slot 3 (slot 2 or
+      // lower is always a slot, and the wild is not this suit's two).
+      if (v.others > 1) return false;
+      const int count = std::popcount(ranks);
+      const int gaps = (31 - std::countl_zero(ranks)) - std::countr_zero(ranks) + 1 - count;
+      return gaps <= v.others && count + v.others <= rules_.max_run_size;
+    }
     unsigned ace_options[2] = {0, 0};
     int options = 1;
     if (v.aces == 1) {
@@ -355,43 +365,103 @@ class MeldWalk {
     return false;
   }
 
-  // The walk is instantiated for the views a node has alive (kSet, kRun, or both): after the
-  // first cards nearly every node is a set or a run only, and its grow and visit then skip the
-  // other view's work altogether. The views' rules are the same in every instantiation.
-  static constexpr int kSet = 1, kRun = 2;
-
-  template <int Views>
+  // A node both views keep (the first card, or a wild after it): both views' next kinds. Each
+  // child that only one view takes goes on in that view's own walk (set_child, run_child), which
+  // keeps the other view's state out of its way; the rest stay here.
   void grow(const MeldNode& node) {
-    const std::uint64_t set_ok = (Views & kSet) ? set_next(node.set, node.n) : 0;
-    const std::uint64_t run_ok = (Views & kRun) ? run_next(node.run, node.n) : 0;
+    const std::uint64_t set_ok = set_next(node.set, node.n), run_ok = run_next(node.run, node.n);
     const std::uint64_t next = (set_ok | run_ok) & one_;
     const int k = node.last;
     // The same kind again first (while the hand has another copy and the meld has one), then the
     // kinds above it. A meld has one joker at most.
     if (k != kJoker && ((next & two_) >> k & 1) && !(node.cards.two() & kKindPlaneBit[k]))
-      visit<Views>(node, k, set_ok, run_ok);
+      visit(node, k, set_ok, run_ok);
     for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1)
-      visit<Views>(node, std::countr_zero(rest), set_ok, run_ok);
+      visit(node, std::countr_zero(rest), set_ok, run_ok);
   }
 
-  template <int Views>
   void visit(const MeldNode& parent, int k, std::uint64_t set_ok, std::uint64_t run_ok) {
-    MeldNode node;
     // The card's bit in the planes: a second copy goes to plane two; a meld has one joker at most.
     const std::uint64_t bit = kKindPlaneBit[k];
-    node.cards = k == parent.last ? CardSet(parent.cards.one(), parent.cards.two() | bit)
-                                  : CardSet(parent.cards.one() | bit, parent.cards.two());
-    node.n = parent.n + 1;
+    const bool again = k == parent.last;
+    const std::uint64_t one = again ? parent.cards.one() : parent.cards.one() | bit;
+    const std::uint64_t two = again ? parent.cards.two() | bit : parent.cards.two();
+    const int n = parent.n + 1;
+    const bool set = (set_ok >> k) & 1, run = (run_ok >> k) & 1;
+    if (!run) {  // a set only from here
+      const int rank = parent.set.rank ? parent.set.rank : kRankOf[static_cast<std::size_t>(k)];
+      const std::uint64_t column = kind_rank(rank) & set_naturals_ & one_;
+      set_child(one, two, n, k, parent.set.wild, parent.set.naturals, column);
+      return;
+    }
+    if (!set) {  // a run only from here
+      run_child(one, two, n, k, parent.run);
+      return;
+    }
+    MeldNode node;
+    node.cards = CardSet(one, two);
+    node.n = n;
     node.last = k;
-    const bool set = (Views & kSet) && ((set_ok >> k) & 1);
-    const bool run = (Views & kRun) && ((run_ok >> k) & 1);
-    if (set) node.set = set_step(parent.set, k);
-    if (run) node.run = run_step(parent.run, k);
-    if (node.n >= 3 && ((set && set_legal(node)) || (run && run_legal(node))))
-      emit(node.cards, node.n);
-    if (set && run) grow<kSet | kRun>(node);
-    else if (set) grow<kSet>(node);
-    else grow<kRun>(node);
+    node.set = set_step(parent.set, k);
+    node.run = run_step(parent.run, k);
+    if (n >= 3 && (set_legal(node) || run_legal(node))) emit(node.cards, n);
+    grow(node);
+  }
+
+  // The subtree of a node that can only become a run (its suit settled): run_next, run_step and
+  // run_view_legal with the run's state in registers.
+  void run_walk(std::uint64_t one, std::uint64_t two, int n, int k, RunView v) {
+    const std::uint64_t next = run_next(v, n) & one_;
+    if (k != kJoker && ((next & two_) >> k & 1) && !(two & kKindPlaneBit[k]))
+      run_child(one, two | kKindPlaneBit[k], n + 1, k, v);
+    for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1) {
+      const int c = std::countr_zero(rest);
+      run_child(one | kKindPlaneBit[c], two, n + 1, c, v);
+    }
+  }
+
+  void run_child(std::uint64_t one, std::uint64_t two, int n, int k, RunView parent) {
+    const RunView v = run_step(parent, k);
+    if (n >= 3 && run_view_legal(v)) emit(CardSet(one, two), n);
+    // A card past the suit's kinds is a wild of another kind: it sorts after every card the run
+    // could still take, and the run has no room for a second wild, so nothing follows it.
+    if (k < 13 * v.suit + 13) run_walk(one, two, n, k, v);
+  }
+
+  // The subtree of a node that can only become a set: set_next and set_step with the set's state
+  // in registers.
+  void grow_set(const MeldNode& node) {
+    const SetView& v = node.set;
+    assert(v.rank != 0);  // a set-only node holds a natural (a leading two keeps the run view)
+    const std::uint64_t column = kind_rank(v.rank) & set_naturals_ & one_;
+    set_walk(node.cards.one(), node.cards.two(), node.n, node.last, v.wild, v.naturals, column);
+  }
+
+  void set_walk(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
+                std::uint64_t column) {
+    if (n >= max_set_) return;
+    std::uint64_t next = column;
+    if (!wild) {
+      // The wild only if the set can still be legal (set_next).
+      if (naturals >= 2) next |= wilds_;
+      else if (column) next |= wilds_ & kKindTwos & (kind_bit(63 - std::countl_zero(column)) - 1);
+    }
+    if (k != kJoker && ((next & two_) >> k & 1) && !(two & kKindPlaneBit[k]))
+      set_child(one, two | kKindPlaneBit[k], n + 1, k, wild, naturals, column);
+    for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1) {
+      const int c = std::countr_zero(rest);
+      set_child(one | kKindPlaneBit[c], two, n + 1, c, wild, naturals, column);
+    }
+  }
+
+  // set_step, set_legal and the walk on: `wild` and `naturals` are the parent's (set_next offers
+  // a wild only to a set without one).
+  void set_child(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
+                 std::uint64_t column) {
+    if ((kKindTwos | kKindJoker) >> k & 1) wild = true;
+    else ++naturals;
+    if (n >= 3 && naturals >= 2) emit(CardSet(one, two), n);
+    set_walk(one, two, n, k, wild, naturals, column);
   }
 
   void emit(CardSet cards, int n) {
