@@ -52,15 +52,22 @@ MeldKey meld_key(CardSet cards) {
 // make_meld places runs by, trying the ace low and high and an own two as natural or wild as
 // make_meld does, without building the layout.
 //
-// Two pruning rules keep the walk small: a wild is taken only where the meld can still be legal
+// Three pruning rules keep the walk small: a wild is taken only where the meld can still be legal
 // after it (a run needs two cards before a wild that sorts after its suit; a set with one natural
-// needs another of its rank sorting after the wild), and beside an ace the first of 3..K must fit
-// a low run (A 2 3 4) or a high run the hand can complete (r..K A).
+// needs another of its rank sorting after the wild); beside an ace the first of 3..K must fit a
+// low run (A 2 3 4) or a high run the hand can complete (r..K A); and a natural starts a set or a
+// run only if the hand holds enough cards after it for one (run()).
 //
-// Cost (callgrind, tools/callgrind_rows.py, rows cpp_legal_12 and cpp_legal_30): the dealt
-// italian hand's meld phase 8,467 instructions a call (9,176 with the sorted candidates this
-// replaced), 43 nodes for its 12 melds; a 31-card hand after a pile take 50,115 (83,650), 197
-// nodes for 102 melds.
+// A node that only one view keeps (nearly every node past the first card or a wild) is walked on
+// by that view's own recursion, set_walk or run_walk, which carries only its view's state, in
+// registers; the nodes both views keep are walked by grow and visit. A run whose last card is a
+// wild of another suit (or the joker) is a leaf: nothing that sorts after it can join it.
+//
+// Cost (callgrind, tools/callgrind_rows.py, rows cpp_legal_12 and cpp_legal_30, with the
+// lay-offs and discards): the dealt italian hand's meld phase 5,083 instructions a call (7,819
+// before the view walks and the pruning of the first card; 9,176 with the sorted candidates the
+// walk replaced), for its 12 melds; a 31-card hand after a pile take 33,135 (47,943; 83,650) for
+// 102 melds.
 
 constexpr std::uint64_t kind_bit(int k) { return std::uint64_t{1} << k; }
 constexpr std::uint64_t kind_suit(int suit) { return std::uint64_t{0x1FFF} << (13 * suit); }
@@ -178,12 +185,10 @@ class MeldWalk {
     // A meld's first card is never the joker (the joker sorts last, and a meld is not all wild).
     for (std::uint64_t firsts = one_ & ~kKindJoker; firsts; firsts &= firsts - 1) {
       const int k = std::countr_zero(firsts);
-      MeldNode node;
-      node.cards.add(Card(static_cast<std::uint8_t>(k)));
-      node.n = 1;
-      node.last = k;
+      const std::uint64_t bit = kKindPlaneBit[k];
       const int suit = kSuitOf[static_cast<std::size_t>(k)];
       const int rank = kRankOf[static_cast<std::size_t>(k)];
+      MeldNode node;
       if (rank == kTwo) {
         node.set.alive = set_naturals_ != 0 && max_set_ >= 3;
         node.set.wild = true;
@@ -199,25 +204,37 @@ class MeldWalk {
         const bool wild = (wilds_ & after & ~kind_bit(k)) != 0;
         const std::uint64_t column = kind_rank(rank) & after;
         const int naturals = std::popcount(one_ & column) + std::popcount(two_ & column);
-        node.set.alive = ((set_naturals_ >> k) & 1) && naturals + wild >= 3;
-        node.set.rank = static_cast<std::uint8_t>(rank);
-        node.set.naturals = 1;
+        const bool set = ((set_naturals_ >> k) & 1) && naturals + wild >= 3;
         bool run = true;
         if (rank >= 3) {
           const bool next1 = rank <= kRanks - 1 && ((one_ >> (k + 1)) & 1);
           const bool next2 = rank <= kRanks - 2 && ((one_ >> (k + 2)) & 1);
           run = (next1 && next2) || (wild && (next1 || next2));
         }
-        if (!run && !node.set.alive) continue;
-        node.run.alive = run;
-        node.run.suit = static_cast<std::int8_t>(suit);
-        add_run_natural(node.run, rank);
+        if (!run) {
+          if (set) set_walk(bit, 0, 1, k, false, 1, kind_rank(rank) & set_naturals_ & one_);
+          continue;
+        }
+        RunView v;
+        v.alive = true;
+        v.suit = static_cast<std::int8_t>(suit);
+        add_run_natural(v, rank);
+        if (!set) {
+          run_walk(bit, 0, 1, k, v);
+          continue;
+        }
+        node.set.alive = true;
+        node.set.rank = static_cast<std::uint8_t>(rank);
+        node.set.naturals = 1;
+        node.run = v;
       }
-      if (node.set.alive && node.run.alive) grow(node);
-      else if (node.set.alive) grow_set(node);
-      else run_walk(node.cards.one(), node.cards.two(), node.n, node.last, node.run);
+      node.cards = CardSet(bit, 0);
+      node.n = 1;
+      node.last = k;
+      grow(node);
     }
   }
+
 
  private:
   static void add_run_natural(RunView& v, int rank) {
@@ -428,15 +445,8 @@ class MeldWalk {
     if (k < 13 * v.suit + 13) run_walk(one, two, n, k, v);
   }
 
-  // The subtree of a node that can only become a set: set_next and set_step with the set's state
-  // in registers.
-  void grow_set(const MeldNode& node) {
-    const SetView& v = node.set;
-    assert(v.rank != 0);  // a set-only node holds a natural (a leading two keeps the run view)
-    const std::uint64_t column = kind_rank(v.rank) & set_naturals_ & one_;
-    set_walk(node.cards.one(), node.cards.two(), node.n, node.last, v.wild, v.naturals, column);
-  }
-
+  // The subtree of a node that can only become a set (of the kinds in `column`): set_next and
+  // set_step with the set's state in registers.
   void set_walk(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
                 std::uint64_t column) {
     if (n >= max_set_) return;
@@ -544,11 +554,10 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
     // Every distinct card may go: written straight from the plane's bits, in canonical order.
     const std::uint64_t bits = distinct.one() & CardSet::kRankBits;
     const bool joker = distinct.jokers() != 0;
-    std::size_t at = out.size();
-    out.resize(at + static_cast<std::size_t>(std::popcount(bits)) + joker);
+    out.reserve(out.size() + static_cast<std::size_t>(std::popcount(bits)) + joker);
     for (std::uint64_t rest = bits; rest; rest &= rest - 1)
-      out[at++] = Move{MoveKind::Discard, Card(kKindOfBit[std::countr_zero(rest)]), 0, CardSet{}};
-    if (joker) out[at] = Move{MoveKind::Discard, Card::joker(), 0, CardSet{}};
+      out.push_back(Move{MoveKind::Discard, Card(kKindOfBit[std::countr_zero(rest)]), 0, {}});
+    if (joker) out.push_back(Move{MoveKind::Discard, Card::joker(), 0, CardSet{}});
     return;
   }
   distinct.for_each([&](Card c) {
