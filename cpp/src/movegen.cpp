@@ -235,7 +235,6 @@ class MeldWalk {
     }
   }
 
-
  private:
   static void add_run_natural(RunView& v, int rank) {
     if (rank == kAce) {
@@ -346,14 +345,31 @@ class MeldWalk {
     assert(v.suit >= 0);  // a leading two's suit is settled by the second card
     if (v.ranks == 0 && v.aces != 1) return false;  // no natural, or two aces alone (a set)
     const unsigned ranks = v.ranks;
-    if (v.aces == 0 && v.own_twos == 0) {
-      // Only 3..K and at most one wild of another kind: run_shape's answer in closed form. No
-      // ace, so no V4 and no orphan; a wild goes in the one hole, else below slot 3 (slot 2 or
-      // lower is always a slot, and the wild is not this suit's two).
-      if (v.others > 1) return false;
-      const int count = std::popcount(ranks);
-      const int gaps = (31 - std::countl_zero(ranks)) - std::countr_zero(ranks) + 1 - count;
-      return gaps <= v.others && count + v.others <= rules_.max_run_size;
+    if (v.aces == 0) {
+      // No ace: run_shape's answers in closed form (no V4, no orphan: the run ends at K). With
+      // naturals in slots `s` and w <= 1 wilds it is legal when the holes are at most w and
+      // popcount(s) + w cards fit max_run_size: a wild goes in the one hole, else below the
+      // lowest natural (slot 2 or 1, always a slot when the lowest is 3 or 2; slot 1 may be
+      // missing only when the ace is high-only, and then slot 14 is free above K) -- except an
+      // own two that would go below a 3 into slot 2, where it is natural, not a wild (Hole).
+      const int max = rules_.max_run_size, count = std::popcount(ranks);
+      const int top = 31 - std::countl_zero(ranks), low = std::countr_zero(ranks);
+      const int gaps = top - low + 1 - count;           // holes among the 3..K
+      const int gaps_with_two = top - 2 + 1 - (count + 1);  // with the two natural in slot 2
+      const bool natural_two = rules_.natural_two_in_run;
+      if (v.own_twos == 0)
+        return v.others <= 1 && gaps <= v.others && count + v.others <= max;
+      if (v.own_twos == 1) {
+        // The two natural in slot 2 (others still wild), or the two as the one wild.
+        if (natural_two && v.others <= 1 && gaps_with_two <= v.others &&
+            count + 1 + v.others <= max)
+          return true;
+        return v.others == 0 && gaps <= 1 && count + 1 <= max &&
+               !(natural_two && gaps == 0 && low == 3);
+      }
+      // Two own twos: one natural in slot 2, the other the wild.
+      return natural_two && v.own_twos == 2 && v.others == 0 && gaps_with_two <= 1 &&
+             count + 2 <= max;
     }
     unsigned ace_options[2] = {0, 0};
     int options = 1;
