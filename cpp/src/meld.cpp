@@ -67,48 +67,6 @@ constexpr unsigned kSlotHighAce = 1u << 14;
 
 int lowest(unsigned mask) { return std::countr_zero(mask); }
 int highest(unsigned mask) { return 31 - std::countl_zero(mask); }
-bool contiguous(unsigned mask) {
-  const unsigned shifted = mask >> lowest(mask);
-  return (shifted & (shifted + 1)) == 0;
-}
-
-}  // namespace
-
-MeldError run_shape(unsigned naturals, bool has_wild, bool own_two, int fixed_slot,
-                    const Rules& rules, RunShape& out) {
-  const int lo = lowest(naturals), hi = highest(naturals);
-  if ((naturals & kSlotLowAce) && (naturals & kSlotHighAce) && !rules.allow_both_aces_in_run)
-    return MeldError::BothAces;  // V4
-  const int gaps = (hi - lo + 1) - std::popcount(naturals);
-  int wild_slot = 0;
-  if (!has_wild) {
-    if (gaps != 0) return MeldError::Hole;
-  } else if (fixed_slot != 0) {
-    if (!contiguous(naturals | (1u << fixed_slot))) return MeldError::BoundWildCannotMove;
-    wild_slot = fixed_slot;
-  } else if (gaps > 1) {
-    return MeldError::Hole;
-  } else if (gaps == 1) {
-    wild_slot = lowest(~naturals & ~((1u << lo) - 1));  // the hole
-  } else if (lo - 1 >= rules.min_slot()) {
-    wild_slot = lo - 1;  // B.4 preference 3: a free wild goes low
-  } else if (hi + 1 <= rules.max_slot()) {
-    wild_slot = hi + 1;
-  } else {
-    return MeldError::NoSlotForWild;  // V6
-  }
-  // A two of the run's suit in slot 2 is natural (V2): such a placement is not a wild.
-  if (wild_slot == 2 && rules.natural_two_in_run && own_two) return MeldError::Hole;
-  const int first = wild_slot ? std::min(lo, wild_slot) : lo;
-  const int last = wild_slot ? std::max(hi, wild_slot) : hi;
-  if (last - first + 1 > rules.max_run_size) return MeldError::TooLong;
-  const bool orphan = first == 1 && last == 14 && !rules.allow_both_aces_in_run;
-  if (orphan && !rules.allow_orphan_wild_14) return MeldError::OrphanNotAllowed;  // V5
-  out = RunShape{first, last, wild_slot, orphan};
-  return MeldError::Ok;
-}
-
-namespace {
 
 // Completes a run from its natural slots and its wild (RULES B.3-B.5): run_shape places the wild
 // and checks V1-V6. Writes every run field of `out` but `cards`.

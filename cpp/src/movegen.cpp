@@ -52,15 +52,22 @@ MeldKey meld_key(CardSet cards) {
 // make_meld places runs by, trying the ace low and high and an own two as natural or wild as
 // make_meld does, without building the layout.
 //
-// Two pruning rules keep the walk small: a wild is taken only where the meld can still be legal
+// Three pruning rules keep the walk small: a wild is taken only where the meld can still be legal
 // after it (a run needs two cards before a wild that sorts after its suit; a set with one natural
-// needs another of its rank sorting after the wild), and beside an ace the first of 3..K must fit
-// a low run (A 2 3 4) or a high run the hand can complete (r..K A).
+// needs another of its rank sorting after the wild); beside an ace the first of 3..K must fit a
+// low run (A 2 3 4) or a high run the hand can complete (r..K A); and a natural starts a set or a
+// run only if the hand holds enough cards after it for one (run()).
 //
-// Cost (callgrind, tools/callgrind_rows.py, rows cpp_legal_12 and cpp_legal_30): the dealt
-// italian hand's meld phase 8,467 instructions a call (9,176 with the sorted candidates this
-// replaced), 43 nodes for its 12 melds; a 31-card hand after a pile take 50,115 (83,650), 197
-// nodes for 102 melds.
+// A node that only one view keeps (nearly every node past the first card or a wild) is walked on
+// by that view's own recursion, set_walk or run_walk, which carries only its view's state, in
+// registers; the nodes both views keep are walked by grow and visit. A run whose last card is a
+// wild of another suit (or the joker) is a leaf: nothing that sorts after it can join it.
+//
+// Cost (callgrind, tools/callgrind_rows.py, rows cpp_legal_12 and cpp_legal_30, with the
+// lay-offs and discards): the dealt italian hand's meld phase 5,122 instructions a call (7,819
+// before the view walks and the pruning of the first card; 9,176 with the sorted candidates the
+// walk replaced), for its 12 melds; a 31-card hand after a pile take 31,876 (47,943; 83,650) for
+// 102 melds.
 
 constexpr std::uint64_t kind_bit(int k) { return std::uint64_t{1} << k; }
 constexpr std::uint64_t kind_suit(int suit) { return std::uint64_t{0x1FFF} << (13 * suit); }
@@ -86,6 +93,24 @@ constexpr std::array<std::uint8_t, kKinds> kRankOf = [] {
   for (int k = 0; k < kSuitedKinds; ++k)
     t[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k % 13 + 1);
   t[kJoker] = 0;
+  return t;
+}();
+
+// The bit of each kind in a CardSet plane (the joker: the first joker bit; a meld has one joker
+// at most).
+constexpr std::array<std::uint64_t, kKinds> kKindPlaneBit = [] {
+  std::array<std::uint64_t, kKinds> t{};
+  for (int k = 0; k < kSuitedKinds; ++k)
+    t[static_cast<std::size_t>(k)] = std::uint64_t{1} << (16 * (k / 13) + k % 13 + 1);
+  t[kJoker] = 1;
+  return t;
+}();
+
+// The kind of each suited bit of a CardSet plane (bit 16 * suit + rank).
+constexpr std::array<std::uint8_t, 64> kKindOfBit = [] {
+  std::array<std::uint8_t, 64> t{};
+  for (int b = 0; b < 64; ++b)
+    t[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(13 * (b / 16) + b % 16 - 1);
   return t;
 }();
 
@@ -138,6 +163,7 @@ class MeldWalk {
       set_naturals_ = lane | lane << 13 | lane << 26 | lane << 39;
     }
     const std::uint64_t wilds = one_ & (kKindTwos | kKindJoker);
+    wilds_ = wilds;
     for (int suit = 0; suit < kSuits; ++suit) {
       // Wilds that sort after every card of the suit: twos of the later suits, the joker.
       high_wilds_[suit] = wilds & (kinds_after_suit(suit) | kKindJoker);
@@ -149,6 +175,8 @@ class MeldWalk {
       const unsigned high = missing ? ~((2u << (31 - std::countl_zero(missing))) - 1) : ~0u;
       beside_ace_[suit] = ((1u << 3) | (1u << 4) | high) & 0x3FF8u;
     }
+    // Melds leaving two cards or more go out unchecked while a meld slot is free (none else).
+    plain_max_ = s.meld_count < kMaxMelds ? hand_size_ - 2 : -1;
     max_set_ = rules.sets_allowed ? rules.max_set_size : 0;
     max_run_ = rules.max_run_size;
   }
@@ -157,25 +185,52 @@ class MeldWalk {
     // A meld's first card is never the joker (the joker sorts last, and a meld is not all wild).
     for (std::uint64_t firsts = one_ & ~kKindJoker; firsts; firsts &= firsts - 1) {
       const int k = std::countr_zero(firsts);
-      MeldNode node;
-      node.cards.add(Card(static_cast<std::uint8_t>(k)));
-      node.n = 1;
-      node.last = k;
+      const std::uint64_t bit = kKindPlaneBit[k];
       const int suit = kSuitOf[static_cast<std::size_t>(k)];
       const int rank = kRankOf[static_cast<std::size_t>(k)];
+      MeldNode node;
       if (rank == kTwo) {
         node.set.alive = set_naturals_ != 0 && max_set_ >= 3;
         node.set.wild = true;
         node.run.alive = true;
         node.run.pending = static_cast<std::int8_t>(suit);
       } else {
-        node.set.alive = (set_naturals_ >> k) & 1;
+        // A meld's cards sort after its first, so a natural starts a meld only with enough of
+        // the cards after it: a set with two more cards of its rank or wilds (one wild at most,
+        // and two naturals in all), a run from 3..K with the next rank or the one after and a
+        // third card (the two ranks or a wild). A view that cannot reach a meld is dropped here
+        // with its subtree, which holds no meld of that view.
+        const std::uint64_t after = ~std::uint64_t{0} << k;  // k and the kinds after it
+        const bool wild = (wilds_ & after & ~kind_bit(k)) != 0;
+        const std::uint64_t column = kind_rank(rank) & after;
+        const int naturals = std::popcount(one_ & column) + std::popcount(two_ & column);
+        const bool set = ((set_naturals_ >> k) & 1) && naturals + wild >= 3;
+        bool run = true;
+        if (rank >= 3) {
+          const bool next1 = rank <= kRanks - 1 && ((one_ >> (k + 1)) & 1);
+          const bool next2 = rank <= kRanks - 2 && ((one_ >> (k + 2)) & 1);
+          run = (next1 && next2) || (wild && (next1 || next2));
+        }
+        if (!run) {
+          if (set) set_walk(bit, 0, 1, k, false, 1, kind_rank(rank) & set_naturals_ & one_);
+          continue;
+        }
+        RunView v;
+        v.alive = true;
+        v.suit = static_cast<std::int8_t>(suit);
+        add_run_natural(v, rank);
+        if (!set) {
+          run_walk(bit, 0, 1, k, v);
+          continue;
+        }
+        node.set.alive = true;
         node.set.rank = static_cast<std::uint8_t>(rank);
         node.set.naturals = 1;
-        node.run.alive = true;
-        node.run.suit = static_cast<std::int8_t>(suit);
-        add_run_natural(node.run, rank);
+        node.run = v;
       }
+      node.cards = CardSet(bit, 0);
+      node.n = 1;
+      node.last = k;
       grow(node);
     }
   }
@@ -284,12 +339,38 @@ class MeldWalk {
   // Is the run view (three cards or more) a legal run? make_meld's choices on slot bits: the ace
   // low or high (or both), an own two natural in slot 2 or the wild; run_shape judges each, and
   // any one legal choice suffices.
-  bool run_legal(const MeldNode& node) const {
-    const RunView& v = node.run;
-    if (!v.alive) return false;
+  bool run_legal(const MeldNode& node) const { return node.run.alive && run_view_legal(node.run); }
+
+  bool run_view_legal(const RunView& v) const {
     assert(v.suit >= 0);  // a leading two's suit is settled by the second card
     if (v.ranks == 0 && v.aces != 1) return false;  // no natural, or two aces alone (a set)
     const unsigned ranks = v.ranks;
+    if (v.aces == 0) {
+      // No ace: run_shape's answers in closed form (no V4, no orphan: the run ends at K). With
+      // naturals in slots `s` and w <= 1 wilds it is legal when the holes are at most w and
+      // popcount(s) + w cards fit max_run_size: a wild goes in the one hole, else below the
+      // lowest natural (slot 2 or 1, always a slot when the lowest is 3 or 2; slot 1 may be
+      // missing only when the ace is high-only, and then slot 14 is free above K) -- except an
+      // own two that would go below a 3 into slot 2, where it is natural, not a wild (Hole).
+      const int max = rules_.max_run_size, count = std::popcount(ranks);
+      const int top = 31 - std::countl_zero(ranks), low = std::countr_zero(ranks);
+      const int gaps = top - low + 1 - count;           // holes among the 3..K
+      const int gaps_with_two = top - 2 + 1 - (count + 1);  // with the two natural in slot 2
+      const bool natural_two = rules_.natural_two_in_run;
+      if (v.own_twos == 0)
+        return v.others <= 1 && gaps <= v.others && count + v.others <= max;
+      if (v.own_twos == 1) {
+        // The two natural in slot 2 (others still wild), or the two as the one wild.
+        if (natural_two && v.others <= 1 && gaps_with_two <= v.others &&
+            count + 1 + v.others <= max)
+          return true;
+        return v.others == 0 && gaps <= 1 && count + 1 <= max &&
+               !(natural_two && gaps == 0 && low == 3);
+      }
+      // Two own twos: one natural in slot 2, the other the wild.
+      return natural_two && v.own_twos == 2 && v.others == 0 && gaps_with_two <= 1 &&
+             count + 2 <= max;
+    }
     unsigned ace_options[2] = {0, 0};
     int options = 1;
     if (v.aces == 1) {
@@ -317,41 +398,108 @@ class MeldWalk {
     return false;
   }
 
+  // A node both views keep (the first card, or a wild after it): both views' next kinds. Each
+  // child that only one view takes goes on in that view's own walk (set_child, run_child), which
+  // keeps the other view's state out of its way; the rest stay here.
   void grow(const MeldNode& node) {
     const std::uint64_t set_ok = set_next(node.set, node.n), run_ok = run_next(node.run, node.n);
     const std::uint64_t next = (set_ok | run_ok) & one_;
     const int k = node.last;
     // The same kind again first (while the hand has another copy and the meld has one), then the
     // kinds above it. A meld has one joker at most.
-    if (k != kJoker && ((next & two_) >> k & 1) &&
-        !(node.cards.two() & CardSet::bit(Card(static_cast<std::uint8_t>(k)))))
+    if (k != kJoker && ((next & two_) >> k & 1) && !(node.cards.two() & kKindPlaneBit[k]))
       visit(node, k, set_ok, run_ok);
     for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1)
       visit(node, std::countr_zero(rest), set_ok, run_ok);
   }
 
   void visit(const MeldNode& parent, int k, std::uint64_t set_ok, std::uint64_t run_ok) {
-    MeldNode node;
     // The card's bit in the planes: a second copy goes to plane two; a meld has one joker at most.
-    const std::uint64_t bit = k == kJoker ? 1u : CardSet::bit(Card(static_cast<std::uint8_t>(k)));
-    node.cards = k == parent.last ? CardSet(parent.cards.one(), parent.cards.two() | bit)
-                                  : CardSet(parent.cards.one() | bit, parent.cards.two());
-    node.n = parent.n + 1;
+    const std::uint64_t bit = kKindPlaneBit[k];
+    const bool again = k == parent.last;
+    const std::uint64_t one = again ? parent.cards.one() : parent.cards.one() | bit;
+    const std::uint64_t two = again ? parent.cards.two() | bit : parent.cards.two();
+    const int n = parent.n + 1;
+    const bool set = (set_ok >> k) & 1, run = (run_ok >> k) & 1;
+    if (!run) {  // a set only from here
+      const int rank = parent.set.rank ? parent.set.rank : kRankOf[static_cast<std::size_t>(k)];
+      const std::uint64_t column = kind_rank(rank) & set_naturals_ & one_;
+      set_child(one, two, n, k, parent.set.wild, parent.set.naturals, column);
+      return;
+    }
+    if (!set) {  // a run only from here
+      run_child(one, two, n, k, parent.run);
+      return;
+    }
+    MeldNode node;
+    node.cards = CardSet(one, two);
+    node.n = n;
     node.last = k;
-    if ((set_ok >> k) & 1) node.set = set_step(parent.set, k);
-    if ((run_ok >> k) & 1) node.run = run_step(parent.run, k);
-    if (node.n >= 3 && (set_legal(node) || run_legal(node))) emit(node.cards, node.n);
+    node.set = set_step(parent.set, k);
+    node.run = run_step(parent.run, k);
+    if (n >= 3 && (set_legal(node) || run_legal(node))) emit(node.cards, n);
     grow(node);
   }
 
-  void emit(CardSet cards, int n) {
-    Move move{MoveKind::Meld, Card{}, 0, cards};
-    if (hand_size_ - n >= 2) {
-      if (s_.meld_count < kMaxMelds) out_.push_back(move);
-    } else {
-      GameState t = s_;
-      if (apply_move(t, rules_, move).ok()) out_.push_back(move);
+  // The subtree of a node that can only become a run (its suit settled): run_next, run_step and
+  // run_view_legal with the run's state in registers.
+  void run_walk(std::uint64_t one, std::uint64_t two, int n, int k, RunView v) {
+    const std::uint64_t next = run_next(v, n) & one_;
+    if (k != kJoker && ((next & two_) >> k & 1) && !(two & kKindPlaneBit[k]))
+      run_child(one, two | kKindPlaneBit[k], n + 1, k, v);
+    for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1) {
+      const int c = std::countr_zero(rest);
+      run_child(one | kKindPlaneBit[c], two, n + 1, c, v);
     }
+  }
+
+  void run_child(std::uint64_t one, std::uint64_t two, int n, int k, RunView parent) {
+    const RunView v = run_step(parent, k);
+    if (n >= 3 && run_view_legal(v)) emit(CardSet(one, two), n);
+    // A card past the suit's kinds is a wild of another kind: it sorts after every card the run
+    // could still take, and the run has no room for a second wild, so nothing follows it.
+    if (k < 13 * v.suit + 13) run_walk(one, two, n, k, v);
+  }
+
+  // The subtree of a node that can only become a set (of the kinds in `column`): set_next and
+  // set_step with the set's state in registers.
+  void set_walk(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
+                std::uint64_t column) {
+    if (n >= max_set_) return;
+    std::uint64_t next = column;
+    if (!wild) {
+      // The wild only if the set can still be legal (set_next).
+      if (naturals >= 2) next |= wilds_;
+      else if (column) next |= wilds_ & kKindTwos & (kind_bit(63 - std::countl_zero(column)) - 1);
+    }
+    if (k != kJoker && ((next & two_) >> k & 1) && !(two & kKindPlaneBit[k]))
+      set_child(one, two | kKindPlaneBit[k], n + 1, k, wild, naturals, column);
+    for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1) {
+      const int c = std::countr_zero(rest);
+      set_child(one | kKindPlaneBit[c], two, n + 1, c, wild, naturals, column);
+    }
+  }
+
+  // set_step, set_legal and the walk on: `wild` and `naturals` are the parent's (set_next offers
+  // a wild only to a set without one).
+  void set_child(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
+                 std::uint64_t column) {
+    if ((kKindTwos | kKindJoker) >> k & 1) wild = true;
+    else ++naturals;
+    if (n >= 3 && naturals >= 2) emit(CardSet(one, two), n);
+    set_walk(one, two, n, k, wild, naturals, column);
+  }
+
+  void emit(CardSet cards, int n) {
+    if (n <= plain_max_) out_.push_back(Move{MoveKind::Meld, Card{}, 0, cards});
+    else if (n > hand_size_ - 2) emit_checked(cards);
+  }
+
+  // A meld that would leave one card or none: apply_move decides (RULES C.4).
+  [[gnu::noinline]] void emit_checked(CardSet cards) {
+    const Move move{MoveKind::Meld, Card{}, 0, cards};
+    GameState t = s_;
+    if (apply_move(t, rules_, move).ok()) out_.push_back(move);
   }
 
   const GameState& s_;
@@ -359,10 +507,12 @@ class MeldWalk {
   int hand_size_;
   std::vector<Move>& out_;
   std::uint64_t one_ = 0, two_ = 0;  // kinds held at least once / twice
+  std::uint64_t wilds_ = 0;          // the wild kinds held (twos, the joker)
   std::uint64_t set_naturals_ = 0;   // kinds that may be a set's natural (rank allowed, no set yet)
   std::uint64_t high_wilds_[kSuits] = {};
   unsigned beside_ace_[kSuits] = {};  // the ranks 3..K that may follow an ace (run_next)
   int max_set_ = 0, max_run_ = 0;
+  int plain_max_ = 0;  // melds of this many cards or fewer are emitted unchecked
 };
 
 Move simple_move(MoveKind kind) {
@@ -416,6 +566,16 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
   }
   // Discards: with two or more cards in hand only the C.5 hold can refuse one (check_discard).
   const bool many = hand.size() > 1, held = s.hold.valid();
+  if (many && !held) {
+    // Every distinct card may go: written straight from the plane's bits, in canonical order.
+    const std::uint64_t bits = distinct.one() & CardSet::kRankBits;
+    const bool joker = distinct.jokers() != 0;
+    out.reserve(out.size() + static_cast<std::size_t>(std::popcount(bits)) + joker);
+    for (std::uint64_t rest = bits; rest; rest &= rest - 1)
+      out.push_back(Move{MoveKind::Discard, Card(kKindOfBit[std::countr_zero(rest)]), 0, {}});
+    if (joker) out.push_back(Move{MoveKind::Discard, Card::joker(), 0, CardSet{}});
+    return;
+  }
   distinct.for_each([&](Card c) {
     if (many ? !(held && hold_blocks(s, rules, c)) : check_discard(s, rules, c) == MoveError::Ok)
       out.push_back(Move{MoveKind::Discard, c, 0, CardSet{}});

@@ -14,6 +14,7 @@
 // bit masks; lay_off builds at most a handful of candidates; neither allocates.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -118,8 +119,42 @@ struct RunShape {
   int first = 0, last = 0, wild_slot = 0;
   bool orphan = false;  // slots 1..14 with the wild beside A..K (V5)
 };
-MeldError run_shape(unsigned naturals, bool has_wild, bool own_two, int fixed_slot,
-                    const Rules& rules, RunShape& out);
+// Inline: the move generator asks it at nearly every run it walks.
+inline MeldError run_shape(unsigned naturals, bool has_wild, bool own_two, int fixed_slot,
+                    const Rules& rules, RunShape& out) {
+  const int lo = std::countr_zero(naturals), hi = 31 - std::countl_zero(naturals);
+  if ((naturals & (1u << 1)) && (naturals & (1u << 14)) && !rules.allow_both_aces_in_run)
+    return MeldError::BothAces;  // V4
+  const int gaps = (hi - lo + 1) - std::popcount(naturals);
+  int wild_slot = 0;
+  if (!has_wild) {
+    if (gaps != 0) return MeldError::Hole;
+  } else if (fixed_slot != 0) {
+    const unsigned with = naturals | (1u << fixed_slot);
+    const unsigned shifted = with >> std::countr_zero(with);
+    if ((shifted & (shifted + 1)) != 0) return MeldError::BoundWildCannotMove;
+    wild_slot = fixed_slot;
+  } else if (gaps > 1) {
+    return MeldError::Hole;
+  } else if (gaps == 1) {
+    wild_slot = std::countr_zero(~naturals & ~((1u << lo) - 1));  // the hole
+  } else if (lo - 1 >= rules.min_slot()) {
+    wild_slot = lo - 1;  // B.4 preference 3: a free wild goes low
+  } else if (hi + 1 <= rules.max_slot()) {
+    wild_slot = hi + 1;
+  } else {
+    return MeldError::NoSlotForWild;  // V6
+  }
+  // A two of the run's suit in slot 2 is natural (V2): such a placement is not a wild.
+  if (wild_slot == 2 && rules.natural_two_in_run && own_two) return MeldError::Hole;
+  const int first = wild_slot ? std::min<int>(lo, wild_slot) : lo;
+  const int last = wild_slot ? std::max<int>(hi, wild_slot) : hi;
+  if (last - first + 1 > rules.max_run_size) return MeldError::TooLong;
+  const bool orphan = first == 1 && last == 14 && !rules.allow_both_aces_in_run;
+  if (orphan && !rules.allow_orphan_wild_14) return MeldError::OrphanNotAllowed;  // V5
+  out = RunShape{first, last, wild_slot, orphan};
+  return MeldError::Ok;
+}
 
 // RULES B.2 (sets) and B.6 (runs): the meld after laying off one card.
 MeldResult lay_off(const Meld& meld, Card card, const Rules& rules);
