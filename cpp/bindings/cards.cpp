@@ -94,8 +94,12 @@ Card card_from(py::handle obj) {
   return *card;
 }
 
+// A card list holds at most the copies of a two-deck pack, as every rule set played has.
+int copy_limit(Card card) { return card.is_joker() ? kTwoDeckJokers : kTwoDeckCopies; }
+bool add_copy(CardSet& set, Card card) { return set.add(card) && set.count(card) <= copy_limit(card); }
+
 std::string copies_message(py::handle input, Card card) {
-  const int limit = card.is_joker() ? kMaxJokers : kMaxSuitedCopies;
+  const int limit = copy_limit(card);
   return quote(input) + ": more than " + std::to_string(limit) + " copies of " + card_name(card) +
          " (two decks hold " + std::to_string(limit) + ")";
 }
@@ -110,7 +114,7 @@ CardSet cards_from(py::handle obj) {
       if (!card)
         notation_error(quote(obj) + ": " + quote(py::str(std::string(word))) +
                        " is not a card (" + kCardHelp + ")");
-      if (!set.add(*card)) notation_error(copies_message(obj, *card));
+      if (!add_copy(set, *card)) notation_error(copies_message(obj, *card));
     }
     return set;
   }
@@ -119,7 +123,7 @@ CardSet cards_from(py::handle obj) {
                    quote(obj));
   for (py::handle item : obj) {
     const Card card = card_from(item);
-    if (!set.add(card)) notation_error(copies_message(obj, card));
+    if (!add_copy(set, card)) notation_error(copies_message(obj, card));
   }
   return set;
 }
@@ -211,7 +215,7 @@ void bind_cards(py::module_& m) {
            "The distinct cards, in canonical order.")
       .def("__str__", &cards_text)
       .def("__repr__", [](CardSet s) { return "Cards('" + cards_text(s) + "')"; })
-      .def("__hash__", [](CardSet s) { return py::hash(py::make_tuple(s.one(), s.two())); })
+      .def("__hash__", [](CardSet s) { return py::hash(py::make_tuple(s.one(), s.two(), s.three())); })
       .def("__eq__", [](CardSet a, AnyArg b) {
         return py::isinstance<CardSet>(b) && a == b.cast<CardSet>();
       })
@@ -232,12 +236,11 @@ void bind_cards(py::module_& m) {
            [](CardSet a, CardsArg b) {
              CardSet out;
              const CardSet o = cards_from(b);
-             if (!a.sum(o, out)) {
+             if (!a.sum(o, out) || !out.within(kTwoDeckCopies, kTwoDeckJokers)) {
                // Name the first kind that would pass its limit.
                std::string which;
                o.for_each([&](Card c) {
-                 if (which.empty() && a.count(c) + o.count(c) >
-                                          (c.is_joker() ? kMaxJokers : kMaxSuitedCopies))
+                 if (which.empty() && a.count(c) + o.count(c) > copy_limit(c))
                    which = card_name(c);
                });
                notation_error("Cards('" + cards_text(a) + "') + " + quote(b) +
@@ -248,7 +251,7 @@ void bind_cards(py::module_& m) {
       .def("__radd__",
            [](CardSet a, CardsArg b) {
              CardSet out;
-             if (!cards_from(b).sum(a, out))
+             if (!cards_from(b).sum(a, out) || !out.within(kTwoDeckCopies, kTwoDeckJokers))
                notation_error(quote(b) + " + Cards('" + cards_text(a) +
                               "'): more copies than two decks hold");
              return out;

@@ -115,7 +115,7 @@ void bind_melds(py::module_& m) {
            py::arg("card"), "The meld after laying off one card (RULES B.2, B.6).")
       .def("can_add",
            [](const PyMeld& self, CardArg card) {
-             return lay_off(self.meld, card_from(card), *self.rules).ok();
+             return can_lay_off(self.meld, card_from(card), *self.rules);
            },
            py::arg("card"),
            "Whether meld.add(card) would succeed, without raising (unreadable cards still "
@@ -260,7 +260,7 @@ void bind_melds(py::module_& m) {
            [](const PyMelds& self, IntArg index, CardArg card) {
              long long i = -1;
              if (!small_int(index, i) || i < 0 || i >= self.side.count) return false;
-             return lay_off(self.side.melds[i], card_from(card), *self.rules).ok();
+             return can_lay_off(self.side.melds[i], card_from(card), *self.rules);
            },
            py::arg("index"), py::arg("card"),
            "Whether melds.add(index, card) would succeed, without raising.")

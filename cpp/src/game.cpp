@@ -142,7 +142,8 @@ bool parse_move(std::string_view text, Move& out) {
       const auto c = parse_card(words[k]);
       if (!c || !out.cards.add(*c)) return false;
     }
-    return true;
+    // The notation has no rules: it takes the copies of a two-deck pack, as every rule set has.
+    return out.cards.within(kTwoDeckCopies, kTwoDeckJokers);
   }
   if (verb == "discard") {
     out.kind = MoveKind::Discard;

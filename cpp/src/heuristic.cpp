@@ -52,8 +52,7 @@ struct HandTally {
   HandTally(int pts, int wild_count, int use) : points(pts), wilds(wild_count), usefulness(use) {}
   HandTally(CardSet seen, const Rules& rules)
       : points(rules.points_of(seen)),
-        wilds(seen.jokers() + std::popcount(seen.one() & CardSet::rank_column(kTwo)) +
-              std::popcount(seen.two() & CardSet::rank_column(kTwo))),
+        wilds(seen.jokers() + seen.count_in(CardSet::rank_column(kTwo))),
         usefulness(hand_usefulness(seen)) {}
 
   // The tally of `hand` (this one's) less one copy of its card `c`. The usefulness is a sum over
@@ -131,7 +130,8 @@ class MeldMemo {
  private:
   static constexpr int kBits = 11;
   static std::size_t slot(CardSet cards) {
-    const std::uint64_t h = (cards.one() ^ (cards.two() * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+    const std::uint64_t h =
+        (cards.one() ^ ((cards.two() ^ (cards.three() << 1)) * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
     return static_cast<std::size_t>(h >> (64 - kBits));
   }
   static bool same_meld_params(const HeuristicParams& a, const HeuristicParams& b) {
@@ -209,9 +209,9 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
     const Meld& m = s.melds[i];
     // A natural lays off only on a set of its rank or a run of its suit (RULES B.2, B.6), and on
     // a run only one or two slots beyond an end or in the wild's slot (the move generator's rule).
-    assert(wild || m.kind == MeldKind::Set || run_may_take(m, card) || !lay_off(m, card, rules).ok());
+    assert(wild || m.kind == MeldKind::Set || run_may_take(m, card) || !can_lay_off(m, card, rules));
     if (!wild && (m.kind == MeldKind::Set ? m.rank != card.rank() : !run_may_take(m, card))) continue;
-    if (lay_off(m, card, rules).ok()) {
+    if (can_lay_off(m, card, rules)) {
       harm += p.danger_lay + rules.card_points(card);
       break;
     }

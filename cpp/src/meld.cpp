@@ -116,12 +116,12 @@ MeldResult make_meld(CardSet cards, const Rules& rules) {
   MeldResult result;
   const int n = cards.size();
   if (n < 3) return {result.meld, MeldError::TooFewCards};
+  if (!cards.within(rules.decks, 2 * rules.decks)) return {result.meld, MeldError::NoSuchCopy};
   const std::uint64_t twos_column = CardSet::rank_column(kTwo);
   const int jokers = cards.jokers();
-  const int twos = std::popcount(cards.one() & twos_column) + std::popcount(cards.two() & twos_column);
+  const int twos = cards.count_in(twos_column);
   const std::uint64_t nat_one = cards.one() & CardSet::kRankBits & ~twos_column;
-  const std::uint64_t nat_two = cards.two() & ~twos_column;
-  const int naturals = std::popcount(nat_one) + std::popcount(nat_two);
+  const int naturals = cards.count_in(CardSet::kRankBits & ~twos_column);
   if (naturals == 0) return {result.meld, MeldError::AllWild};
 
   unsigned ranks = 0, suits = 0;
@@ -152,7 +152,8 @@ MeldResult make_meld(CardSet cards, const Rules& rules) {
   const int suit = lowest(suits);
   const unsigned lane = cards.lane(suit) & ~kSlotTwo;
   const unsigned lane_two = cards.lane_two(suit) & ~kSlotTwo;
-  if (lane_two & ~kSlotLowAce) return {result.meld, MeldError::RepeatedRank};
+  if ((lane_two & ~kSlotLowAce) || (cards.lane_three(suit) & ~kSlotTwo))
+    return {result.meld, MeldError::RepeatedRank};  // a rank twice, or a third ace
   const int aces = ((lane & kSlotLowAce) ? 1 : 0) + ((lane_two & kSlotLowAce) ? 1 : 0);
   const Card own_two = Card::suited(suit, kTwo);
   const int own_twos = cards.count(own_two);
@@ -200,8 +201,64 @@ MeldResult make_meld(CardSet cards, const Rules& rules) {
   return result;
 }
 
+namespace {
+
+// RULES B.6: the candidate runs R' a card laid off on run `meld` may give. Calls
+// consider(slots, wild, fixed_slot, conversion, ace_high) for each, and stops when it returns
+// true; returns the error to report when no candidate is legal and `consider` saw none fail
+// (SecondWild), else Ok. Shared by lay_off, which keeps the preferred legal candidate, and
+// can_lay_off, which stops at the first.
+template <class Consider>
+MeldError run_lay_off_candidates(const Meld& meld, Card card, const Rules& rules, Consider&& consider) {
+  const unsigned naturals = meld.natural_slots();
+  const int suit = meld.suit;
+  // L3: the card as a natural in one of its slots.
+  for (unsigned options = natural_slot_options(card, suit, rules) & ~naturals; options;
+       options &= options - 1) {
+    const int slot = lowest(options);
+    const unsigned slots = naturals | (1u << slot);
+    const bool ace_high = slot == 14;
+    if (!meld.has_wild()) {
+      if (consider(slots, Card{}, 0, false, ace_high)) return MeldError::Ok;
+      // L1 exception: a lowest natural two (slot 2, no ace below) may become the wild.
+      if (rules.low_natural_two_may_convert && lowest(naturals) == 2 &&
+          consider(slots & ~kSlotTwo, Card::suited(suit, kTwo), 0, true, ace_high))
+        return MeldError::Ok;
+    } else if (slot == meld.wild_slot) {
+      // L2 replacement: the released wild returns to slot 2 as a natural when it is a two of
+      // the run's suit and the run now starts at 3; otherwise it is placed like a free wild.
+      const Card wild = meld.wild;
+      if (!wild.is_joker() && wild.is_two() && wild.suit() == suit && rules.natural_two_in_run &&
+          lowest(slots) == 3) {
+        if (consider(slots | kSlotTwo, Card{}, 0, false, ace_high)) return MeldError::Ok;
+      } else if (consider(slots, wild, 0, false, ace_high)) {
+        return MeldError::Ok;
+      }
+    } else if (meld.wild_state == WildState::Bound) {
+      // A bound wild stays.
+      if (consider(slots, meld.wild, meld.wild_slot, false, ace_high)) return MeldError::Ok;
+    } else if (consider(slots, meld.wild, 0, false, ace_high)) {  // a free wild may move
+      return MeldError::Ok;
+    }
+  }
+  // L3: the card as the wild of R' (only if R has none).
+  if (card.is_wild()) {
+    if (meld.has_wild()) return MeldError::SecondWild;
+    consider(naturals, card, 0, false, false);
+  }
+  return MeldError::Ok;
+}
+
+// The error of a run lay-off no candidate of which is legal.
+MeldError run_lay_off_error(MeldError first_error, Card card, int suit) {
+  if (first_error != MeldError::Ok) return first_error;
+  return (!card.is_joker() && card.suit() != suit) ? MeldError::MixedSuits : MeldError::NotAdjacent;
+}
+
+}  // namespace
+
 MeldResult lay_off(const Meld& meld, Card card, const Rules& rules) {
-  const int limit = card.is_joker() ? kMaxJokers : kMaxSuitedCopies;
+  const int limit = card.is_joker() ? rules.jokers : rules.decks;
   if (meld.cards.count(card) >= limit) return {meld, MeldError::NoSuchCopy};
   CardSet cards = meld.cards;
   cards.add(card);
@@ -221,67 +278,50 @@ MeldResult lay_off(const Meld& meld, Card card, const Rules& rules) {
   }
 
   // RULES B.6: enumerate the candidate runs R' and keep the preferred legal one.
-  const unsigned naturals = meld.natural_slots();
   const int suit = meld.suit;
   int best = -1;
   Meld best_meld;
   MeldError first_error = MeldError::Ok;
-  auto consider = [&](unsigned slots, Card wild, int fixed_slot, bool conversion, bool ace_high) {
-    Meld candidate;
-    const MeldError error = finish_run(slots, wild, fixed_slot, suit, rules, candidate);
-    if (error != MeldError::Ok) {
-      if (first_error == MeldError::Ok) first_error = error;
-      return;
-    }
-    const int key = preference(slots, conversion, ace_high);
-    if (key > best) {
-      best = key;
-      best_meld = candidate;
-    }
-  };
-
-  // L3: the card as a natural in one of its slots.
-  for (unsigned options = natural_slot_options(card, suit, rules) & ~naturals; options;
-       options &= options - 1) {
-    const int slot = lowest(options);
-    const unsigned slots = naturals | (1u << slot);
-    const bool ace_high = slot == 14;
-    if (!meld.has_wild()) {
-      consider(slots, Card{}, 0, false, ace_high);
-      // L1 exception: a lowest natural two (slot 2, no ace below) may become the wild.
-      if (rules.low_natural_two_may_convert && lowest(naturals) == 2)
-        consider(slots & ~kSlotTwo, Card::suited(suit, kTwo), 0, true, ace_high);
-    } else if (slot == meld.wild_slot) {
-      // L2 replacement: the released wild returns to slot 2 as a natural when it is a two of
-      // the run's suit and the run now starts at 3; otherwise it is placed like a free wild.
-      const Card wild = meld.wild;
-      if (!wild.is_joker() && wild.is_two() && wild.suit() == suit && rules.natural_two_in_run &&
-          lowest(slots) == 3)
-        consider(slots | kSlotTwo, Card{}, 0, false, ace_high);
-      else
-        consider(slots, wild, 0, false, ace_high);
-    } else if (meld.wild_state == WildState::Bound) {
-      consider(slots, meld.wild, meld.wild_slot, false, ace_high);  // a bound wild stays
-    } else {
-      consider(slots, meld.wild, 0, false, ace_high);  // a free wild may move
-    }
-  }
-  // L3: the card as the wild of R' (only if R has none).
-  if (card.is_wild()) {
-    if (meld.has_wild()) {
-      if (first_error == MeldError::Ok) first_error = MeldError::SecondWild;
-    } else {
-      consider(naturals, card, 0, false, false);
-    }
-  }
-  if (best < 0) {
-    if (first_error == MeldError::Ok)
-      first_error = (!card.is_joker() && card.suit() != suit) ? MeldError::MixedSuits
-                                                              : MeldError::NotAdjacent;
-    return {meld, first_error};
-  }
+  const MeldError wild_error = run_lay_off_candidates(
+      meld, card, rules,
+      [&](unsigned slots, Card wild, int fixed_slot, bool conversion, bool ace_high) {
+        Meld candidate;
+        const MeldError error = finish_run(slots, wild, fixed_slot, suit, rules, candidate);
+        if (error != MeldError::Ok) {
+          if (first_error == MeldError::Ok) first_error = error;
+          return false;
+        }
+        const int key = preference(slots, conversion, ace_high);
+        if (key > best) {
+          best = key;
+          best_meld = candidate;
+        }
+        return false;
+      });
+  if (first_error == MeldError::Ok) first_error = wild_error;
+  if (best < 0) return {meld, run_lay_off_error(first_error, card, suit)};
   best_meld.cards = cards;
   return {best_meld, MeldError::Ok};
+}
+
+bool can_lay_off(const Meld& meld, Card card, const Rules& rules) {
+  const int limit = card.is_joker() ? rules.jokers : rules.decks;
+  if (meld.cards.count(card) >= limit) return false;
+  if (meld.kind == MeldKind::Set) {  // RULES B.2
+    if (card.is_wild() ? meld.has_wild() : card.rank() != meld.rank) return false;
+    return meld.cards.size() + 1 <= rules.max_set_size;
+  }
+  bool legal = false;
+  run_lay_off_candidates(meld, card, rules,
+                         [&](unsigned slots, Card wild, int fixed_slot, bool, bool) {
+                           const bool has_wild = wild.index != kNoCard;
+                           const bool own_two = has_wild && wild.is_two() && wild.suit() == meld.suit;
+                           RunShape shape;
+                           legal = run_shape(slots, has_wild, own_two, fixed_slot, rules, shape) ==
+                                   MeldError::Ok;
+                           return legal;
+                         });
+  return legal;
 }
 
 BurracoClass Meld::classify(const Rules& rules) const {
@@ -408,7 +448,8 @@ MeldResult parse_layout(std::string_view text, const Rules& rules) {
   bool one_rank = true;
   for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
     const LayoutToken& t = tokens[i];
-    if (!cards.add(t.card)) return bad_notation();  // more copies than exist
+    // More copies than the rules' pack holds (jokers: two a deck).
+    if (!cards.add(t.card) || !cards.within(rules.decks, 2 * rules.decks)) return bad_notation();
     if (!t.stands_for.empty()) {
       if (annotated >= 0 || !t.card.is_wild()) return bad_layout();
       annotated = i;

@@ -553,7 +553,7 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
       fits |= static_cast<std::uint64_t>(ranks) << (16 * meld.suit);
     }
     CardSet(distinct.one() & fits, 0).for_each([&](Card c) {
-      if (!lay_off(meld, c, rules).ok()) return;
+      if (!can_lay_off(meld, c, rules)) return;
       Move move{MoveKind::Add, c, static_cast<std::uint32_t>(index), CardSet{}};
       if (hand.size() - 1 >= 2) {
         out.push_back(move);

@@ -300,9 +300,36 @@ int greedy_usefulness(CardSet hand, Card c) {
   const int rank = c.rank(), suit = c.suit();
   const std::uint64_t column = CardSet::rank_column(rank);
   const unsigned near = kNeighbourRanks[static_cast<std::size_t>(rank)];
-  return 10 * (std::popcount(others.one() & column) + std::popcount(others.two() & column)) +
-         std::popcount(others.lane(suit) & near) + std::popcount(others.lane_two(suit) & near);
+  return 10 * others.count_in(column) + others.count_in(std::uint64_t{near} << (16 * suit));
 }
+
+namespace {
+
+// hand_usefulness for a hand with a third copy of some kind (three decks): the same sums, card
+// by card.
+int hand_usefulness_by_counts(CardSet hand) {
+  std::array<std::array<int, 15>, kSuits> count{};  // [suit][slot], the ace also in slot 14
+  for (int suit = 0; suit < kSuits; ++suit)
+    for (int rank = kAce; rank <= kKing; ++rank) {
+      if (rank == kTwo) continue;
+      const int c = hand.count(Card::suited(suit, rank));
+      count[static_cast<std::size_t>(suit)][static_cast<std::size_t>(rank)] = c;
+      if (rank == kAce) count[static_cast<std::size_t>(suit)][14] = c;
+    }
+  int same_rank = 0, near = 0;
+  for (int rank = kAce; rank <= kKing; ++rank) {
+    int total = 0;
+    for (int suit = 0; suit < kSuits; ++suit) total += count[static_cast<std::size_t>(suit)][static_cast<std::size_t>(rank)];
+    same_rank += total * (total - 1);
+  }
+  for (const auto& lane : count)
+    for (int slot = 1; slot <= 14; ++slot)
+      for (int d = 1; d <= 2 && slot + d <= 14; ++d)
+        near += lane[static_cast<std::size_t>(slot)] * lane[static_cast<std::size_t>(slot + d)];
+  return 10 * same_rank + 2 * near;
+}
+
+}  // namespace
 
 // The rank part: every ordered pair of distinct cards of one natural rank counts 10; a card is a
 // slot (plane, suit), and the pairs of slots of a rank are the common bits of the planes turned
@@ -318,6 +345,7 @@ int greedy_usefulness(CardSet hand, Card c) {
 int hand_usefulness(CardSet hand) {
   constexpr std::uint64_t ranks = 0x3FFE'3FFE'3FFE'3FFEULL & ~CardSet::rank_column(kTwo);
   constexpr std::uint64_t aces = CardSet::rank_column(kAce);
+  if (hand.three() & ranks) [[unlikely]] return hand_usefulness_by_counts(hand);
   const std::uint64_t first = hand.one() & ranks, second = hand.two() & ranks;
   const std::uint64_t first_1 = std::rotr(first, 16), second_1 = std::rotr(second, 16);
   const std::uint64_t first_2 = std::rotr(first, 32), second_2 = std::rotr(second, 32);

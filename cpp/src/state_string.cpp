@@ -138,13 +138,14 @@ bool parse_cards(std::string_view text, std::vector<Card>& out) {
   return true;
 }
 
-bool parse_set(std::string_view text, CardSet& out) {
+// A card list of at most as many copies of a kind as the rules' pack holds.
+bool parse_set(std::string_view text, const Rules& rules, CardSet& out) {
   std::vector<Card> cards;
   if (!parse_cards(text, cards)) return false;
   out = CardSet{};
   for (Card c : cards)
     if (!out.add(c)) return false;
-  return true;
+  return out.within(rules.decks, 2 * rules.decks);
 }
 
 // "Jk(=4d)5d6d" -> "Jk(=4d) 5d 6d".
@@ -225,7 +226,7 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
     const auto parts = split(values[f], '/');
     if (static_cast<int>(parts.size()) != n) return fail(kFields[f]);
     for (int p = 0; p < n; ++p)
-      if (!parse_set(parts[p], f == 7 ? s.hands[p] : s.known[p])) return fail(kFields[f]);
+      if (!parse_set(parts[p], rules, f == 7 ? s.hands[p] : s.known[p])) return fail(kFields[f]);
   }
   for (int p = 0; p < n; ++p)
     if (!s.known[p].subset_of(s.hands[p])) return fail("known");
@@ -237,6 +238,7 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
   if (!parse_cards(values[10], cards)) return fail("pile");
   for (Card c : cards)
     if (!s.pile.add(c)) return fail("pile");
+  if (!s.pile.within(rules.decks, 2 * rules.decks)) return fail("pile");
   s.pile_size = static_cast<std::uint8_t>(cards.size());
   if (values[11] != "-") {
     const auto c = parse_card(values[11]);

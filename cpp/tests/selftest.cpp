@@ -50,7 +50,9 @@ std::uint64_t splitmix(std::uint64_t& state) {
 
 using Counts = std::array<int, kKinds>;
 
+// A CardSet's capacity (three decks), and the copies of a two-deck pack.
 int limit(int kind) { return kind == kJoker ? kMaxJokers : kMaxSuitedCopies; }
+int two_deck_limit(int kind) { return kind == kJoker ? kTwoDeckJokers : kTwoDeckCopies; }
 
 CardSet from_counts(const Counts& c) {
   CardSet s;
@@ -72,19 +74,26 @@ bool matches(CardSet s, const Counts& c) {
     ordered = ordered && card.index >= last;
     last = card.index;
   });
-  return s.size() == total && seen == total && ordered;
+  // The thermometer planes readers see: nested for the suited kinds, counting every card once per
+  // plane it reaches, and building the same set again.
+  const std::uint64_t ranks = CardSet::kRankBits;
+  const bool nested = (s.two() & ~s.one()) == 0 && (s.three() & ranks & ~s.two()) == 0;
+  const bool planes = std::popcount(s.one()) + std::popcount(s.two()) + std::popcount(s.three()) == total &&
+                      CardSet(s.one(), s.two(), s.three()) == s;
+  return s.size() == total && seen == total && ordered && nested && planes;
 }
 
 void check_cardset() {
-  // Exhaustive over four kinds (two suited kinds of different suits, a two, the joker).
+  // Exhaustive over four kinds (two suited kinds of different suits, a two, the joker), every
+  // count up to the capacity (three copies, six jokers).
   const std::array<int, 4> kinds = {0, 14, 27, kJoker};
-  const int options = 3 * 3 * 3 * 5;
+  const int options = 4 * 4 * 4 * 7;
   for (int a = 0; a < options; ++a)
     for (int b = 0; b < options; ++b) {
       Counts ca{}, cb{};
       int x = a, y = b;
       for (int i = 0; i < 4; ++i) {
-        const int base = i == 3 ? 5 : 3;
+        const int base = i == 3 ? 7 : 4;
         ca[kinds[i]] = x % base;
         cb[kinds[i]] = y % base;
         x /= base;
@@ -103,6 +112,12 @@ void check_cardset() {
         mn[k] = std::min(ca[k], cb[k]);
       }
       CHECK(sa.subset_of(sb) == subset);
+      for (int copies = 1; copies <= 3; ++copies)
+        for (int jokers = 0; jokers <= 6; ++jokers) {
+          bool within = ca[kJoker] <= jokers;
+          for (int i = 0; i < 3; ++i) within = within && ca[kinds[i]] <= copies;
+          CHECK(sa.within(copies, jokers) == within);
+        }
       CHECK((sa == sb) == (ca == cb));
       CardSet out(7, 7);
       CHECK(sa.sum(sb, out) == sum_fits);
@@ -136,7 +151,7 @@ void check_cardset() {
   }
 }
 
-// Every multiset of up to `max_size` cards over `kinds` (each at most its limit).
+// Every multiset of up to `max_size` cards over `kinds` (each at most as often as two decks hold).
 template <class F>
 void for_each_multiset(const std::vector<int>& kinds, int max_size, F&& f) {
   std::vector<int> counts(kinds.size(), 0);
@@ -149,7 +164,7 @@ void for_each_multiset(const std::vector<int>& kinds, int max_size, F&& f) {
     self(self, i + 1, size);
     const Card card(static_cast<std::uint8_t>(kinds[i]));
     int added = 0;
-    while (size + added < max_size && set.add(card)) {
+    while (size + added < max_size && set.count(card) < two_deck_limit(kinds[i]) && set.add(card)) {
       ++added;
       self(self, i + 1, size + added);
     }
@@ -161,8 +176,8 @@ void for_each_multiset(const std::vector<int>& kinds, int max_size, F&& f) {
 // greedy_usefulness (read off the planes) against its definition in docs/search.md, card by card:
 // 10 per other card of the rank, 1 per other card of the suit at distance 1 or 2 (the ace low and
 // high; twos never count), 1000 for a wild; and hand_usefulness and Rules::points_of against the
-// sums over the cards, and the usefulness lost with one card. Random hands of 0 to 40 cards of
-// two decks.
+// sums over the cards, and the usefulness lost with one card. Random hands of 0 to 40 cards with up
+// to three copies of a kind (the planes' closed forms, and the count-by-count path of a third copy).
 void check_usefulness() {
   Rng rng(11);
   for (int trial = 0; trial < 4000; ++trial) {
@@ -259,6 +274,7 @@ void check_melds(const Rules& rules) {
     for (int k = 0; k < kKinds; ++k) {
       const Card card(static_cast<std::uint8_t>(k));
       const MeldResult once = lay_off(meld, card, rules);
+      CHECK(can_lay_off(meld, card, rules) == once.ok());
       if (!once.ok()) {
         CHECK(once.meld == meld);  // a refused lay-off changes nothing
         continue;
@@ -275,6 +291,7 @@ void check_melds(const Rules& rules) {
       }
       for (int k2 = 0; k2 < kKinds; k2 += 3) {
         const MeldResult twice = lay_off(once.meld, Card(static_cast<std::uint8_t>(k2)), rules);
+        CHECK(can_lay_off(once.meld, Card(static_cast<std::uint8_t>(k2)), rules) == twice.ok());
         if (twice.ok()) {
           ++layoffs_checked;
           check_meld_value(twice.meld, rules);

@@ -158,6 +158,9 @@ inline MeldError run_shape(unsigned naturals, bool has_wild, bool own_two, int f
 
 // RULES B.2 (sets) and B.6 (runs): the meld after laying off one card.
 MeldResult lay_off(const Meld& meld, Card card, const Rules& rules);
+// lay_off(meld, card, rules).ok(), for less: no meld is built, and a run stops at its first legal
+// candidate (the move generator asks it of every card that might fit).
+bool can_lay_off(const Meld& meld, Card card, const Rules& rules);
 
 // The layout text (docs/api.md): `Jk(=4d) 5d 6d`, `Kd Kh Ks Jk(=K)`.
 std::string layout(const Meld& meld);

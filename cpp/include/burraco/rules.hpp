@@ -137,9 +137,7 @@ struct Rules {
     constexpr std::uint64_t aces = CardSet::rank_column(kAce), twos = CardSet::rank_column(kTwo);
     constexpr std::uint64_t low = CardSet::rank_column(3) * 0x1F;     // 3 to 7
     constexpr std::uint64_t high = CardSet::rank_column(8) * 0x3F;    // 8 to K
-    const auto count = [&](std::uint64_t mask) {
-      return std::popcount(cards.one() & mask) + std::popcount(cards.two() & mask);
-    };
+    const auto count = [&](std::uint64_t mask) { return cards.count_in(mask); };
     const bool italian = card_values == CardValues::Italian;
     return cards.jokers() * (italian ? 30 : 20) + count(twos) * (italian ? 20 : 10) +
            count(aces) * 15 + count(low) * 5 + count(high) * 10;

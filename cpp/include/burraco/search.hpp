@@ -275,7 +275,8 @@ inline constexpr int kActionMeld = kActionAdd + kMaxMelds * kKinds;  // 1965 + m
 // in canonical meld order (docs/search.md "Actions"). Built once per rule set.
 struct CardSetHash {
   std::size_t operator()(CardSet c) const {
-    const std::uint64_t h = c.one() * 0x9E3779B97F4A7C15ULL ^ (c.two() + 0x632BE59BD9B4E019ULL);
+    const std::uint64_t h = c.one() * 0x9E3779B97F4A7C15ULL ^ (c.two() + 0x632BE59BD9B4E019ULL) ^
+                            (c.three() << 1);
     return static_cast<std::size_t>(h ^ (h >> 29));
   }
 };
