@@ -438,9 +438,7 @@ WRONG_TYPE = [
 UNSUPPORTED = [
     ("players", 1),
     ("players", 5),
-    ("players", 6),
     ("decks", 1),
-    ("decks", 3),
     ("jokers", 1),
     ("jokers", 3),
     ("jokers", 6),
@@ -519,6 +517,29 @@ def test_bad_knob_value_names_knob_and_value(engine, knob, value):
         engine.Rules("brazilian").replace(**{knob: value})
     text = str(excinfo.value)
     assert knob in text and repr(value) in text, text
+
+
+# Six players and three decks (docs/game.md "Six players"): the reference plays them, the core
+# does not take them yet and must still refuse them the way it refuses any value it cannot play.
+SIX_PLAYER_KNOBS = [("players", 6), ("decks", 3)]
+
+
+@pytest.mark.parametrize("knob, value", SIX_PLAYER_KNOBS, ids=lambda v: repr(v))
+def test_core_refuses_six_player_knobs_naming_knob_and_value(core, knob, value):
+    for make in (lambda: core.Rules("italian", **{knob: value}),
+                 lambda: core.Rules("brazilian").replace(**{knob: value})):
+        with pytest.raises(InvalidNotationError) as excinfo:
+            make()
+        text = str(excinfo.value)
+        assert knob in text and repr(value) in text, text
+
+
+@pytest.mark.parametrize("knob, value", SIX_PLAYER_KNOBS, ids=lambda v: repr(v))
+def test_reference_takes_six_player_knobs(reference, knob, value):
+    for rules in (reference.Rules("brazilian", **{knob: value}),
+                  reference.Rules("brazilian").replace(**{knob: value})):
+        assert getattr(rules, knob) == value
+        assert rules.decks == 3 and rules.total_cards == 156 + rules.jokers
 
 
 def test_bad_override_does_not_change_the_original(engine):

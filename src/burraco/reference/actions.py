@@ -10,13 +10,16 @@ Action ids, per rule set (``action_size`` of them)::
 
 The **meld table** (:func:`meld_table`) lists, once each and in canonical meld order (the order of
 ``meld`` moves in ``legal_moves()``), every multiset of a few fixed shapes that is a valid new meld
-under the rules and that the deck holds: sets (a rank other than two, 0 to 2 copies of each suit,
-no wild or one) and runs (a window of slots, its naturals, plus a wild or with one natural replaced
+under the rules and that the deck holds: sets (a rank other than two, 0 to ``decks`` copies of each
+suit -- 2, or 3 with three decks --, no wild or one) and runs (a window of slots, its naturals, plus a wild or with one natural replaced
 by a wild). It is built once per :class:`.rules.Rules` by asking :meth:`.melds.Meld.is_valid`.
 
 The observation tensor (:func:`observation_tensor`) is 511 float32 features of an
-:class:`.search.Observation`, laid out as :data:`TENSOR_LAYOUT` says; it reads the observation
-only (its accessors and its observation string), never the game.
+:class:`.search.Observation` with 2, 3 or 4 players, laid out as :data:`TENSOR_LAYOUT` says, and
+681 with six players, laid out as :data:`TENSOR_LAYOUT_SIX` says (:func:`observation_size`); it
+reads the observation only (its accessors and its observation string), never the game. Only the
+six-player layout is new: the meld table of a three-deck game grows by the sets that hold a third
+copy, and every id of a two-deck game is what it was.
 """
 
 from __future__ import annotations
@@ -41,13 +44,16 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTION_MELD_BASE",
     "OBSERVATION_SIZE",
+    "OBSERVATION_SIZE_SIX",
     "TENSOR_LAYOUT",
+    "TENSOR_LAYOUT_SIX",
     "MeldTable",
     "action_id",
     "action_move",
     "action_size",
     "check_action",
     "meld_table",
+    "observation_size",
     "observation_tensor",
     "output_array",
 ]
@@ -94,12 +100,12 @@ def _slot_index(suit: int, slot: int) -> int:
     return 13 * suit + rank - 1
 
 
-def _set_shapes() -> list[list[int]]:
-    """Per rank other than two: 0, 1 or 2 copies of each suit, at least two in all; with no wild
-    (then at least three cards) or one wild of any kind."""
+def _set_shapes(decks: int) -> list[list[int]]:
+    """Per rank other than two: 0 to ``decks`` copies of each suit, at least two in all; with no
+    wild (then at least three cards) or one wild of any kind."""
     shapes = []
     for rank in (1, *range(3, 14)):
-        for copies in itertools.product(range(3), repeat=4):
+        for copies in itertools.product(range(decks + 1), repeat=4):
             naturals = [13 * suit + rank - 1
                         for suit, count in enumerate(copies) for _ in range(count)]
             if len(naturals) < 2:
@@ -136,12 +142,12 @@ def _deck_holds(key: tuple[int, ...], rules: Rules) -> bool:
 @functools.cache
 def meld_table(rules: Rules) -> MeldTable:
     """The meld table of ``rules`` (module docstring), built once per rule set."""
-    keys = {tuple(sorted(shape)) for shape in _set_shapes() + _run_shapes()}
+    keys = {tuple(sorted(shape)) for shape in _set_shapes(rules.decks) + _run_shapes()}
     moves = []
     for key in keys:
         if not _deck_holds(key, rules):
             continue
-        cards = Cards._from_cards(_CARDS[index] for index in key)
+        cards = Cards._from_cards((_CARDS[index] for index in key), rules.decks)
         if Meld.is_valid(cards, rules):
             moves.append(Move._meld(cards))
     return MeldTable(tuple(sorted(moves)))  # Move order is the canonical move order
@@ -197,7 +203,7 @@ def action_move(rules: Rules, action: object) -> Move:
 def action_id(rules: Rules, move: Move | str) -> int:
     """The id of a move (a Move or its notation); InvalidNotationError quoting it if it is not a
     move or has no id (a lay-off on a meld index above 35, a meld outside the meld table)."""
-    parsed = Move(move)
+    parsed = Move._parse(move, rules.decks)
     quoted = repr(move) if isinstance(move, str) else repr(str(parsed))
     kind = parsed.kind
     if kind in BARE_ACTIONS:
@@ -274,6 +280,30 @@ TENSOR_LAYOUT = (
     (453, 5, "the turn flags p, d, l, f, b"),
     (458, 53, "the cards of a packet the player has seen and not yet taken into the hand, counts"),
 )
+
+OBSERVATION_SIZE_SIX = 681
+
+#: The six-player layout (RULES F.7): the blocks of :data:`TENSOR_LAYOUT` for six seats, three
+#: packets and up to three sides. Sides are counted from the player's side S: relative side k is
+#: side (S + k) % sides (with two sides of three, relative side 2 is absent and its entries 0).
+TENSOR_LAYOUT_SIX = (
+    (0, 53, "the player's hand, counts per card index"),
+    (53, 53, "the discard pile, counts"),
+    (106, 265, "the known cards of relative seats 1 to 5, 53 each"),
+    (371, 53, "the cards of the melds of the player's side, counts"),
+    (424, 106, "the cards of the melds of relative sides 1 and 2, 53 each"),
+    (530, 6, "hand sizes of relative seats 0..5"),
+    (536, 2, "stock size, discard pile size"),
+    (538, 15, "per packet (0, 1, 2), one-hot status: untaken, face down, seen, in hand, stock"),
+    (553, 3, "relative sides 0, 1, 2 have taken a pozzetto"),
+    (556, 3, "phase one-hot: draw, meld, over"),
+    (559, 6, "the seat to act, relative, one-hot"),
+    (565, 2, "the player's side has opened; its opening requirement / 100"),
+    (567, 3, "match scores of relative sides 0, 1, 2 / 1000"),
+    (570, 53, "the held card (RULES C.5), one-hot"),
+    (623, 5, "the turn flags p, d, l, f, b"),
+    (628, 53, "the cards of a packet the player has seen and not yet taken into the hand, counts"),
+)
 _HAND, _PILE, _KNOWN, _OWN_MELDS, _OTHER_MELDS, _HAND_SIZES, _SIZES, _PACKETS, _PACKET_TAKEN, \
     _PHASE, _TO_ACT, _OPENING, _SCORES, _HELD, _FLAGS, _SEEN_PACKET = (
         first for first, _count, _feature in TENSOR_LAYOUT)
@@ -284,7 +314,8 @@ _FLAG_LETTERS = "pdlfb"
 
 def _side_slot(players: int, seat: int, split: int | None) -> int:
     """The side slot of a seat (docs/game.md "Seats, sides, packets"): 2 players the seat, 4 the
-    seat mod 2; 3 players the seat, or 3 for the two seats that are not the soloist."""
+    seat mod 2; 3 players the seat, or 3 for the two seats that are not the soloist. (Six players
+    have a layout of their own: :func:`_six_player_tensor`.)"""
     if players == 2:
         return seat
     if players == 4:
@@ -297,10 +328,19 @@ def _add_counts(tensor: np.ndarray, first: int, cards: Cards) -> None:
         tensor[first + card.index] += 1
 
 
+def observation_size(rules: Rules) -> int:
+    """The number of features of an observation tensor under ``rules``: 511, or 681 with six
+    players."""
+    return OBSERVATION_SIZE_SIX if rules.players == 6 else OBSERVATION_SIZE
+
+
 def observation_tensor(observation: Observation, out: object = None) -> np.ndarray:
-    """The 511 float32 features of ``observation`` (:data:`TENSOR_LAYOUT`; docs/search.md), in
-    ``out`` when given (see :func:`output_array`). Seats are counted from the observer P: seat
+    """The float32 features of ``observation`` (:func:`observation_size` of them: 511 laid out as
+    :data:`TENSOR_LAYOUT`, or 681 with six players as :data:`TENSOR_LAYOUT_SIX`; docs/search.md),
+    in ``out`` when given (see :func:`output_array`). Seats are counted from the observer P: seat
     (P + j) % players is relative seat j."""
+    if observation.rules.players == 6:
+        return _six_player_tensor(observation, out)
     tensor = output_array(out, OBSERVATION_SIZE, np.float32)
     rules = observation.rules
     players = rules.players
@@ -357,4 +397,60 @@ def observation_tensor(observation: Observation, out: object = None) -> np.ndarr
     for number, letter in enumerate(_FLAG_LETTERS):
         if letter in flags:
             tensor[_FLAGS + number] = 1
+    return tensor
+
+
+(_S_HAND, _S_PILE, _S_KNOWN, _S_OWN_MELDS, _S_OTHER_MELDS, _S_HAND_SIZES, _S_SIZES, _S_PACKETS,
+ _S_PACKET_TAKEN, _S_PHASE, _S_TO_ACT, _S_OPENING, _S_SCORES, _S_HELD, _S_FLAGS,
+ _S_SEEN_PACKET) = (first for first, _count, _feature in TENSOR_LAYOUT_SIX)
+
+
+def _six_player_tensor(observation: Observation, out: object) -> np.ndarray:
+    """The 681 features of a six-player observation (:data:`TENSOR_LAYOUT_SIX`)."""
+    tensor = output_array(out, OBSERVATION_SIZE_SIX, np.float32)
+    rules = observation.rules
+    player, sides = observation.player, rules.sides
+    fields = dict(part.split("=", 1) for part in str(observation).split(";"))
+    own_side = observation.sides[player]
+
+    def relative_side(side: int) -> int:
+        return (side - own_side) % sides
+
+    _add_counts(tensor, _S_HAND, observation.hand)
+    _add_counts(tensor, _S_PILE, observation.discard_pile)
+    for relative in range(1, 6):
+        _add_counts(tensor, _S_KNOWN + CARD_KINDS * (relative - 1),
+                    observation.known[(player + relative) % 6])
+    for side in range(sides):
+        relative = relative_side(side)
+        first = _S_OWN_MELDS if relative == 0 else _S_OTHER_MELDS + CARD_KINDS * (relative - 1)
+        for meld in observation.melds(side):
+            _add_counts(tensor, first, meld.cards)
+
+    for relative in range(6):
+        tensor[_S_HAND_SIZES + relative] = observation.hand_sizes[(player + relative) % 6]
+    tensor[_S_SIZES] = observation.stock_size
+    tensor[_S_SIZES + 1] = len(observation.discard_pile)
+
+    for number, (status, owner, _size, cards) in enumerate(observation.pozzetti):
+        tensor[_S_PACKETS + len(_STATUSES) * number + _STATUSES.index(status)] = 1
+        if status in ("face_down", "seen", "in_hand"):
+            tensor[_S_PACKET_TAKEN + relative_side(observation.sides[owner])] = 1  # type: ignore[index]
+        if cards is not None:
+            _add_counts(tensor, _S_SEEN_PACKET, cards)
+
+    tensor[_S_PHASE + _PHASES.index(observation.phase)] = 1
+    tensor[_S_TO_ACT + (observation.turn - player) % 6] = 1
+
+    tensor[_S_OPENING] = int(fields["opened"].split(",")[own_side])
+    tensor[_S_OPENING + 1] = _quotient(int(fields["need"].split(",")[own_side]), 100)
+    for side, score in enumerate(observation.scores):
+        tensor[_S_SCORES + relative_side(side)] = _quotient(score, 1000)
+
+    if fields["hold"] != "-":
+        tensor[_S_HELD + Card(fields["hold"]).index] = 1
+    flags = fields["turnflags"]
+    for number, letter in enumerate(_FLAG_LETTERS):
+        if letter in flags:
+            tensor[_S_FLAGS + number] = 1
     return tensor

@@ -4,6 +4,10 @@ A :class:`Card` is one of the 53 card kinds: 52 suited cards and the joker. The 
 of a suited card (and the jokers among themselves) are interchangeable for every rule (RULES A.2),
 so a pile of cards is a multiset of kinds: :class:`Cards`.
 
+A multiset holds at most as many copies as the pack it comes from: ``decks`` copies of a suited
+card and two jokers per deck. Two decks unless told otherwise (``Cards(text, decks=3)``); the
+engine makes the cards of a three-deck game (RULES A.1, F.7) with ``decks=3``.
+
 Notation (docs/api.md "Notation"): ranks ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` is an alias of
 ``T``), suits ``c d h s``, the joker ``Jk``. Input is case-insensitive and may carry surrounding
 white space; output is always canonical (``Qh``, ``Th``, ``Jk``).
@@ -26,6 +30,7 @@ __all__ = [
     "JOKER_INDEX",
     "MAX_COPIES_PER_SUITED_CARD",
     "MAX_JOKERS",
+    "DECKS",
     "Card",
     "Cards",
 ]
@@ -40,6 +45,9 @@ JOKER_INDEX = 52
 MAX_COPIES_PER_SUITED_CARD = 2
 #: ... and at most four jokers (docs/api.md "Cards").
 MAX_JOKERS = 4
+#: The pack sizes a multiset may come from: two decks (the default), or three (RULES A.1, the
+#: six-player brazilian game).
+DECKS = (2, 3)
 
 _RANK_VALUE_FROM_TEXT = {letter: value for value, letter in enumerate(RANKS, start=1)}
 _RANK_VALUE_FROM_TEXT["10"] = 10  # RULES 0.2: `10` is an accepted alias of `T`
@@ -216,9 +224,17 @@ class Card:
 Card._make_all()
 
 
-def _copy_limit(card: Card) -> int:
-    """How many copies of ``card`` exist with two decks (docs/api.md "Cards")."""
-    return MAX_JOKERS if card.is_joker else MAX_COPIES_PER_SUITED_CARD
+def _copy_limit(card: Card, decks: int = 2) -> int:
+    """How many copies of ``card`` a pack of ``decks`` decks holds: one per deck of a suited card,
+    two jokers per deck (RULES A.1; docs/api.md "Cards")."""
+    return 2 * decks if card.is_joker else decks
+
+
+def _check_decks(decks: object) -> int:
+    """``decks`` if it is 2 or 3, else InvalidNotationError quoting it."""
+    if isinstance(decks, bool) or not isinstance(decks, int) or decks not in DECKS:
+        raise InvalidNotationError(f"{decks!r} is not a number of decks: expected 2 or 3")
+    return decks
 
 
 def _counter_from(source: object) -> Counter[Card]:
@@ -260,12 +276,14 @@ def _counter_from(source: object) -> Counter[Card]:
     return counter
 
 
-def _check_copy_limit(counter: Counter[Card], source: object) -> None:
-    """InvalidNotationError if ``counter`` holds more copies of a card than two decks have."""
+def _check_copy_limit(counter: Counter[Card], source: object, decks: int = 2) -> None:
+    """InvalidNotationError if ``counter`` holds more copies of a card than ``decks`` decks have."""
     for card in sorted(counter, key=_BY_INDEX_KEY):
-        if counter[card] > _copy_limit(card):
+        limit = _copy_limit(card, decks)
+        if counter[card] > limit:
+            pack = "" if decks == 2 else f" with {decks} decks"
             raise InvalidNotationError(
-                f"{source!r}: {counter[card]} copies of {card} (at most {_copy_limit(card)})"
+                f"{source!r}: {counter[card]} copies of {card} (at most {limit}{pack})"
             )
 
 
@@ -275,40 +293,56 @@ class Cards(Initialized):
     ``Cards('5h 6h 7h Jk')``, ``Cards(['5h', Card('6h')])``, ``Cards(other)``, ``Cards()``. The
     order of the input is irrelevant; iteration yields the cards in canonical order (RULES 0.2),
     copies repeated. At most 2 copies of a suited card and 4 jokers (two decks): more raise
-    InvalidNotationError. Supports ``len``, ``in``, :meth:`count`, ``==``, ``hash``, ``bool``,
+    InvalidNotationError. ``Cards(text, decks=3)`` allows a three-deck pack's 3 copies and 6
+    jokers (RULES A.1); the result of an operator allows the larger pack of its operands, and
+    ``==`` and ``hash`` ignore the pack (the same cards are the same multiset). Supports ``len``, ``in``, :meth:`count`, ``==``, ``hash``, ``bool``,
     sub-multiset comparisons (``<=``, ``<``, ``>=``, ``>``), ``+`` (sum), ``-`` (difference; the right
     side must be contained), ``|`` (max per card) and ``&`` (min per card); an operand may be a
     ``Cards`` or anything the constructor accepts. ``==`` is True only between two ``Cards``.
     """
 
-    __slots__ = ("_counter", "_cards")
+    __slots__ = ("_counter", "_cards", "_decks")
     _counter: Counter[Card]
     _cards: tuple[Card, ...]
+    _decks: int
 
-    def __init__(self, cards: object = "") -> None:
-        """Read ``cards``: a card-list string, a Cards, or an iterable of cards / card strings."""
+    def __init__(self, cards: object = "", *, decks: int = 2) -> None:
+        """Read ``cards``: a card-list string, a Cards, or an iterable of cards / card strings;
+        at most the copies of a pack of ``decks`` decks (2 or 3)."""
+        decks = _check_decks(decks)
         counter = _counter_from(cards)
-        _check_copy_limit(counter, cards)
-        self._set_counter(counter)
+        _check_copy_limit(counter, cards, decks)
+        self._set_counter(counter, decks)
 
-    def _set_counter(self, counter: Counter[Card]) -> None:
+    def _set_counter(self, counter: Counter[Card], decks: int = 2) -> None:
         counter = Counter({card: count for card, count in counter.items() if count > 0})
         object.__setattr__(self, "_counter", counter)
         object.__setattr__(self, "_cards", tuple(sorted(counter.elements(), key=_BY_INDEX_KEY)))
+        object.__setattr__(self, "_decks", decks)
 
     @classmethod
-    def _from_cards(cls, cards: Iterable[Card]) -> Cards:
+    def _from_cards(cls, cards: Iterable[Card], decks: int = 2) -> Cards:
         """A Cards from Card objects (internal: no parsing), checking the copy limit."""
         cards = tuple(cards)
-        return cls._from_counter(Counter(cards), " ".join(map(str, cards)))
+        return cls._from_counter(Counter(cards), " ".join(map(str, cards)), decks)
 
     @classmethod
-    def _from_counter(cls, counter: Counter[Card], source: object) -> Cards:
-        """A Cards from a Counter, checking the copy limit (``source`` is quoted on error)."""
-        _check_copy_limit(counter, source)
+    def _from_counter(cls, counter: Counter[Card], source: object, decks: int = 2) -> Cards:
+        """A Cards from a Counter, checking the copy limit of ``decks`` decks (``source`` is quoted
+        on error)."""
+        _check_copy_limit(counter, source, decks)
         result = object.__new__(cls)
-        result._set_counter(counter)
+        result._set_counter(counter, decks)
         return result
+
+    @property
+    def decks(self) -> int:
+        """The pack whose copies this multiset may hold: 2 decks, or 3 (RULES A.1)."""
+        return self._decks
+
+    def _check_decks(self, decks: int, source: object) -> None:
+        """InvalidNotationError if these cards hold more copies than ``decks`` decks have."""
+        _check_copy_limit(self._counter, source, decks)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Cards is immutable: cannot set {name!r}")
@@ -316,8 +350,10 @@ class Cards(Initialized):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Cards is immutable: cannot delete {name!r}")
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Cards, (str(self),))
+    def __reduce__(self) -> tuple[object, tuple[str] | tuple[str, int]]:
+        if self._decks == 2:
+            return (Cards, (str(self),))
+        return (_cards_of_decks, (str(self), self._decks))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -345,7 +381,9 @@ class Cards(Initialized):
         return " ".join(str(card) for card in self._cards)
 
     def __repr__(self) -> str:
-        return f"Cards({str(self)!r})"
+        if self._decks == 2:
+            return f"Cards({str(self)!r})"
+        return f"Cards({str(self)!r}, decks={self._decks})"
 
     def __hash__(self) -> int:
         return hash(tuple(card.index for card in self._cards))
@@ -363,18 +401,18 @@ class Cards(Initialized):
     # --- sub-multiset order --------------------------------------------------------------------
 
     def __le__(self, other: object) -> bool:
-        other_counter = _operand(other)._counter
+        other_counter = _operand(other, self._decks)._counter
         return all(count <= other_counter[card] for card, count in self._counter.items())
 
     def __lt__(self, other: object) -> bool:
-        other_cards = _operand(other)
+        other_cards = _operand(other, self._decks)
         return self <= other_cards and len(self) < len(other_cards)
 
     def __ge__(self, other: object) -> bool:
-        return _operand(other) <= self
+        return _operand(other, self._decks) <= self
 
     def __gt__(self, other: object) -> bool:
-        other_cards = _operand(other)
+        other_cards = _operand(other, self._decks)
         return other_cards <= self and len(self) > len(other_cards)
 
     # --- arithmetic ----------------------------------------------------------------------------
@@ -382,36 +420,53 @@ class Cards(Initialized):
     # Each reads self before converting ``other``: an uninitialized Cards raises TypeError first.
     def __add__(self, other: object) -> Cards:
         counter = self._counter
-        other_cards = _operand(other)
-        return Cards._from_counter(counter + other_cards._counter, f"{self} + {other_cards}")
+        other_cards = _operand(other, self._decks)
+        return Cards._from_counter(counter + other_cards._counter, f"{self} + {other_cards}",
+                                   _larger(self, other_cards))
 
     def __radd__(self, other: object) -> Cards:
         counter = self._counter
-        other_cards = _operand(other)
-        return Cards._from_counter(other_cards._counter + counter, f"{other_cards} + {self}")
+        other_cards = _operand(other, self._decks)
+        return Cards._from_counter(other_cards._counter + counter, f"{other_cards} + {self}",
+                                   _larger(self, other_cards))
 
     def __sub__(self, other: object) -> Cards:
         self._counter  # noqa: B018 -- TypeError first if this Cards was never initialized
-        return _difference(self, _operand(other))
+        return _difference(self, _operand(other, self._decks))
 
     def __rsub__(self, other: object) -> Cards:
         self._counter  # noqa: B018 -- TypeError first if this Cards was never initialized
-        return _difference(_operand(other), self)
+        return _difference(_operand(other, self._decks), self)
 
     def __or__(self, other: object) -> Cards:
-        return Cards._from_counter(self._counter | _operand(other)._counter, other)
+        other_cards = _operand(other, self._decks)
+        return Cards._from_counter(self._counter | other_cards._counter, other,
+                                   _larger(self, other_cards))
 
     __ror__ = __or__
 
     def __and__(self, other: object) -> Cards:
-        return Cards._from_counter(self._counter & _operand(other)._counter, other)
+        other_cards = _operand(other, self._decks)
+        return Cards._from_counter(self._counter & other_cards._counter, other,
+                                   _larger(self, other_cards))
 
     __rand__ = __and__
 
 
-def _operand(other: object) -> Cards:
-    """The other operand of a Cards operator, read as Cards (InvalidNotationError if it is not)."""
-    return other if isinstance(other, Cards) else Cards(other)
+def _operand(other: object, decks: int) -> Cards:
+    """The other operand of a Cards operator, read as Cards of the pack of ``decks`` decks
+    (InvalidNotationError if it is not)."""
+    return other if isinstance(other, Cards) else Cards(other, decks=decks)
+
+
+def _larger(one: Cards, other: Cards) -> int:
+    """The larger pack of two operands: the one their result may hold."""
+    return max(one._decks, other._decks)
+
+
+def _cards_of_decks(text: str, decks: int) -> Cards:
+    """Rebuild a Cards of a three-deck pack (pickle support)."""
+    return Cards(text, decks=decks)
 
 
 def _difference(left: Cards, right: Cards) -> Cards:
@@ -422,4 +477,4 @@ def _difference(left: Cards, right: Cards) -> Cards:
                 f"cannot take {str(right)!r} from {str(left)!r}: it holds {left.count(card)} of "
                 f"{card}, not {right.count(card)}"
             )
-    return Cards._from_counter(left._counter - right._counter, left)
+    return Cards._from_counter(left._counter - right._counter, left, _larger(left, right))

@@ -6,9 +6,12 @@ every move is applied to a fresh copy of the current state, so an illegal move c
 (sets by rank, runs by suit and slot window) and keeps exactly those :meth:`Game.push` accepts.
 
 Terms: a *seat* is a player 0..N-1; a *side slot* indexes melds, opening state and results: with 2
-or 4 players the two sides (seat, or seat mod 2); with 3 players four slots, seats 0, 1, 2 and the
-pair 3 that the two non-soloists form when the first pozzetto is taken (RULES F.6). A *packet* is a
-pozzetto (docs/game.md "Seats, sides, packets").
+or 4 players the two sides (seat, or seat mod 2); with 6 players the ``rules.sides`` sides, seat mod
+3 (three sides of two) or seat mod 2 (two sides of three, RULES F.7); with 3 players four slots,
+seats 0, 1, 2 and the pair 3 that the two non-soloists form when the first pozzetto is taken (RULES
+F.6). A *packet* is a pozzetto (docs/game.md "Seats, sides, packets"); packet n may be a side's
+pozzetto only while n < the number of sides, so with two sides of three the third packet is only
+a stock reserve (RULES F.7, D.3).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from .state import (
     WILD_KINDS,
     _opening_requirement,
     _State,
+    side_slots,
     _unshuffled_deck,
 )
 from .validate import validate_state
@@ -147,7 +151,8 @@ def _new_meld(key: tuple[int, ...], rules: Rules,
     if key in memo:
         return memo[key]
     try:
-        meld: Meld | None = Meld(Cards._from_cards(_CARDS[index] for index in key), rules)
+        meld: Meld | None = Meld(Cards._from_cards((_CARDS[index] for index in key), rules.decks),
+                                 rules)
     except InvalidMeldError:
         meld = None
     memo[key] = meld
@@ -172,7 +177,7 @@ def _lay_off(meld: Meld, card: Card,
 
 def _meld_problem(key: tuple[int, ...], rules: Rules) -> str:
     try:
-        Meld(Cards._from_cards(Card.from_index(index) for index in key), rules)
+        Meld(Cards._from_cards((Card.from_index(index) for index in key), rules.decks), rules)
     except InvalidMeldError as error:
         return str(error)
     return "not a meld"
@@ -237,7 +242,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         self._players = rules.players
         self._first = first_player
         self._scores = scores
-        self._slots = 4 if self._players == 3 else 2
+        self._slots = side_slots(rules)
 
     # --- the deal (docs/game.md "Deal") ----------------------------------------------------------
 
@@ -285,8 +290,8 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     # --- sides ---------------------------------------------------------------------------------
 
     def _side_of_seat(self, seat: int, split: int | None) -> int:
-        if self._players == 4:
-            return seat % 2
+        if self._players in (4, 6):
+            return seat % self._rules.sides  # partners sit every `sides` seats (RULES F.1, F.7)
         if self._players == 2 or split is None or seat == split:
             return seat
         return 3
@@ -296,7 +301,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 
     def _sides(self, s: _State) -> tuple[int, ...]:
         if self._players != 3:
-            return (0, 1)
+            return tuple(range(self._slots))
         if s.split is None:
             return (0, 1, 2)
         return tuple(sorted((s.split, 3)))
@@ -310,14 +315,24 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
                    for status, owner, _cards in s.pozzetti)
 
     def _untaken(self, s: _State) -> int | None:
-        """The index of the top untaken packet, or None."""
+        """The index of the top untaken packet, or None: the next pozzetto, or the next stock
+        (RULES D.3)."""
         for number, (status, _owner, _cards) in enumerate(s.pozzetti):
             if status == UNTAKEN:
                 return number
         return None
 
+    def _pot(self, s: _State) -> int | None:
+        """The packet a side that runs out of cards would take (RULES C.4, F.7): the top untaken
+        packet, if it may be a side's pozzetto (its index below the number of sides: with two
+        sides of three the third packet is only a stock reserve), else None."""
+        number = self._untaken(s)
+        if number is None or number >= self._rules.sides:
+            return None
+        return number
+
     def _may_take_packet(self, s: _State, side: int) -> bool:
-        return not self._has_packet(s, side) and self._untaken(s) is not None
+        return not self._has_packet(s, side) and self._pot(s) is not None
 
     def _may_close(self, s: _State, side: int) -> bool:
         """RULES C.6: the side has its pozzetto and a burraco (clean where required)."""
@@ -492,7 +507,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
             self._open(s, side)
         # (2) pozzetto on the fly.
         if self._may_take_packet(s, side):
-            number = self._untaken(s)
+            number = self._pot(s)
             packet = s.pozzetti[number]  # type: ignore[index]
             s.hands[s.turn].update(packet[2])
             packet[:] = [IN_HAND, s.turn, []]
@@ -604,7 +619,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         if not hand:
             if self._may_take_packet(s, side):
                 # RULES C.4: the packet is taken face down; it joins the hand next turn (H-36).
-                number = self._untaken(s)
+                number = self._pot(s)
                 packet = s.pozzetti[number]  # type: ignore[index]
                 status = SEEN if rules.pozzetto_reveal == "immediately" else FACE_DOWN
                 packet[0], packet[1] = status, s.turn
@@ -712,7 +727,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         for key, meld in _valid_new_melds(hand, rules):
             if meld.kind == "set" and meld.rank in set_ranks:
                 continue
-            move = _meld_move(key)
+            move = _meld_move(key, rules.decks)
             if size - len(key) >= 2 or self._accepts(s, move):
                 moves.append(move)
         distinct = sorted(hand, key=lambda card: card.index)
@@ -750,7 +765,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
             if len(words) > 3 and words[0].lower() == "add":
                 self._push_several(move, words)
                 return
-        move = Move(move)
+        move = Move._parse(move, self._rules.decks)
         with lock:
             self._push_checked(move)
 
@@ -778,7 +793,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     def _push_several(self, text: str, words: list[str]) -> None:
         moves: list[Move] = []
         for word in words[2:]:
-            moves.append(Move(f"add {words[1]} {word}"))
+            moves.append(Move._parse(f"add {words[1]} {word}", self._rules.decks))
         # Every one is an add: it has a card and an index.
         cards = sorted((cast(Card, move.card) for move in moves), key=lambda card: card.index)
         index = cast(int, moves[0].index)
@@ -1047,11 +1062,13 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 
     def hand(self, player: int) -> Cards:
         """The cards in ``player``'s hand (a face-down pozzetto is not part of it, RULES H-36)."""
-        return Cards._from_counter(self._state.hands[self._seat(player)], player)
+        return Cards._from_counter(self._state.hands[self._seat(player)], player,
+                                   self._rules.decks)
 
     def known(self, player: int) -> Cards:
         """The cards known to everyone to be in ``player``'s hand (RULES C.9)."""
-        return Cards._from_counter(self._state.known[self._seat(player)], player)
+        return Cards._from_counter(self._state.known[self._seat(player)], player,
+                                   self._rules.decks)
 
     def side_of(self, player: int) -> int:
         """The side of a seat now (3 players: own seat, or 3 for the pair after the split)."""
@@ -1073,7 +1090,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     @property
     def discard_pile(self) -> Cards:
         """The discard pile, as a multiset (it is public, RULES C.2)."""
-        return Cards._from_counter(self._state.pile, "pile")
+        return Cards._from_counter(self._state.pile, "pile", self._rules.decks)
 
     @property
     def top_discard(self) -> Card | None:
@@ -1093,7 +1110,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     @property
     def pozzetti(self) -> tuple[tuple[str, int | None, Cards], ...]:
         """Per packet: (status, owner seat or None, its cards while it is a packet)."""
-        return tuple((status, owner, Cards._from_cards(cards))
+        return tuple((status, owner, Cards._from_cards(cards, self._rules.decks))
                      for status, owner, cards in self._state.pozzetti)
 
     @property
@@ -1153,9 +1170,9 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 
     def observation_tensor(self, player: int, out: numpy.ndarray | None = None) -> numpy.ndarray:
         """511 float32 features of ``observation(player)`` and nothing else (docs/search.md,
-        :data:`.actions.TENSOR_LAYOUT`), written into ``out`` when given (a C-contiguous float32
-        array of 511 entries; anything else raises InvalidNotationError quoting its shape and
-        dtype)."""
+        :data:`.actions.TENSOR_LAYOUT`); 681 with six players (:data:`.actions.TENSOR_LAYOUT_SIX`).
+        Written into ``out`` when given (a C-contiguous float32 array of that many entries;
+        anything else raises InvalidNotationError quoting its shape and dtype)."""
         return actions.observation_tensor(self.observation(player), out)
 
     # --- scoring (RULES E) ----------------------------------------------------------------------
@@ -1290,7 +1307,12 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     def to_json(self, player: int | None = None, *, indent: int | None = None) -> str:
         """JSON text of what seat ``player`` may see (from ``observation(player)``), or of the
         whole state when ``player`` is None (docs/records.md "JSON views"); ``indent`` goes to
-        ``json.dumps``."""
+        ``json.dumps``. Not yet for six players: NotImplementedError (the view's sides are
+        written for 2, 3 and 4 players, docs/game.md "Six players")."""
+        if self._players == 6:
+            raise NotImplementedError(
+                "to_json: JSON views of six-player hands are not written yet (docs/records.md "
+                "knows the sides of 2, 3 and 4 players); use state_string() or record()")
         return _records.to_json(self.copy(), player, indent)  # one consistent snapshot
 
     @classmethod
@@ -1347,7 +1369,7 @@ def _check_supported(rules: Rules) -> None:
 def _check_scores(rules: Rules, scores: object) -> tuple[int, ...]:
     """strict parsing, docs/records.md: a tuple or list of ``count`` ints; any other type (a dict, a set,
     a string, a generator, a float or bool score) is a TypeError, a wrong length a ValueError."""
-    count = 3 if rules.players == 3 else 2
+    count = rules.sides  # one score per side (three players: per seat)
     if scores is None:
         return (0,) * count
     if not isinstance(scores, (tuple, list)):
@@ -1387,8 +1409,8 @@ def _check_deck(rules: Rules, deck: object) -> list[Card]:
 
 
 @functools.cache
-def _meld_move(key: tuple[int, ...]) -> Move:
-    return Move._meld(Cards._from_cards(_CARDS[index] for index in key))
+def _meld_move(key: tuple[int, ...], decks: int) -> Move:
+    return Move._meld(Cards._from_cards((_CARDS[index] for index in key), decks))
 
 
 @functools.cache
@@ -1571,12 +1593,12 @@ def _parse_state(cls: type[Game], text: str) -> Game:
         _check_supported(rules)
     except InvalidNotationError as error:
         raise bad("rules", str(error)) from None
-    slots = 4 if players == 3 else 2
+    slots = side_slots(rules)
     game = object.__new__(cls)
     seed = None if fields["seed"] == "-" else integer("seed", fields["seed"], 0, (1 << 64) - 1)
     first = integer("first", fields["first"], 0, players - 1)
     score_texts = fields["scores"].split(",")
-    if len(score_texts) != (3 if players == 3 else 2):
+    if len(score_texts) != rules.sides:
         raise bad("scores", "wrong number of scores")
     scores = tuple(integer("scores", value, -MAX_SCORE, MAX_SCORE) for value in score_texts)
     game._setup(rules, first, scores)

@@ -20,7 +20,8 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
     """Hands of one match under ``rules``, dealt from ``seed`` (os.urandom when None).
 
     Hand h is dealt from the (h+1)-th SplitMix64 output of the match seed, with seat h mod N first.
-    ``scores`` are per side (2 and 4 players) or per seat in half points (3 players, RULES E.6).
+    ``scores`` are per side (2, 4 and 6 players) or per seat in half points (3 players, RULES
+    E.6).
 
     A Match deals hands and adds up their results; :meth:`play_hand` also plays one with given
     policies (the move cap of docs/game.md is the playing loop's: ``Game.playout``). It may be shared between threads:
@@ -41,7 +42,7 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
             seed = int.from_bytes(os.urandom(8), "little")
         self._rules = rules
         self._seed = check_seed(seed)
-        self._scores: tuple[int, ...] = (0,) * (3 if rules.players == 3 else 2)
+        self._scores: tuple[int, ...] = (0,) * rules.sides  # per side; three players: per seat
         self._results: tuple[Result, ...] = ()
         self._lock = threading.RLock()
 

@@ -56,6 +56,15 @@ def _check_same_rules(meld: Meld, rules: Rules) -> None:
         raise InvalidNotationError(f"{meld!r} was made under other rules than {rules!r}")
 
 
+def _multiset(cards: object, rules: Rules) -> Cards:
+    """``cards`` as a Cards that the rules' pack holds (InvalidNotationError quoting it if it
+    holds more copies: RULES A.1)."""
+    if isinstance(cards, Cards):
+        cards._check_decks(rules.decks, str(cards))
+        return cards
+    return Cards(cards, decks=rules.decks)
+
+
 def _new_meld_shape(cards: Cards, rules: Rules) -> _Shape:
     """The set or canonical run made of ``cards`` (RULES B.2-B.4), or InvalidMeldError."""
     text = str(cards)
@@ -133,8 +142,8 @@ def _parse_layout(text: object, rules: Rules) -> _Shape:
     if not isinstance(text, str):
         raise InvalidNotationError(f"{text!r} is not a meld layout: expected a string")
     words = _layout_words(text)
-    # More copies than two decks hold is a notation error, as for any card list.
-    Cards([card for card, _stands, _tag in words])
+    # More copies than the rules' decks hold is a notation error, as for any card list.
+    Cards([card for card, _stands, _tag in words], decks=rules.decks)
     if len(words) < 3:
         raise InvalidMeldError(f"{text!r} is not a meld: fewer than 3 cards")
     readings = [(card, None if stands is None else _stands_for(text, stands), tag)
@@ -251,8 +260,8 @@ class Meld(Initialized):
     be ``rules``). ``rules`` defaults to ``Rules('italian')``.
 
     Errors: InvalidMeldError if the cards are not a meld (the reason is in the message);
-    InvalidNotationError for unreadable text, more copies than two decks hold, or a value of the
-    wrong type.
+    InvalidNotationError for unreadable text, more copies than the rules' decks hold (two copies
+    of a suited card with two decks, three with three), or a value of the wrong type.
     """
 
     __slots__ = ("_rules", "_shape", "_layout", "_cards", "_repr")
@@ -273,7 +282,7 @@ class Meld(Initialized):
         if isinstance(cards, str) and ("(" in cards or "[" in cards):
             shape = _parse_layout(cards, checked_rules)
         else:
-            multiset = cards if isinstance(cards, Cards) else Cards(cards)
+            multiset = _multiset(cards, checked_rules)
             shape = _new_meld_shape(multiset, checked_rules)
         self._set(shape, checked_rules)
 
@@ -316,7 +325,7 @@ class Meld(Initialized):
         object.__setattr__(self, "_rules", rules)
         object.__setattr__(self, "_shape", shape)
         object.__setattr__(self, "_layout", layout)
-        object.__setattr__(self, "_cards", Cards._from_cards(cards))
+        object.__setattr__(self, "_cards", Cards._from_cards(cards, rules.decks))
         object.__setattr__(self, "_repr", None)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -575,7 +584,7 @@ class Melds(Initialized):
         meld.
         """
         self._melds  # noqa: B018 -- TypeError first if this Melds was never initialized
-        multiset = cards if isinstance(cards, Cards) else Cards(cards)
+        multiset = _multiset(cards, self._rules)
         new = Meld._from_shape(_new_meld_shape(multiset, self._rules), self._rules)
         if new.kind == "set":
             for index, existing in enumerate(self._melds):

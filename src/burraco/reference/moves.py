@@ -6,6 +6,9 @@ order for a meld); ``str`` is the canonical notation. Moves are immutable, hasha
 the canonical move order: by kind (draw, pile, keep, reject, meld, add, discard), melds by their
 card lists compared card by card in canonical card order (a prefix first), adds by meld index then
 card, discards by card.
+
+``Move(text)`` reads the cards of a two-deck pack; a game reads a move with its own pack
+(:meth:`Move._parse`), so ``game.push('meld 5h 5h 5h')`` is a move of a three-deck game.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ class Move:
 
     def __new__(cls, move: Move | str) -> Move:
         """Parse ``move`` (its notation, or a Move); InvalidNotationError if it is not a move."""
+        return cls._parse(move, 2)
+
+    @classmethod
+    def _parse(cls, move: Move | str, decks: int) -> Move:
+        """``Move(move)`` with the cards of a pack of ``decks`` decks (RULES A.1)."""
         if isinstance(move, Move):
             return move
         if not isinstance(move, str):
@@ -54,7 +62,7 @@ class Move:
         if kind == "meld":
             if len(words) < 2:
                 raise InvalidNotationError(f"{move!r} is not a move: 'meld' needs cards")
-            return cls._make(kind, _cards(move, words[1:]), None)
+            return cls._make(kind, _cards(move, words[1:], decks), None)
         if kind == "add":
             if len(words) != 3:
                 raise InvalidNotationError(
@@ -69,11 +77,11 @@ class Move:
                 raise InvalidNotationError(
                     f"{move!r} is not a move: meld index {words[1]!r} is above {MAX_MOVE_INDEX}"
                 )
-            return cls._make(kind, _cards(move, words[2:]), index)
+            return cls._make(kind, _cards(move, words[2:], decks), index)
         if kind == "discard":
             if len(words) != 2:
                 raise InvalidNotationError(f"{move!r} is not a move: expected 'discard <card>'")
-            return cls._make(kind, _cards(move, words[1:]), None)
+            return cls._make(kind, _cards(move, words[1:], decks), None)
         raise InvalidNotationError(
             f"{move!r} is not a move: expected draw, pile, keep, reject, meld, add or discard"
         )
@@ -114,8 +122,10 @@ class Move:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Move is immutable: cannot set {name!r}")
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Move, (self._text,))
+    def __reduce__(self) -> tuple[object, tuple[str] | tuple[str, int]]:
+        if self._cards.decks == 2:
+            return (Move, (self._text,))
+        return (_move_of_decks, (self._text, self._cards.decks))
 
     @property
     def kind(self) -> str:
@@ -179,10 +189,15 @@ class Move:
         return NotImplemented
 
 
-def _cards(move: str, words: list[str]) -> Cards:
+def _move_of_decks(text: str, decks: int) -> Move:
+    """Rebuild a move of a three-deck game (pickle support)."""
+    return Move._parse(text, decks)
+
+
+def _cards(move: str, words: list[str], decks: int) -> Cards:
     """The cards named by ``words``, or InvalidNotationError quoting the whole move."""
     try:
-        return Cards(" ".join(words))
+        return Cards(" ".join(words), decks=decks)
     except InvalidNotationError as error:
         raise InvalidNotationError(f"{move!r} is not a move: {error}") from None
 
@@ -219,7 +234,8 @@ class MoveList(list[Move]):
             return item
         if isinstance(item, str):
             try:
-                return Move(item)
+                # The largest pack: a list holds only the moves of its game, whatever its pack.
+                return Move._parse(item, 3)
             except InvalidNotationError:
                 return None
         return None

@@ -24,7 +24,7 @@ from .cards import Card, Cards
 from .melds import Melds
 from .rng import Xoshiro256StarStar, check_seed, shuffle
 from .rules import Rules
-from .state import _unshuffled_deck
+from .state import _unshuffled_deck, side_slots
 
 if TYPE_CHECKING:
     from .game import Game
@@ -289,7 +289,7 @@ def observe(game: Game, player: int) -> Observation:
         "_stock_size": game.stock_size,
         "_pile": game.discard_pile,
         "_top": game.top_discard,
-        "_melds": tuple(game.melds(slot) for slot in range(4 if players == 3 else 2)),
+        "_melds": tuple(game.melds(slot) for slot in range(side_slots(game.rules))),
         "_pozzetti": tuple(pozzetti),
         "_scores": tuple(game.scores),
         "_sides": tuple(game.side_of(seat) for seat in range(players)),
@@ -313,7 +313,7 @@ def unseen_cards(observation: Observation) -> list[Card]:
     rules, player = observation.rules, observation.player
     placed: Counter[Card] = Counter(observation.hand)
     placed.update(observation.discard_pile)
-    for slot in range(4 if rules.players == 3 else 2):
+    for slot in range(side_slots(rules)):
         for meld in observation.melds(slot):
             placed.update(meld.cards)
     for seat, known in enumerate(observation.known):
@@ -363,7 +363,7 @@ def determinized_state_string(observation: Observation, seed: int) -> str:
         seat = (player + step) % players
         known = observation.known[seat]
         dealt = deal(observation.hand_sizes[seat] - len(known))
-        hands[seat] = _card_list(known + Cards._from_cards(dealt))
+        hands[seat] = _card_list(known + Cards._from_cards(dealt, observation.rules.decks))
     fields["hands"] = "/".join(hands)
 
     packets = fields["pozzetti"].split("/")

@@ -104,8 +104,8 @@ def _optional(checker: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def _pozzetto_sizes(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise _Rejected("expected a tuple of 2 ints, each from 1 to 30")
+    if not isinstance(value, (tuple, list)) or len(value) not in (2, 3):
+        raise _Rejected("expected a tuple of 2 ints (3 with six players), each from 1 to 30")
     sizes = tuple(_int_in(1, 30)(size) for size in value)
     return sizes
 
@@ -165,13 +165,17 @@ def _probability(value: Any) -> float:
 _NON_NEGATIVE = _int_in(0, _MAX_POINTS)
 
 _KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] = (
-    ("players", _int_one_of(2, 3, 4),
+    ("players", _int_one_of(2, 3, 4, 6),
      "Players at the table (2, 3 or 4); the sides follow from it (RULES G).",
      (4, 2, 3, 2, 4)),
-    ("decks", _int_one_of(2),
+    ("sides", _int_one_of(2, 3),
+     "Sides at the table: 3 (seats A B C A B C) or 2 (A B A B A B) with six players; fixed by "
+     "the player count otherwise (RULES F.7, G).",
+     (2, 2, 3, 2, 2)),
+    ("decks", _int_one_of(2, 3),
      "52-card decks in the pack (only 2 for now) (RULES A.1).",
      (2, 2, 2, 2, 2)),
-    ("jokers", _int_one_of(0, 2, 4),
+    ("jokers", _int_one_of(0, 2, 4, 6),
      "Jokers in the pack: 0, 2 or 4 (RULES A.1).",
      (4, 4, 4, 2, 4)),
     ("card_values", _string_one_of("italian", "pagat_brazil"),
@@ -334,7 +338,16 @@ _KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] 
      "Where the deal passes after a hand (only `left`) (RULES F.1).",
      ("left",) * 5),
 )
-# (docs/api.md: `sides`, RULES G row 2, is not a knob: it follows from `players`.)
+# The knob docstrings above are the core's text (docs/rules.md is built from either engine); the
+# reference also takes players=6, decks=3, jokers=6 and three pozzetti, which the core does not
+# take yet (docs/game.md "Six players").
+
+# `sides` (RULES G row 2) follows from `players` with 2, 3 or 4 players; with six it is a choice,
+# 3 by default. `Rules(preset, players=6)` also takes the six-player pack and packets unless they
+# are given (RULES A.1, F.2, F.7). These are the values a knob takes when the caller does not give
+# it, per player count; knobs() lists `sides` only where it is a choice (six players).
+_SIDES_OF_PLAYERS = {2: 2, 3: 3, 4: 2, 6: 3}
+_SIX_PLAYER_DEFAULTS = {"decks": 3, "jokers": 6, "pozzetto_sizes": (11, 11, 11), "sides": 3}
 
 _KNOB_NAMES = tuple(row[0] for row in _KNOB_TABLE)
 _KNOB_CHECKERS = {row[0]: row[1] for row in _KNOB_TABLE}
@@ -354,7 +367,13 @@ class Rules(Initialized):
     """The rules a game is played under: a preset plus every knob of RULES section G.
 
     ``Rules()`` is ``Rules('italian')``; ``Rules('brazilian', players=2)`` overrides knobs. Every
-    knob is a read-only attribute. Two Rules are equal when their preset names and all knob values
+    knob is a read-only attribute.
+
+    Six players (RULES F.7): ``Rules('brazilian', players=6)`` takes, unless they are given,
+    ``decks=3``, ``jokers=6``, ``pozzetto_sizes=(11, 11, 11)`` and ``sides=3`` (three sides of
+    two, seats A B C A B C, side = seat % 3); ``sides=2`` makes two sides of three (A B A B A B,
+    side = seat % 2). With 2, 3 or 4 players ``sides`` is 2, 3 and 2. The rules text and the repr
+    list a knob only where it differs from these values. Two Rules are equal when their preset names and all knob values
     are equal. Unknown presets or knobs, values of the wrong type or out of range raise
     InvalidNotationError quoting the name and the value.
     """
@@ -371,6 +390,7 @@ class Rules(Initialized):
     _key: tuple[str, tuple[Any, ...]]
     # The knobs, for type checkers (the properties are installed below the class).
     players: int
+    sides: int
     decks: int
     jokers: int
     card_values: str
@@ -432,17 +452,19 @@ class Rules(Initialized):
             raise InvalidNotationError(
                 f"{preset!r} is not a preset: expected one of {', '.join(map(repr, PRESETS))}"
             )
-        values = dict(_PRESET_VALUES[preset])
+        given = {}
         for name, value in knobs.items():
             if name not in _KNOB_CHECKERS:
                 raise InvalidNotationError(f"{name!r} is not a rules knob (value {value!r})")
             try:
-                values[name] = _KNOB_CHECKERS[name](value)
+                given[name] = _KNOB_CHECKERS[name](value)
             except _Rejected as reason:
                 raise InvalidNotationError(
                     f"{value!r} is not a valid value of the knob {name!r}: {reason}"
                 ) from None
-        problem = _unplayable(values)
+        players = given.get("players", _PRESET_VALUES[preset]["players"])
+        values = {**_baseline(preset, players), **given}
+        problem = _layout_problem(values) or _unplayable(values)
         if problem is not None:
             overrides = ", ".join(f"{name}={value!r}" for name, value in knobs.items())
             raise InvalidNotationError(
@@ -469,8 +491,10 @@ class Rules(Initialized):
         return self._preset
 
     def knobs(self) -> dict[str, Any]:
-        """Every knob, name -> value, in the order of the docs/api.md table (a new dict)."""
-        return {name: getattr(self, name) for name in _KNOB_NAMES}
+        """Every knob, name -> value, in the order of the docs/api.md table (a new dict);
+        ``sides`` only with six players, where it is a choice."""
+        return {name: getattr(self, name) for name in _KNOB_NAMES
+                if name != "sides" or self.players == 6}
 
     def replace(self, **overrides: Any) -> Rules:
         """New Rules: the same preset and knobs, with ``overrides`` applied."""
@@ -522,10 +546,11 @@ class Rules(Initialized):
         return _rules_text(self)
 
     def _overrides(self) -> dict[str, Any]:
-        """The knobs whose value differs from the preset's, in table order."""
-        preset_values = _PRESET_VALUES[self._preset]
+        """The knobs whose value differs from the preset's at this player count, in table order."""
+        baseline = {**_baseline(self._preset, self.players),
+                    "players": _PRESET_VALUES[self._preset]["players"]}
         return {name: value for name, value in self.knobs().items()
-                if _differs(value, preset_values[name])}
+                if _differs(value, baseline[name])}
 
     @property
     def total_cards(self) -> int:
@@ -582,6 +607,36 @@ def _install_knob_properties() -> None:
 
 
 _install_knob_properties()
+
+
+def _baseline(preset: str, players: int) -> dict[str, Any]:
+    """The knob values of ``preset`` played by ``players`` players, before any other override:
+    the preset's, with the sides of that player count and, for six players, the six-player pack
+    and packets."""
+    values = dict(_PRESET_VALUES[preset])
+    values["players"] = players
+    values["sides"] = _SIDES_OF_PLAYERS[players]
+    if players == 6:
+        values.update(_SIX_PLAYER_DEFAULTS)
+    return values
+
+
+def _layout_problem(values: dict[str, Any]) -> str | None:
+    """Why the table's layout knobs do not fit together (RULES A.1, F.2, F.7, G), or None: the
+    sides of the player count, at most two jokers per deck, three packets only with six players.
+    Each message quotes the knob and its value."""
+    players, sides = values["players"], values["sides"]
+    if players != 6 and sides != _SIDES_OF_PLAYERS[players]:
+        return (f"sides={sides!r} does not fit players={players}: {players} players make "
+                f"{_SIDES_OF_PLAYERS[players]} sides (only six players choose 2 or 3)")
+    if values["jokers"] > 2 * values["decks"]:
+        return (f"jokers={values['jokers']!r} is more than two per deck "
+                f"(decks={values['decks']}) (RULES A.1)")
+    sizes = values["pozzetto_sizes"]
+    if len(sizes) == 3 and players != 6:
+        return (f"pozzetto_sizes={sizes!r}: three pozzetti only with six players "
+                f"(players={players}) (RULES F.7)")
+    return None
 
 
 def _unplayable(values: dict[str, Any]) -> str | None:

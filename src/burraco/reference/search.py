@@ -63,8 +63,9 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: PolicyLike = "rando
 
     * ``'seed'`` (uint64): hand i is ``Game(rules, seed=seed_i)`` played by
       ``playout(policy, seed_i)``, ``seed_i`` the (i+1)-th SplitMix64 output from ``seed``;
-    * ``'scores'`` (int32, shape (n, 2); (n, 3) with three players): the sides' totals; with three
-      players each seat's score in half points (``result().player_scores``);
+    * ``'scores'`` (int32, shape (n, sides): (n, 2), or (n, 3) with three players or three sides
+      of six): the sides' totals; with three players each seat's score in half points
+      (``result().player_scores``);
     * ``'moves'`` (int32): the moves played;
     * ``'end_reason'`` (uint8): 1 + the index of ``result().end_reason`` in :data:`END_REASONS`.
 
@@ -82,7 +83,7 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: PolicyLike = "rando
     chosen = policy_arg(policy)
     _check_count("number of threads", threads, 1, MAX_THREADS)
 
-    columns = 3 if rules.players == 3 else 2
+    columns = rules.sides  # a column per side; three players: per seat
     seeds = hand_seeds(seed, count)
     scores: list[tuple[int, ...]] = []
     moves: list[int] = []

@@ -103,9 +103,10 @@ def lay_off_on_set(before: SetLayout, card: Card, rules: Rules) -> SetLayout:
     else:
         if card.rank != before.rank:
             raise IllegalMoveError(f"{prefix}: {card} is not of the set's rank ({before.rank})")
-        if before.naturals.count(card) >= 2:
-            # Two decks hold only two copies of a suited card (RULES A.2).
-            raise IllegalMoveError(f"{prefix}: the set already holds both copies of {card}")
+        if before.naturals.count(card) >= rules.decks:
+            # The pack holds one copy of a suited card per deck (RULES A.1, A.2).
+            every = "both copies" if rules.decks == 2 else f"all {rules.decks} copies"
+            raise IllegalMoveError(f"{prefix}: the set already holds {every} of {card}")
         after = SetLayout(before.rank, tuple(sorted(before.naturals + (card,))), before.wild)
     if size >= rules.max_set_size:
         raise IllegalMoveError(

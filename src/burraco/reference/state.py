@@ -38,6 +38,12 @@ def _opening_requirement(minimum: tuple[tuple[int, int], ...], score: int) -> in
     return requirement
 
 
+def side_slots(rules: Rules) -> int:
+    """The side slots of a game under ``rules`` (melds, openings, results): one per side, and four
+    with three players (the three seats and the pair they split into, RULES F.6)."""
+    return 4 if rules.players == 3 else rules.sides
+
+
 def _unshuffled_deck(rules: Rules) -> list[Card]:
     """The unshuffled pack (docs/game.md "Deal"): for each deck copy, suits c d h s, ranks A..K;
     then the jokers."""

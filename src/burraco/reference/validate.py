@@ -59,8 +59,10 @@ Deadlock (RULES D.4)
 Packets (RULES C.4, H-36, F.6, G row 34)
   V14 Untaken packets are the last ones (packets are taken, or become the stock, top first);
       every untaken or pending packet holds exactly its dealt size.
-  V15 At most one packet per side; while the hand goes on, a side with a packet has melds (its
-      taker emptied the hand by putting cards down) and, under an opening minimum, is open.
+  V15 At most one packet per side, and only a packet whose index is below the number of sides
+      (with two sides of six players the third packet is only a stock reserve, RULES F.7); while
+      the hand goes on, a side with a packet has melds (its taker emptied the hand by putting
+      cards down) and, under an opening minimum, is open.
   V16 While the hand goes on, a pending packet's owner has an empty hand and is not the acting
       seat (the packet joins the hand when the owner's turn begins). Its status follows
       ``pozzetto_reveal``: ``immediately`` seen; ``next_own_turn`` face down; ``after_partner_turn``
@@ -238,6 +240,10 @@ class _Validator:
         sides = [self.side_of(owner) for _number, owner in owners]
         if len(set(sides)) != len(sides):
             self.fail("V15", "a side may take one packet")
+        for number, _owner in owners:
+            if number >= rules.sides:
+                self.fail("V15", f"packet {number} is only a stock reserve with {rules.sides} "
+                                 f"sides: it cannot be a side's pozzetto (RULES F.7)")
         for side in sides if not self.over else ():
             if not s.melds[side]:
                 self.fail("V15", f"side {side} took a packet, so it has melds")
