@@ -56,7 +56,7 @@ MeldKey meld_key(CardSet cards) {
 // after it (a run needs two cards before a wild that sorts after its suit; a set with one natural
 // needs another of its rank sorting after the wild); beside an ace the first of 3..K must fit a
 // low run (A 2 3 4) or a high run the hand can complete (r..K A); and a natural starts a set or a
-// run only if the hand holds enough cards after it for one (run()).
+// run only if the hand holds enough cards after it for one (roots(), for every kind at once).
 //
 // A node that only one view keeps (nearly every node past the first card or a wild) is walked on
 // by that view's own recursion, set_walk or run_walk, which carries only its view's state, in
@@ -64,10 +64,10 @@ MeldKey meld_key(CardSet cards) {
 // wild of another suit (or the joker) is a leaf: nothing that sorts after it can join it.
 //
 // Cost (callgrind, tools/callgrind_rows.py, rows cpp_legal_12 and cpp_legal_30, with the
-// lay-offs and discards): the dealt italian hand's meld phase 5,122 instructions a call (7,819
-// before the view walks and the pruning of the first card; 9,176 with the sorted candidates the
-// walk replaced), for its 12 melds; a 31-card hand after a pile take 31,876 (47,943; 83,650) for
-// 102 melds.
+// lay-offs and discards): the dealt italian hand's meld phase 4,934 instructions a call (5,182
+// with the first card's checks made card by card; 7,819 before the view walks and the pruning of
+// the first card; 9,176 with the sorted candidates the walk replaced), for its 12 melds; a
+// 31-card hand after a pile take 32,029 (32,279; 47,943; 83,650) for 102 melds.
 
 constexpr std::uint64_t kind_bit(int k) { return std::uint64_t{1} << k; }
 constexpr std::uint64_t kind_suit(int suit) { return std::uint64_t{0x1FFF} << (13 * suit); }
@@ -188,52 +188,46 @@ class MeldWalk {
 
   void run() {
     // A meld's first card is never the joker (the joker sorts last, and a meld is not all wild).
-    for (std::uint64_t firsts = one_ & ~kKindJoker; firsts; firsts &= firsts - 1) {
+    // A two may start a set (as its wild) or a run; a natural only what roots() lets it.
+    const std::uint64_t naturals = one_ & ~(kKindTwos | kKindJoker);
+    std::uint64_t set_roots, run_roots;
+    roots(naturals, set_roots, run_roots);
+    for (std::uint64_t firsts = (one_ & kKindTwos) | set_roots | run_roots; firsts;
+         firsts &= firsts - 1) {
       const int k = std::countr_zero(firsts);
       const std::uint64_t bit = kKindPlaneBit[k];
       const int suit = kSuitOf[static_cast<std::size_t>(k)];
       const int rank = kRankOf[static_cast<std::size_t>(k)];
-      MeldNode node;
-      if (rank == kTwo) {
+      const bool set = (set_roots >> k) & 1, run = (run_roots >> k) & 1;
+      if (!run && !set) {  // a two
+        MeldNode node;
         node.set.alive = set_naturals_ != 0 && max_set_ >= 3;
         node.set.wild = true;
         node.run.alive = true;
         node.run.pending = static_cast<std::int8_t>(suit);
-      } else {
-        // A meld's cards sort after its first, so a natural starts a meld only with enough of
-        // the cards after it: a set with two more cards of its rank or wilds (one wild at most,
-        // and two naturals in all), a run from 3..K with the next rank or the one after and a
-        // third card (the two ranks or a wild). A view that cannot reach a meld is dropped here
-        // with its subtree, which holds no meld of that view.
-        const std::uint64_t after = ~std::uint64_t{0} << k;  // k and the kinds after it
-        const bool wild = (wilds_ & after & ~kind_bit(k)) != 0;
-        const std::uint64_t column = kind_rank(rank) & after;
-        int naturals = std::popcount(one_ & column) + std::popcount(two_ & column);
-        if constexpr (kThree) naturals += std::popcount(three_ & column);
-        const bool set = ((set_naturals_ >> k) & 1) && naturals + wild >= 3;
-        bool run = true;
-        if (rank >= 3) {
-          const bool next1 = rank <= kRanks - 1 && ((one_ >> (k + 1)) & 1);
-          const bool next2 = rank <= kRanks - 2 && ((one_ >> (k + 2)) & 1);
-          run = (next1 && next2) || (wild && (next1 || next2));
-        }
-        if (!run) {
-          if (set) set_walk(bit, 0, 0, 1, k, false, 1, kind_rank(rank) & set_naturals_ & one_);
-          continue;
-        }
-        RunView v;
-        v.alive = true;
-        v.suit = static_cast<std::int8_t>(suit);
-        add_run_natural(v, rank);
-        if (!set) {
-          run_walk(bit, 0, 1, k, v);
-          continue;
-        }
-        node.set.alive = true;
-        node.set.rank = static_cast<std::uint8_t>(rank);
-        node.set.naturals = 1;
-        node.run = v;
+        node.cards = CardSet(bit, 0);
+        node.n = 1;
+        node.last = k;
+        grow(node);
+        continue;
       }
+      if (!run) {
+        set_walk(bit, 0, 0, 1, k, false, 1, kind_rank(rank) & set_naturals_ & one_);
+        continue;
+      }
+      RunView v;
+      v.alive = true;
+      v.suit = static_cast<std::int8_t>(suit);
+      add_run_natural(v, rank);
+      if (!set) {
+        run_walk(bit, 0, 1, k, v);
+        continue;
+      }
+      MeldNode node;
+      node.set.alive = true;
+      node.set.rank = static_cast<std::uint8_t>(rank);
+      node.set.naturals = 1;
+      node.run = v;
       node.cards = CardSet(bit, 0);
       node.n = 1;
       node.last = k;
@@ -242,6 +236,38 @@ class MeldWalk {
   }
 
  private:
+  // Which naturals held can start a set, which a run, for every kind at once. A meld's cards sort
+  // after its first, so a natural starts a meld only with enough of the cards after it: a set with
+  // two more cards of its rank or wilds (one wild at most, and two naturals in all), a run from
+  // 3..K with the next rank or the one after and a third card (the two ranks or a wild), a run
+  // from an ace always. A view that cannot reach a meld is dropped here with its subtree, which
+  // holds no meld of that view. Kind k + 13 is the same rank in the next suit, k + 1 the next
+  // rank in the same suit.
+  void roots(std::uint64_t naturals, std::uint64_t& set_roots, std::uint64_t& run_roots) const {
+    constexpr std::uint64_t kSuited = kind_bit(52) - 1;
+    constexpr std::uint64_t kAces = kind_rank(kAce);
+    constexpr std::uint64_t kRank3Up = kSuited & ~(kAces | kKindTwos);
+    constexpr std::uint64_t kBelowK = kSuited & ~kind_rank(kRanks);                 // ranks 1..12
+    constexpr std::uint64_t kBelowQ = kBelowK & ~kind_rank(kRanks - 1);            // ranks 1..11
+    // The kinds that have a wild held after them (a two of a later kind, the joker).
+    const std::uint64_t wild_after = wilds_ ? (std::uint64_t{1} << (63 - std::countl_zero(wilds_))) - 1 : 0;
+    const std::uint64_t one = one_ & kSuited, two = two_;
+    const std::uint64_t next1 = (one >> 1) & kBelowK, next2 = (one >> 2) & kBelowQ;
+    run_roots = naturals & ((kAces) | (kRank3Up & ((next1 & next2) | (wild_after & (next1 | next2)))));
+    // Copies of the kind's rank in the later suits: one kind or more, two kinds or more, a kind
+    // held twice.
+    const std::uint64_t l1 = one >> 13, l2 = one >> 26, l3 = one >> 39;
+    const std::uint64_t later_any = l1 | l2 | l3;
+    const std::uint64_t later_two = (l1 & l2) | (l1 & l3) | (l2 & l3) | (two >> 13) | (two >> 26) |
+                                    (two >> 39);
+    std::uint64_t here_three = 0;
+    if constexpr (kThree) here_three = three_;
+    // Three naturals from the kind on, or two and a wild after it.
+    const std::uint64_t three_naturals = (two & (later_any | here_three)) | later_two;
+    const std::uint64_t two_naturals = two | later_any;
+    set_roots = naturals & set_naturals_ & (three_naturals | (wild_after & two_naturals));
+  }
+
   static void add_run_natural(RunView& v, int rank) {
     if (rank == kAce) {
       ++v.aces;
