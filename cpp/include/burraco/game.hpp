@@ -25,8 +25,10 @@ namespace burraco {
 
 inline constexpr int kMaxPlayers = 4;
 inline constexpr int kSideSlots = 4;
-inline constexpr int kMaxDeck = 108;
-inline constexpr int kMaxMelds = 36;   // 108 cards make at most 36 melds
+inline constexpr int kMaxDeck = 162;   // three decks and six jokers (RULES A.1, F.7)
+inline constexpr int kMaxMelds = 54;   // 162 cards make at most 54 melds
+static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == kMaxDeck / 3);
+static_assert(kMaxDeck <= 255, "stock_pos, stock_end and pile_size are bytes");
 inline constexpr int kMaxPacket = 30;  // pozzetto_sizes knob limit
 inline constexpr int kPackets = 2;
 
@@ -193,7 +195,8 @@ bool move_less(const Move& a, const Move& b);
 
 std::string move_text(const Move& move);
 // Parses a move; false when the text is not a move (lenient, see docs/game.md).
-bool parse_move(std::string_view text, Move& out);
+// `decks`: the pack whose copies a meld may hold (2, or 3 in a three-deck game's own moves).
+bool parse_move(std::string_view text, Move& out, int decks = 2);
 
 // ---- scoring (RULES E) --------------------------------------------------------------------------
 
