@@ -150,6 +150,10 @@ struct MeldNode {
   RunView run;
 };
 
+// kThree: the hand holds a third copy of some kind (three decks). Only a set can take a third
+// copy (a run holds at most two aces, low and high, and two of its own twos), so only the set
+// walk carries a third plane, and a two-deck hand walks the code it always did.
+template <bool kThree>
 class MeldWalk {
  public:
   MeldWalk(const GameState& s, const Rules& rules, CardSet hand, std::uint16_t side_set_ranks,
@@ -157,6 +161,7 @@ class MeldWalk {
       : s_(s), rules_(rules), hand_size_(hand.size()), out_(out) {
     one_ = kinds_of(hand.one()) | (hand.jokers() ? kKindJoker : 0);
     two_ = kinds_of(hand.two());
+    if constexpr (kThree) three_ = kinds_of(hand.three());
     if (rules.sets_allowed) {
       const unsigned ranks = rules.set_ranks & ~side_set_ranks & ~(1u << kTwo) & 0x3FFEu;
       const std::uint64_t lane = (ranks >> 1) & 0x1FFFu;  // bit r - 1 for rank r
@@ -203,7 +208,8 @@ class MeldWalk {
         const std::uint64_t after = ~std::uint64_t{0} << k;  // k and the kinds after it
         const bool wild = (wilds_ & after & ~kind_bit(k)) != 0;
         const std::uint64_t column = kind_rank(rank) & after;
-        const int naturals = std::popcount(one_ & column) + std::popcount(two_ & column);
+        int naturals = std::popcount(one_ & column) + std::popcount(two_ & column);
+        if constexpr (kThree) naturals += std::popcount(three_ & column);
         const bool set = ((set_naturals_ >> k) & 1) && naturals + wild >= 3;
         bool run = true;
         if (rank >= 3) {
@@ -212,7 +218,7 @@ class MeldWalk {
           run = (next1 && next2) || (wild && (next1 || next2));
         }
         if (!run) {
-          if (set) set_walk(bit, 0, 1, k, false, 1, kind_rank(rank) & set_naturals_ & one_);
+          if (set) set_walk(bit, 0, 0, 1, k, false, 1, kind_rank(rank) & set_naturals_ & one_);
           continue;
         }
         RunView v;
@@ -407,32 +413,43 @@ class MeldWalk {
     const int k = node.last;
     // The same kind again first (while the hand has another copy and the meld has one), then the
     // kinds above it. A meld has one joker at most.
-    if (k != kJoker && ((next & two_) >> k & 1) && !(node.cards.two() & kKindPlaneBit[k]))
-      visit(node, k, set_ok, run_ok);
+    if (k != kJoker && ((next & two_) >> k & 1)) {
+      if (!(node.cards.two() & kKindPlaneBit[k])) {
+        visit(node, k, set_ok, run_ok);
+      } else if constexpr (kThree) {
+        if (((next & three_) >> k & 1) && !(node.cards.three() & kKindPlaneBit[k]))
+          visit(node, k, set_ok, run_ok);
+      }
+    }
     for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1)
       visit(node, std::countr_zero(rest), set_ok, run_ok);
   }
 
   void visit(const MeldNode& parent, int k, std::uint64_t set_ok, std::uint64_t run_ok) {
-    // The card's bit in the planes: a second copy goes to plane two; a meld has one joker at most.
+    // The card's bit in the planes: a second copy goes to plane two, a third (a set's only) to
+    // plane three; a meld has one joker at most.
     const std::uint64_t bit = kKindPlaneBit[k];
     const bool again = k == parent.last;
-    const std::uint64_t one = again ? parent.cards.one() : parent.cards.one() | bit;
-    const std::uint64_t two = again ? parent.cards.two() | bit : parent.cards.two();
+    std::uint64_t one = parent.cards.one() | bit, two = parent.cards.two(), three = 0;
+    if constexpr (kThree) three = parent.cards.three();
+    if (again) {
+      if (kThree && (two & bit)) three |= bit;
+      else two |= bit;
+    }
     const int n = parent.n + 1;
     const bool set = (set_ok >> k) & 1, run = (run_ok >> k) & 1;
     if (!run) {  // a set only from here
       const int rank = parent.set.rank ? parent.set.rank : kRankOf[static_cast<std::size_t>(k)];
       const std::uint64_t column = kind_rank(rank) & set_naturals_ & one_;
-      set_child(one, two, n, k, parent.set.wild, parent.set.naturals, column);
+      set_child(one, two, three, n, k, parent.set.wild, parent.set.naturals, column);
       return;
     }
-    if (!set) {  // a run only from here
+    if (!set) {  // a run only from here (never a third copy)
       run_child(one, two, n, k, parent.run);
       return;
     }
     MeldNode node;
-    node.cards = CardSet(one, two);
+    node.cards = CardSet(one, two, three);
     node.n = n;
     node.last = k;
     node.set = set_step(parent.set, k);
@@ -463,8 +480,8 @@ class MeldWalk {
 
   // The subtree of a node that can only become a set (of the kinds in `column`): set_next and
   // set_step with the set's state in registers.
-  void set_walk(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
-                std::uint64_t column) {
+  void set_walk(std::uint64_t one, std::uint64_t two, std::uint64_t three, int n, int k, bool wild,
+                int naturals, std::uint64_t column) {
     if (n >= max_set_) return;
     std::uint64_t next = column;
     if (!wild) {
@@ -472,22 +489,30 @@ class MeldWalk {
       if (naturals >= 2) next |= wilds_;
       else if (column) next |= wilds_ & kKindTwos & (kind_bit(63 - std::countl_zero(column)) - 1);
     }
-    if (k != kJoker && ((next & two_) >> k & 1) && !(two & kKindPlaneBit[k]))
-      set_child(one, two | kKindPlaneBit[k], n + 1, k, wild, naturals, column);
+    // The same kind again (a second copy, then with three decks a third), then the kinds above.
+    if (k != kJoker && ((next & two_) >> k & 1)) {
+      const std::uint64_t bit = kKindPlaneBit[k];
+      if (!(two & bit)) {
+        set_child(one, two | bit, three, n + 1, k, wild, naturals, column);
+      } else if constexpr (kThree) {
+        if (((next & three_) >> k & 1) && !(three & bit))
+          set_child(one, two, three | bit, n + 1, k, wild, naturals, column);
+      }
+    }
     for (std::uint64_t rest = next & (~std::uint64_t{0} << k << 1); rest; rest &= rest - 1) {
       const int c = std::countr_zero(rest);
-      set_child(one | kKindPlaneBit[c], two, n + 1, c, wild, naturals, column);
+      set_child(one | kKindPlaneBit[c], two, three, n + 1, c, wild, naturals, column);
     }
   }
 
   // set_step, set_legal and the walk on: `wild` and `naturals` are the parent's (set_next offers
   // a wild only to a set without one).
-  void set_child(std::uint64_t one, std::uint64_t two, int n, int k, bool wild, int naturals,
-                 std::uint64_t column) {
+  void set_child(std::uint64_t one, std::uint64_t two, std::uint64_t three, int n, int k, bool wild,
+                 int naturals, std::uint64_t column) {
     if ((kKindTwos | kKindJoker) >> k & 1) wild = true;
     else ++naturals;
-    if (n >= 3 && naturals >= 2) emit(CardSet(one, two), n);
-    set_walk(one, two, n, k, wild, naturals, column);
+    if (n >= 3 && naturals >= 2) emit(CardSet(one, two, three), n);
+    set_walk(one, two, three, n, k, wild, naturals, column);
   }
 
   void emit(CardSet cards, int n) {
@@ -507,6 +532,7 @@ class MeldWalk {
   int hand_size_;
   std::vector<Move>& out_;
   std::uint64_t one_ = 0, two_ = 0;  // kinds held at least once / twice
+  std::uint64_t three_ = 0;          // kinds held three times (kThree only)
   std::uint64_t wilds_ = 0;          // the wild kinds held (twos, the joker)
   std::uint64_t set_naturals_ = 0;   // kinds that may be a set's natural (rank allowed, no set yet)
   std::uint64_t high_wilds_[kSuits] = {};
@@ -588,15 +614,13 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
 // suit. Answers true whenever such a meld may exist (and sometimes when none does).
 bool may_meld_all_but_one(CardSet hand) {
   constexpr std::uint64_t naturals = CardSet::kRankBits & ~CardSet::rank_column(kTwo);
-  const std::uint64_t one = hand.one() & naturals, two = hand.two() & naturals;
-  const int need = std::popcount(one) + std::popcount(two) - 1;
+  const int need = hand.count_in(naturals) - 1;
   for (int suit = 0; suit < kSuits; ++suit) {
     const std::uint64_t lane = std::uint64_t{0xFFFF} << (16 * suit);
-    if (std::popcount(one & lane) + std::popcount(two & lane) >= need) return true;
+    if (hand.count_in(naturals & lane) >= need) return true;
   }
   for (int rank = 1; rank <= kRanks; ++rank) {
-    const std::uint64_t column = CardSet::rank_column(rank);
-    if (std::popcount(one & column) + std::popcount(two & column) >= need) return true;
+    if (hand.count_in(naturals & CardSet::rank_column(rank)) >= need) return true;
   }
   return false;
 }
@@ -606,17 +630,17 @@ bool may_meld_all_but_one(CardSet hand) {
 // there the one holding it more often has that kind next, where the other has a later kind or has
 // ended (a prefix, the smaller). Kinds run in index order along the planes' bits, the joker last.
 bool meld_cards_less(CardSet a, CardSet b) {
-  const std::uint64_t a1 = a.one() & CardSet::kRankBits, a2 = a.two() & a1;
-  const std::uint64_t b1 = b.one() & CardSet::kRankBits, b2 = b.two() & b1;
+  const std::uint64_t a1 = a.one() & CardSet::kRankBits, a2 = a.two(), a3 = a.three();
+  const std::uint64_t b1 = b.one() & CardSet::kRankBits, b2 = b.two(), b3 = b.three();
   const int a_jokers = a.jokers(), b_jokers = b.jokers();
-  const int a_size = std::popcount(a1) + std::popcount(a2) + a_jokers;
-  const int b_size = std::popcount(b1) + std::popcount(b2) + b_jokers;
+  const int a_size = a.size(), b_size = b.size();
   if (a_size > 16 || b_size > 16) return meld_key(a) < meld_key(b);
-  const std::uint64_t differ = (a1 ^ b1) | (a2 ^ b2);
+  const std::uint64_t differ = (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3);
   if (differ == 0) return a_jokers < b_jokers;
   const std::uint64_t kind = differ & (~differ + 1);
   const std::uint64_t later = ~((kind << 1) - 1);  // the kinds after it
-  const bool a_more = (a2 & kind) || ((a1 & kind) && !(b1 & kind));
+  // The thermometer planes: a holds the kind more often where some plane has it and b's not.
+  const bool a_more = (((a1 & ~b1) | (a2 & ~b2) | (a3 & ~b3)) & kind) != 0;
   if (a_more) return (b1 & later) != 0 || b_jokers > 0;
   return (a1 & later) == 0 && a_jokers == 0;
 }
@@ -647,7 +671,9 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
     return;
   }
   const CardSet hand = s.hands[s.turn];
-  MeldWalk(s, rules, hand, side_set_ranks(s, seat_side(s, rules, s.turn)), out).run();
+  const std::uint16_t set_ranks = side_set_ranks(s, seat_side(s, rules, s.turn));
+  if (hand.three() & CardSet::kRankBits) MeldWalk<true>(s, rules, hand, set_ranks, out).run();
+  else MeldWalk<false>(s, rules, hand, set_ranks, out).run();
   append_lay_offs_and_discards(s, rules, out);
 }
 

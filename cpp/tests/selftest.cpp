@@ -28,6 +28,7 @@
 #include "burraco/validate.hpp"
 #include "burraco/vecenv.hpp"
 #include "fuzz_check.hpp"
+#include "../src/turn.hpp"
 
 using namespace burraco;
 
@@ -387,6 +388,129 @@ void check_playouts(const Rules& rules, int hands, std::uint64_t seed) {
     check_conservation(s, rules);
     const HandResult r = score_hand(s, rules);
     CHECK(r.side_count >= 2);
+  }
+}
+
+// ---- new melds against brute force ---------------------------------------------------------------
+
+long new_meld_positions = 0, new_melds_checked = 0, new_melds_with_third = 0;
+
+// The canonical order of new melds (docs/game.md), from its definition: the card index sequences
+// compared lexicographically, a prefix first.
+bool index_sequence_less(CardSet a, CardSet b) {
+  std::vector<int> x, y;
+  a.for_each([&](Card c) { x.push_back(c.index); });
+  b.for_each([&](Card c) { y.push_back(c.index); });
+  return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end());
+}
+
+// Every sub-multiset of `hand` with three cards or more.
+template <class F>
+void for_each_sub_multiset(CardSet hand, F&& f) {
+  std::vector<std::pair<Card, int>> kinds;  // each kind held and how often
+  hand.for_each([&](Card c) {
+    if (kinds.empty() || kinds.back().first != c) kinds.push_back({c, 0});
+    ++kinds.back().second;
+  });
+  CardSet set;
+  auto rec = [&](auto&& self, std::size_t i, int size) -> void {
+    if (i == kinds.size()) {
+      if (size >= 3) f(set);
+      return;
+    }
+    self(self, i + 1, size);
+    int added = 0;
+    for (; added < kinds[i].second; ++added) {
+      CHECK(set.add(kinds[i].first));
+      self(self, i + 1, size + added + 1);
+    }
+    for (int j = 0; j < added; ++j) set.remove(kinds[i].first);
+  };
+  rec(rec, 0, 0);
+}
+
+// The move generator's new melds (a walk that grows each meld card by card in canonical order)
+// against brute force: every sub-multiset of the hand that apply_move takes as a new meld, in
+// canonical order, and move_less against the order's definition. Positions of seeded hands played
+// some random moves in (melds on the table, so a side's set ranks count), with the hand to act
+// replaced by a random one over a small pool of kinds, so that sets, runs, wilds and repeated
+// copies are common: with two decks, and with three, where a set may hold a third copy.
+void check_new_melds(std::string_view preset, int decks, std::uint64_t seed, int positions) {
+#ifndef NDEBUG
+  // The swapped-in hand breaks the pack's conservation: no whole-state validation in debug builds
+  // (only the outermost apply_move validates).
+  const detail::NestedCall quiet;
+#endif
+  const Rules dealt = *preset_rules(preset);
+  Rules rules = dealt;
+  rules.decks = decks;
+  if (decks == 3 && rules.jokers == 4) rules.jokers = 6;
+  const int copies = decks, jokers = rules.jokers;
+  std::uint64_t rng = seed;
+  std::vector<Move> moves;
+  for (int done = 0; done < positions;) {
+    GameState s = deal_seeded(dealt, splitmix(rng), 0, {});
+    const int steps = static_cast<int>(splitmix(rng) % 80);
+    for (int i = 0; i < steps && !s.over(); ++i) {
+      legal_moves(s, dealt, moves);
+      // Prefer melds and lay-offs, so the table fills.
+      const Move* pick = &moves[splitmix(rng) % moves.size()];
+      for (const Move& m : moves)
+        if ((m.kind == MoveKind::Meld || m.kind == MoveKind::Add) && splitmix(rng) % 3 == 0) {
+          pick = &m;
+          break;
+        }
+      CHECK(apply_move(s, dealt, *pick).ok());
+    }
+    while (!s.over() && s.phase == Phase::Draw) {
+      legal_moves(s, dealt, moves);
+      CHECK(apply_move(s, dealt, moves[0]).ok());
+    }
+    if (s.over()) continue;
+    // The pool: a window of five ranks in two suits, one rank in every suit, two twos, the joker.
+    std::vector<Card> pool;
+    const int low = 1 + static_cast<int>(splitmix(rng) % 10);
+    const int suit_a = static_cast<int>(splitmix(rng) % 4), suit_b = (suit_a + 1) % 4;
+    for (int r = low; r < low + 5; ++r) {
+      const int rank = r > kRanks ? r - kRanks : r;
+      pool.push_back(Card::suited(suit_a, rank));
+      pool.push_back(Card::suited(suit_b, rank));
+    }
+    const int column = 1 + static_cast<int>(splitmix(rng) % kRanks);
+    for (int suit = 0; suit < kSuits; ++suit) pool.push_back(Card::suited(suit, column));
+    pool.push_back(Card::suited(static_cast<int>(splitmix(rng) % 4), kTwo));
+    pool.push_back(Card::suited(static_cast<int>(splitmix(rng) % 4), kTwo));
+    if (jokers) pool.push_back(Card::joker());
+    CardSet hand;
+    const int size = 3 + static_cast<int>(splitmix(rng) % 12);
+    for (int tries = 0; hand.size() < size && tries < 200; ++tries) {
+      const Card c = pool[splitmix(rng) % pool.size()];
+      if (hand.count(c) < (c.is_joker() ? jokers : copies)) CHECK(hand.add(c));
+    }
+    s.hands[s.turn] = hand;
+    s.known[s.turn] = CardSet{};
+    legal_moves(s, rules, moves);
+    std::vector<CardSet> listed;
+    for (const Move& m : moves)
+      if (m.kind == MoveKind::Meld) listed.push_back(m.cards);
+    std::vector<CardSet> expected;
+    for_each_sub_multiset(hand, [&](CardSet cards) {
+      GameState t = s;
+      if (apply_move(t, rules, Move{MoveKind::Meld, Card{}, 0, cards}).ok()) expected.push_back(cards);
+    });
+    std::sort(expected.begin(), expected.end(), index_sequence_less);
+    CHECK(listed == expected);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (expected[i].three() & CardSet::kRankBits) ++new_melds_with_third;
+      // move_less is the order's definition, on neighbours and on a spread of other pairs.
+      for (std::size_t j = i % 7; j < expected.size(); j += 7) {
+        const Move a{MoveKind::Meld, Card{}, 0, expected[i]}, b{MoveKind::Meld, Card{}, 0, expected[j]};
+        CHECK(move_less(a, b) == index_sequence_less(expected[i], expected[j]));
+      }
+    }
+    new_melds_checked += static_cast<long>(expected.size());
+    ++new_meld_positions;
+    ++done;
   }
 }
 
@@ -1184,6 +1308,8 @@ int main() {
   Rules force = *preset_rules("italian-2p");
   force.deadlock_rule = DeadlockRule::ForceDraw;
   check_playouts(force, 15, 9);
+  for (std::string_view name : kPresetNames)
+    for (int decks = 2; decks <= 3; ++decks) check_new_melds(name, decks, 31 + decks, 120);
   check_ismcts();
   check_equity();
   check_validator();
@@ -1199,6 +1325,8 @@ int main() {
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);
+  std::printf("selftest: %ld positions' new melds against brute force, %ld melds, %ld with a third copy\n",
+              new_meld_positions, new_melds_checked, new_melds_with_third);
   if (failures) {
     std::printf("selftest: 0 passed, %d failed\n", failures);
     return 1;
