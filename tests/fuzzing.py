@@ -822,7 +822,7 @@ _SET_RANK_LETTERS = "A3456789TJQK"
 #: tests/test_random_rules.py checks both engines accept every bound and refuse past it.
 KNOB_DOMAINS: dict[str, tuple] = {
     "players": ("choice", (2, 3, 4)),
-    "decks": ("choice", (2,)),
+    "decks": ("choice", (2, 3)),
     "jokers": ("choice", (0, 2, 4)),
     "card_values": ("choice", ("italian", "pagat_brazil")),
     "hand_size": ("int", 1, 20),
@@ -938,7 +938,8 @@ def random_rules(rng: random.Random) -> tuple[str, dict[str, Any]]:
         overrides["cut_exact_probability"] = 0.0
     if rng.random() < 0.9:  # make the deal fit the pack
         jokers = overrides.get("jokers", 2 if preset == "online-2p" else 4)
-        room = 104 + jokers - 1 - 2  # the pack less a start card, and a stock of two
+        decks = overrides.get("decks", 2)
+        room = 52 * decks + jokers - 1 - 2  # the pack less a start card, and a stock of two
         hand = overrides.get("hand_size", 11)
         if hand * players > room - 2:
             hand = overrides["hand_size"] = (room - 2) // players

@@ -43,7 +43,14 @@ GAME_RULES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("brazilian-2p", "brazilian", {"players": 2}),
 )
 RULES_IDS = tuple(rules_id for rules_id, _, _ in GAME_RULES)
-RULES_BY_ID = {rules_id: (preset, knobs) for rules_id, preset, knobs in GAME_RULES}
+# Three-deck tables with 2, 3 and 4 players (162 cards, six jokers; docs/game.md "Six players"),
+# which tests/test_three_decks.py plays in lockstep; not in GAME_RULES, whose tests pin two decks.
+THREE_DECK_RULES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("brazilian-2p-3d", "brazilian", {"players": 2, "decks": 3, "jokers": 6}),
+    ("italian-3p-3d", "italian-3p", {"decks": 3, "jokers": 6}),
+    ("brazilian-3d", "brazilian", {"decks": 3, "jokers": 6}),
+)
+RULES_BY_ID = {rules_id: (preset, knobs) for rules_id, preset, knobs in GAME_RULES + THREE_DECK_RULES}
 
 POLICIES = ("draw", "meld")
 

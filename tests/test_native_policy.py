@@ -414,3 +414,23 @@ def test_the_tutorial_builds_and_plays(tmp_path):
                          cwd=folder, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "seat 0 mine:policy, seat 1 greedy" in run.stdout and "40 hands" in run.stdout
+
+
+# ---- three decks ---------------------------------------------------------------------------------
+
+
+def test_a_native_policy_is_refused_on_a_three_deck_game(probes):
+    """policy.h carries two-deck games only (two copies of a card and four jokers in its planes):
+    under three decks the engine stops with PolicyError naming the policy and the pack, and the
+    game is unchanged (docs/native.md)."""
+    native, cpp, _ = probes
+    for policy in (native.uniform, Policy("cpp_probe:policy")):
+        game = Game(Rules("brazilian", decks=3, jokers=6), seed=1)
+        before = game.state_string()
+        with pytest.raises(PolicyError) as excinfo:
+            game.playout(policy)
+        assert "decks=3" in str(excinfo.value) and "native policy" in str(excinfo.value)
+        assert game.state_string() == before
+    # The same policies play a two-deck game to its end.
+    game = Game(Rules("brazilian"), seed=1)
+    game.playout(native.uniform)

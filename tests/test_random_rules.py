@@ -97,11 +97,6 @@ def _valid_and_invalid(name: str) -> tuple[list, list]:
     raise AssertionError(name)
 
 
-# Values past the strategy's domain that only the reference plays: three decks (docs/game.md "Six
-# players"), which the core does not take yet.
-REFERENCE_ONLY = {("decks", 3)}
-
-
 @pytest.mark.parametrize("name", list(fuzzing.KNOB_DOMAINS))
 def test_knob_domain_is_what_both_engines_accept(name):
     """Every value the strategy may draw is accepted by both engines, and the values just past
@@ -118,9 +113,6 @@ def test_knob_domain_is_what_both_engines_accept(name):
                 answers[key] = "accepted"
             except (ValueError, TypeError) as error:
                 answers[key] = type(error).__name__
-        if (name, value) in REFERENCE_ONLY:
-            assert answers == {"core": "InvalidNotationError", "reference": "accepted"}, answers
-            continue
         assert answers["core"] == answers["reference"] != "accepted", (name, value, answers)
 
 

@@ -519,12 +519,14 @@ def test_bad_knob_value_names_knob_and_value(engine, knob, value):
     assert knob in text and repr(value) in text, text
 
 
-# Six players and three decks (docs/game.md "Six players"): the reference plays them, the core
-# does not take them yet and must still refuse them the way it refuses any value it cannot play.
+# Six players and three decks (docs/game.md "Six players"): the reference plays both; the core
+# plays three decks with 2, 3 or 4 players and must still refuse six players the way it refuses
+# any value it cannot play.
 SIX_PLAYER_KNOBS = [("players", 6), ("decks", 3)]
+CORE_REFUSED_KNOBS = [("players", 6)]
 
 
-@pytest.mark.parametrize("knob, value", SIX_PLAYER_KNOBS, ids=lambda v: repr(v))
+@pytest.mark.parametrize("knob, value", CORE_REFUSED_KNOBS, ids=lambda v: repr(v))
 def test_core_refuses_six_player_knobs_naming_knob_and_value(core, knob, value):
     for make in (lambda: core.Rules("italian", **{knob: value}),
                  lambda: core.Rules("brazilian").replace(**{knob: value})):
@@ -532,6 +534,30 @@ def test_core_refuses_six_player_knobs_naming_knob_and_value(core, knob, value):
             make()
         text = str(excinfo.value)
         assert knob in text and repr(value) in text, text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_both_engines_take_three_decks_with_two_to_four_players(engine, players):
+    for rules in (engine.Rules("italian", players=players, decks=3),
+                  engine.Rules("italian", players=players).replace(decks=3, jokers=6)):
+        assert rules.decks == 3 and rules.players == players
+        assert rules.total_cards == 156 + rules.jokers
+    assert engine.Rules("brazilian", decks=3, jokers=6).total_cards == 162
+
+
+@pytest.mark.parametrize("knobs, quoted", [
+    ({"jokers": 6}, "jokers=6"),            # two decks hold four jokers at most (RULES A.1)
+    ({"decks": 3, "jokers": 8}, "8"),       # six at most with three decks
+    ({"decks": 3, "jokers": 5}, "5"),       # two jokers a deck: even counts only
+    ({"decks": 4}, "4"),
+    ({"decks": 1}, "1"),
+], ids=repr)
+def test_both_engines_refuse_packs_they_cannot_deal_quoting_the_value(engine, knobs, quoted):
+    with pytest.raises(InvalidNotationError) as excinfo:
+        engine.Rules("italian", **knobs)
+    text = str(excinfo.value)
+    knob = "decks" if "decks" in knobs and len(knobs) == 1 else "jokers"
+    assert knob in text and quoted in text, text
 
 
 @pytest.mark.parametrize("knob, value", SIX_PLAYER_KNOBS, ids=lambda v: repr(v))

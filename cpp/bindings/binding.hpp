@@ -293,7 +293,8 @@ py::object policy_object(const PyPolicy& policy);
 // ---- cards (cards.cpp) --------------------------------------------------------------------------
 
 Card card_from(py::handle obj);
-CardSet cards_from(py::handle obj);
+// A card list read with the copies of a pack of `decks` decks (2 or 3); a Cards as it is.
+CardSet cards_from(py::handle obj, int decks = 2);
 std::string cards_text(CardSet set);
 
 // ---- rules (rules.cpp) --------------------------------------------------------------------------
@@ -501,7 +502,8 @@ inline void PyGame::forget_legal() {
 }
 
 
-Move move_from(py::handle obj);
+// A Move, or a move's notation read with the copies of a pack of `decks` decks (a game's own).
+Move move_from(py::handle obj, int decks = 2);
 py::object phase_name(Phase p);
 py::object end_reason_name(EndReason e);
 // A seat of the game (0..players-1), else InvalidNotationError.

@@ -94,19 +94,27 @@ Card card_from(py::handle obj) {
   return *card;
 }
 
-// A card list holds at most the copies of a two-deck pack, as every rule set played has.
-int copy_limit(Card card) { return card.is_joker() ? kTwoDeckJokers : kTwoDeckCopies; }
-bool add_copy(CardSet& set, Card card) { return set.add(card) && set.count(card) <= copy_limit(card); }
-
-std::string copies_message(py::handle input, Card card) {
-  const int limit = copy_limit(card);
-  return quote(input) + ": more than " + std::to_string(limit) + " copies of " + card_name(card) +
-         " (two decks hold " + std::to_string(limit) + ")";
+// A card list holds at most the copies of its pack: two decks unless told three (RULES A.1).
+int copy_limit(Card card, int decks) { return card.is_joker() ? 2 * decks : decks; }
+bool add_copy(CardSet& set, Card card, int decks) {
+  return set.add(card) && set.count(card) <= copy_limit(card, decks);
 }
 
-CardSet cards_from(py::handle obj) {
+std::string copies_message(py::handle input, Card card, int count, int decks) {
+  return quote(input) + ": " + std::to_string(count) + " copies of " + card_name(card) +
+         " (at most " + std::to_string(copy_limit(card, decks)) +
+         (decks == 2 ? std::string() : " with " + std::to_string(decks) + " decks") + ")";
+}
+
+CardSet cards_from(py::handle obj, int decks) {
   if (py::isinstance<CardSet>(obj)) return obj.cast<CardSet>();
   CardSet set;
+  // The copies of the card that passes the limit: those read before it, and this one (the set may
+  // be at its capacity, three, and refuse it).
+  auto add = [&](Card card) {
+    const int before = set.count(card);
+    if (!add_copy(set, card, decks)) notation_error(copies_message(obj, card, before + 1, decks));
+  };
   if (py::isinstance<py::str>(obj)) {
     const std::string text = text_arg(obj);
     for (std::string_view word : split_words(text)) {
@@ -114,19 +122,64 @@ CardSet cards_from(py::handle obj) {
       if (!card)
         notation_error(quote(obj) + ": " + quote(py::str(std::string(word))) +
                        " is not a card (" + kCardHelp + ")");
-      if (!add_copy(set, *card)) notation_error(copies_message(obj, *card));
+      add(*card);
     }
     return set;
   }
   if (obj.is_none() || py::isinstance<py::bytes>(obj) || !py::hasattr(obj, "__iter__"))
     notation_error("expected cards as a string such as '5h 6h 7h' or an iterable of cards, got " +
                    quote(obj));
-  for (py::handle item : obj) {
-    const Card card = card_from(item);
-    if (!add_copy(set, card)) notation_error(copies_message(obj, card));
-  }
+  for (py::handle item : obj) add(card_from(item));
   return set;
 }
+
+namespace {
+
+constexpr const char* kDecksKey = "_decks";
+
+// The smallest pack (2 or 3 decks) that holds these cards.
+int pack_needed(CardSet set) { return set.within(kTwoDeckCopies, kTwoDeckJokers) ? 2 : 3; }
+
+// The pack of a Cards object: the one it was made with (decks=3 is kept in its instance dict),
+// and at least the one its cards need (a Cards an engine returns carries no pack of its own).
+int pack_of(py::handle obj) {
+  int decks = 2;
+  if (PyObject* dict = PyObject_GenericGetDict(obj.ptr(), nullptr)) {
+    PyObject* value = PyDict_GetItemString(dict, kDecksKey);  // borrowed
+    if (value && PyLong_Check(value)) decks = static_cast<int>(PyLong_AsLong(value));
+    Py_DECREF(dict);
+  } else {
+    PyErr_Clear();
+  }
+  return std::max(decks, pack_needed(obj.cast<CardSet>()));
+}
+
+// A new Cards object of `set` whose pack is `decks` (only a three-deck pack is written down).
+py::object cards_object(CardSet set, int decks) {
+  py::object out = py::cast(set);
+  if (decks > 2) {
+    py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(out.ptr(), nullptr));
+    if (!dict) throw py::error_already_set();
+    dict[kDecksKey] = decks;
+  }
+  return out;
+}
+
+int decks_arg(py::handle decks) {
+  long long v = 0;
+  if (py::isinstance<py::bool_>(decks) || !py::isinstance<py::int_>(decks) || !small_int(decks, v) ||
+      (v != 2 && v != 3))
+    notation_error(quote(decks) + " is not a number of decks: expected 2 or 3");
+  return static_cast<int>(v);
+}
+
+// The other operand of an operator, read with the pack of `decks` decks, and its pack.
+std::pair<CardSet, int> operand(py::handle other, int decks) {
+  if (py::isinstance<CardSet>(other)) return {other.cast<CardSet>(), pack_of(other)};
+  return {cards_from(other, decks), decks};
+}
+
+}  // namespace
 
 std::string cards_text(CardSet set) {
   std::string out;
@@ -201,9 +254,36 @@ void bind_cards(py::module_& m) {
 
   // ---- Cards ----
   bound_class<CardSet>(m, "Cards")
-      .def(py::init([](CardsArg obj) { return cards_from(obj); }), py::arg("cards") = "",
+      // A constructor as py::init makes one (the value, then pybind11 builds the holder), which
+      // also writes a three-deck pack into the new instance's dict.
+      .def("__init__",
+           [](py::detail::value_and_holder& v_h, CardsArg obj, IntArg decks_obj) {
+             const int decks = decks_arg(decks_obj);
+             const CardSet set = cards_from(obj, decks);
+             if (decks > 2) {
+               PyObject* self = reinterpret_cast<PyObject*>(v_h.inst);
+               py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(self, nullptr));
+               if (!dict) throw py::error_already_set();
+               dict[kDecksKey] = decks;
+             }
+             v_h.value_ptr() = new CardSet(set);
+           },
+           py::detail::is_new_style_constructor(), py::arg("cards") = "", py::kw_only(),
+           py::arg("decks") = 2,
            "Cards('5h 6h Jk'), Cards(['5h', Card('6h')]), Cards() (empty); at most two copies "
-           "of a card and four jokers (two decks), else InvalidNotationError.")
+           "of a card and four jokers (two decks), else InvalidNotationError. "
+           "Cards(text, decks=3) allows a three-deck pack's 3 copies and 6 jokers (RULES A.1).")
+      .def_property_readonly("decks",
+                             py::cpp_function([](py::handle self) { return pack_of(self); },
+                                              py::arg("self")),
+                             "The pack whose copies this multiset may hold: 2 decks, or 3 (made "
+                             "with decks=3, or holding more than two decks have).")
+      .def("__setattr__", [](py::handle, StrArg name, PickledArg) {
+             throw py::attribute_error("Cards is immutable: cannot set " + quote(name));
+           }, py::arg("name"), py::arg("value"))
+      .def("__delattr__", [](py::handle, StrArg name) {
+             throw py::attribute_error("Cards is immutable: cannot delete " + quote(name));
+           }, py::arg("name"))
       .def("__len__", &CardSet::size)
       .def("__bool__", [](CardSet s) { return !s.empty(); })
       .def("__iter__", [](CardSet s) -> CardIterResult { return py::iter(cards_list(s)); })
@@ -214,7 +294,11 @@ void bind_cards(py::module_& m) {
            [](CardSet s) -> CardTupleResult { return py::tuple(cards_list(s.distinct())); },
            "The distinct cards, in canonical order.")
       .def("__str__", &cards_text)
-      .def("__repr__", [](CardSet s) { return "Cards('" + cards_text(s) + "')"; })
+      .def("__repr__", [](py::handle self) {
+        const int decks = pack_of(self);
+        return "Cards('" + cards_text(self.cast<CardSet>()) + "'" +
+               (decks == 2 ? std::string() : ", decks=" + std::to_string(decks)) + ")";
+      })
       .def("__hash__", [](CardSet s) { return py::hash(py::make_tuple(s.one(), s.two(), s.three())); })
       .def("__eq__", [](CardSet a, AnyArg b) {
         return py::isinstance<CardSet>(b) && a == b.cast<CardSet>();
@@ -222,55 +306,97 @@ void bind_cards(py::module_& m) {
       .def("__ne__", [](CardSet a, AnyArg b) {
         return !(py::isinstance<CardSet>(b) && a == b.cast<CardSet>());
       })
-      .def("__le__", [](CardSet a, CardsArg b) { return a.subset_of(cards_from(b)); })
-      .def("__lt__", [](CardSet a, CardsArg b) {
-        const CardSet o = cards_from(b);
-        return a.subset_of(o) && !(a == o);
+      // An operand that is not a Cards is read with this Cards' pack; a result may hold the
+      // larger pack of its operands (docs/api.md "Cards").
+      .def("__le__", [](py::handle a, CardsArg b) {
+        return a.cast<CardSet>().subset_of(operand(b, pack_of(a)).first);
       })
-      .def("__ge__", [](CardSet a, CardsArg b) { return cards_from(b).subset_of(a); })
-      .def("__gt__", [](CardSet a, CardsArg b) {
-        const CardSet o = cards_from(b);
-        return o.subset_of(a) && !(a == o);
+      .def("__lt__", [](py::handle a, CardsArg b) {
+        const CardSet x = a.cast<CardSet>(), o = operand(b, pack_of(a)).first;
+        return x.subset_of(o) && !(x == o);
+      })
+      .def("__ge__", [](py::handle a, CardsArg b) {
+        return operand(b, pack_of(a)).first.subset_of(a.cast<CardSet>());
+      })
+      .def("__gt__", [](py::handle a, CardsArg b) {
+        const CardSet x = a.cast<CardSet>(), o = operand(b, pack_of(a)).first;
+        return o.subset_of(x) && !(x == o);
       })
       .def("__add__",
-           [](CardSet a, CardsArg b) {
+           [](py::handle self, CardsArg b) {
+             const CardSet a = self.cast<CardSet>();
+             const int decks_a = pack_of(self);
+             const auto [o, decks_b] = operand(b, decks_a);
+             const int decks = std::max(decks_a, decks_b);
              CardSet out;
-             const CardSet o = cards_from(b);
-             if (!a.sum(o, out) || !out.within(kTwoDeckCopies, kTwoDeckJokers)) {
+             if (!a.sum(o, out) || !out.within(decks, 2 * decks)) {
                // Name the first kind that would pass its limit.
                std::string which;
+               int count = 0;
                o.for_each([&](Card c) {
-                 if (which.empty() && a.count(c) + o.count(c) > copy_limit(c))
+                 if (which.empty() && a.count(c) + o.count(c) > copy_limit(c, decks)) {
                    which = card_name(c);
+                   count = a.count(c) + o.count(c);
+                 }
                });
-               notation_error("Cards('" + cards_text(a) + "') + " + quote(b) +
-                              ": more copies of " + which + " than two decks hold");
+               notation_error("Cards('" + cards_text(a) + "') + " + quote(b) + ": " +
+                              std::to_string(count) + " copies of " + which + " (at most " +
+                              std::to_string(which == "Jk" ? 2 * decks : decks) +
+                              (decks == 2 ? std::string() : " with " + std::to_string(decks) + " decks") +
+                              "), more than " + std::to_string(decks) + " decks hold");
              }
-             return out;
+             return cards_object(out, decks);
            })
       .def("__radd__",
-           [](CardSet a, CardsArg b) {
+           [](py::handle self, CardsArg b) {
+             const CardSet a = self.cast<CardSet>();
+             const int decks_a = pack_of(self);
+             const auto [o, decks_b] = operand(b, decks_a);
+             const int decks = std::max(decks_a, decks_b);
              CardSet out;
-             if (!cards_from(b).sum(a, out) || !out.within(kTwoDeckCopies, kTwoDeckJokers))
-               notation_error(quote(b) + " + Cards('" + cards_text(a) +
-                              "'): more copies than two decks hold");
-             return out;
+             if (!o.sum(a, out) || !out.within(decks, 2 * decks))
+               notation_error(quote(b) + " + Cards('" + cards_text(a) + "'): more copies than " +
+                              std::to_string(decks) + " decks hold");
+             return cards_object(out, decks);
            })
       .def("__sub__",
-           [](CardSet a, CardsArg b) {
+           [](py::handle self, CardsArg b) {
+             const CardSet a = self.cast<CardSet>();
+             const int decks_a = pack_of(self);
+             const auto [o, decks_b] = operand(b, decks_a);
              CardSet out;
-             if (!a.difference(cards_from(b), out))
+             if (!a.difference(o, out))
                notation_error("Cards('" + cards_text(a) + "') - " + quote(b) + ": " + quote(b) +
                               " is not contained in Cards('" + cards_text(a) + "')");
-             return out;
+             return cards_object(out, std::max(decks_a, decks_b));
            })
-      .def("__or__", [](CardSet a, CardsArg b) { return a.max_with(cards_from(b)); })
-      .def("__and__", [](CardSet a, CardsArg b) { return a.min_with(cards_from(b)); })
-      .def("__copy__", [](CardSet c) { return c; })
-      .def("__deepcopy__", [](CardSet c, MemoArg) { return c; })
-      .def("__reduce__", [](CardSet s) -> ReduceResult {
-        return py::make_tuple(core_attr("Cards"), py::make_tuple(cards_text(s)));
+      .def("__or__", [](py::handle self, CardsArg b) {
+        const int decks_a = pack_of(self);
+        const auto [o, decks_b] = operand(b, decks_a);
+        return cards_object(self.cast<CardSet>().max_with(o), std::max(decks_a, decks_b));
+      })
+      .def("__and__", [](py::handle self, CardsArg b) {
+        const int decks_a = pack_of(self);
+        const auto [o, decks_b] = operand(b, decks_a);
+        return cards_object(self.cast<CardSet>().min_with(o), std::max(decks_a, decks_b));
+      })
+      .def("__copy__", [](py::handle self) { return cards_object(self.cast<CardSet>(), pack_of(self)); })
+      .def("__deepcopy__", [](py::handle self, MemoArg) {
+        return cards_object(self.cast<CardSet>(), pack_of(self));
+      })
+      .def("__reduce__", [](py::handle self) -> ReduceResult {
+        const std::string text = cards_text(self.cast<CardSet>());
+        const int decks = pack_of(self);
+        if (decks == 2) return py::make_tuple(core_attr("Cards"), py::make_tuple(text));
+        return py::make_tuple(core_attr("_restore_cards"), py::make_tuple(text, decks));
       });
+
+  m.def("_restore_cards",
+        [](PickledArg text, PickledArg decks) {
+          const int pack = decks_arg(decks);
+          return cards_object(cards_from(text, pack), pack);
+        },
+        py::arg("text"), py::arg("decks"), "Rebuilds a Cards of a three-deck pack (pickle support).");
 
 }
 

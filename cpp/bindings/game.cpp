@@ -6,12 +6,12 @@
 
 namespace burraco_binding {
 
-Move move_from(py::handle obj) {
+Move move_from(py::handle obj, int decks) {
   if (py::isinstance<PyMove>(obj)) return obj.cast<const PyMove&>().move;
   if (!py::isinstance<py::str>(obj))
     notation_error("expected a move such as 'draw' or 'meld 5h 6h 7h', got " + quote(obj));
   Move m;
-  if (!parse_move(text_arg(obj), m))
+  if (!parse_move(text_arg(obj), m, decks))
     notation_error(quote(obj) + " is not a move (draw, pile, keep, reject, meld <cards>, "
                                 "add <index> <card>, discard <card>)");
   return m;
@@ -242,7 +242,7 @@ std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::han
   for (std::size_t i = 0; i < list.size(); ++i) {
     const py::object item = list[i];
     Move m;
-    if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m))
+    if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, g->rules->decks))
       state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
     if (!g->play(m).ok())
       state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
@@ -697,17 +697,18 @@ void bind_game(py::module_& m) {
                // The multi-card lay-off sugar: "add 2 8h 9h".
                const std::string text = text_arg(move);
                Move probe;
-               if (!parse_move(text, probe)) {
+               const int decks = g.rules->decks;
+               if (!parse_move(text, probe, decks)) {
                  const std::vector<std::string_view> words = split_words(text);
                  Move first;
                  if (words.size() > 3 &&
                      parse_move(std::string(words[0]) + " " + std::string(words[1]) + " " +
-                                    std::string(words[2]), first) &&
+                                    std::string(words[2]), first, decks) &&
                      first.kind == MoveKind::Add) {
                    std::vector<Card> cards;
                    for (std::size_t k = 2; k < words.size(); ++k) {
                      const auto c = parse_card(words[k]);
-                     if (!c) move_from(move);
+                     if (!c) move_from(move, decks);
                      cards.push_back(*c);
                    }
                    std::sort(cards.begin(), cards.end());
@@ -717,7 +718,7 @@ void bind_game(py::module_& m) {
                  }
                }
              }
-             push_one(g, move_from(move));
+             push_one(g, move_from(move, g.rules->decks));
            },
            py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
       .def("pop",
@@ -883,13 +884,13 @@ void bind_game(py::module_& m) {
       .def("__contains__", [](const PyMoveList& l, AnyArg item) {
         Move m;
         if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m)) return false;
+        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies)) return false;
         return std::find(l.moves->begin(), l.moves->end(), m) != l.moves->end();
       })
       .def("index", [](const PyMoveList& l, MoveArg item) {
         Move m;
         if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m))
+        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies))
           throw py::value_error(quote(item) + " is not in the list");
         const auto it = std::find(l.moves->begin(), l.moves->end(), m);
         if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
@@ -899,7 +900,7 @@ void bind_game(py::module_& m) {
       .def("count", [](const PyMoveList& l, MoveArg item) {
         Move m;
         if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m)) return 0L;
+        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies)) return 0L;
         return static_cast<long>(std::count(l.moves->begin(), l.moves->end(), m));
       },
            "How many times the move is in the list (0 or 1).")

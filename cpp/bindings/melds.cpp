@@ -28,7 +28,7 @@ PyMeld meld_from(py::handle cards, const RulesPtr& rules) {
   }
   if (py::isinstance<py::str>(cards) && text_arg(cards).find("(=") != std::string::npos)
     return meld_from_layout(cards, rules);
-  const MeldResult r = make_meld(cards_from(cards), *rules);
+  const MeldResult r = make_meld(cards_from(cards, rules->decks), *rules);
   if (!r.ok()) meld_error(cards, r.error, false);
   return {r.meld, rules};
 }
@@ -98,7 +98,7 @@ void bind_melds(py::module_& m) {
                         meld_error(cards, layout_result.error, true);
                       return layout_result.ok();
                     }
-                    return make_meld(cards_from(cards), *r).ok();
+                    return make_meld(cards_from(cards, r->decks), *r).ok();
                   },
                   py::arg("cards"), py::arg("rules") = py::none(),
                   "Whether Meld(cards, rules) would succeed, without raising; unreadable "
@@ -221,7 +221,7 @@ void bind_melds(py::module_& m) {
            "in creation order; Melds() is none.")
       .def("meld",
            [](const PyMelds& self, CardsArg cards) {
-             const CardSet set = cards_from(cards);
+             const CardSet set = cards_from(cards, self.rules->decks);
              const MeldResult r = self.side.check_new(set, *self.rules);
              if (r.error == MeldError::SecondSetOfRank)
                raise("IllegalMoveError", "cannot meld " + quote(cards) + ": " +
@@ -235,7 +235,7 @@ void bind_melds(py::module_& m) {
            py::arg("cards"), "A copy with a new meld appended (RULES B.2 one set per rank).")
       .def("can_meld",
            [](const PyMelds& self, CardsArg cards) {
-             return self.side.check_new(cards_from(cards), *self.rules).ok();
+             return self.side.check_new(cards_from(cards, self.rules->decks), *self.rules).ok();
            },
            py::arg("cards"),
            "Whether melds.meld(cards) would succeed, without raising.")

@@ -15,7 +15,9 @@ PYBIND11_MODULE(_core, m) {
   // Every class first, so that the signatures of the methods bound next name them.
   py::class_<Card>(m, "Card",
       "One card kind: 'Qh', 'Th', 'Jk' (RULES 0.2). Immutable.");
-  py::class_<CardSet>(m, "Cards",
+  // dynamic_attr: a Cards made with decks=3 keeps its pack in its instance dict (docs/api.md
+  // "Cards"); __setattr__ refuses every other write, so the class stays immutable.
+  py::class_<CardSet>(m, "Cards", py::dynamic_attr(),
       "An immutable multiset of cards in canonical order: Cards('5h 6h 7h Jk').");
   py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules",
       "The rules of one table: a preset plus knob overrides "

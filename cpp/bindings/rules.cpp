@@ -100,8 +100,8 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
     }
     case KnobType::Int: {
       if (k.name == "jokers") {
-        const std::int32_t v = int_in_range(k, value, 0, 4);
-        if (v % 2) knob_error(k, value, "0, 2 or 4");
+        const std::int32_t v = int_in_range(k, value, 0, 2 * kMaxSuitedCopies);
+        if (v % 2) knob_error(k, value, "0, 2, 4 or 6");
         *static_cast<std::int32_t*>(p) = v;
       } else {
         *static_cast<std::int32_t*>(p) = int_in_range(k, value, k.min, k.max);

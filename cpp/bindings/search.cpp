@@ -251,7 +251,7 @@ void bind_game_search(py::class_<PyGame>& game) {
                              "fixed id in range(action_size), the same in every position.")
       .def("action_id",
            [](const PyGame& g, MoveArg move) {
-             const Move m = move_from(move);
+             const Move m = move_from(move, g.rules->decks);
              const int id = action_id(m, meld_table(*g.rules));
              if (id < 0) notation_error("move " + quote(move) + " has no action id under these rules");
              return id;

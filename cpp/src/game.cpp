@@ -121,7 +121,7 @@ std::string move_text(const Move& move) {
   return "?";
 }
 
-bool parse_move(std::string_view text, Move& out) {
+bool parse_move(std::string_view text, Move& out, int decks) {
   const std::vector<std::string_view> words = split_words(text);
   if (words.empty()) return false;
   std::string verb(words[0]);
@@ -142,8 +142,9 @@ bool parse_move(std::string_view text, Move& out) {
       const auto c = parse_card(words[k]);
       if (!c || !out.cards.add(*c)) return false;
     }
-    // The notation has no rules: it takes the copies of a two-deck pack, as every rule set has.
-    return out.cards.within(kTwoDeckCopies, kTwoDeckJokers);
+    // The notation alone has no rules: it takes the copies of a two-deck pack unless told the
+    // pack (a game reads its moves with its own, docs/game.md "Six players").
+    return out.cards.within(decks, 2 * decks);
   }
   if (verb == "discard") {
     out.kind = MoveKind::Discard;

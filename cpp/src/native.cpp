@@ -187,6 +187,14 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
 
 std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                                   std::uint64_t random) const {
+  // The interface's card planes hold two copies of a card and four jokers, and its meld count
+  // the 36 melds of two decks: a three-deck game cannot be shown to the policy (docs/native.md).
+  if (rules.decks > kTwoDeckCopies || rules.jokers > kTwoDeckJokers)
+    throw PolicyError("native policy '" + name_ + "' cannot play " + rules_text(rules) +
+                      ": the native policy interface (policy.h, version " +
+                      std::to_string(BURRACO_POLICY_ABI) + ") carries two-deck games only, and "
+                      "these rules have decks=" + std::to_string(rules.decks) + ", jokers=" +
+                      std::to_string(rules.jokers));
   thread_local ViewStorage storage;  // a policy may run on many threads at once
   fill_view(s, rules, moves, storage);
   burraco_random stream{random};

@@ -8,6 +8,10 @@ namespace burraco {
 std::string_view preset_name(Preset preset) { return kPresetNames[static_cast<int>(preset)]; }
 
 std::string check_rules(const Rules& rules) {
+  // Two jokers per deck at most (RULES A.1): the knobs are checked one by one, this pair here.
+  if (rules.jokers > 2 * rules.decks)
+    return "jokers=" + std::to_string(rules.jokers) + " is more than two per deck (decks=" +
+           std::to_string(rules.decks) + ") (RULES A.1)";
   const int stock = rules.initial_stock(), threshold = rules.stock_end_threshold;
   if (stock < 0)
     return "the pack of " + std::to_string(rules.total_cards()) +
@@ -137,11 +141,11 @@ const std::vector<KnobInfo>& table() {
                 "Players at the table (2, 3 or 4); the sides follow from it (RULES G).",
                 BURRACO_FIELD(players), 2, 4),
         integer("decks",
-                "52-card decks in the pack (only 2 for now) (RULES A.1).",
-                BURRACO_FIELD(decks), 2, 2),
+                "52-card decks in the pack: 2, or 3 (RULES A.1, F.7).",
+                BURRACO_FIELD(decks), 2, 3),
         KnobInfo{"jokers",
-                 "Jokers in the pack: 0, 2 or 4 (RULES A.1).",
-                 KnobType::Int, BURRACO_FIELD(jokers)},  // 0, 2 or 4: checked below
+                 "Jokers in the pack: 0, 2, 4 or 6, at most two per deck (RULES A.1).",
+                 KnobType::Int, BURRACO_FIELD(jokers)},  // even, 0 to 6: checked below
         choice("card_values",
                "Point table: `italian` (joker 30, two 20) or `pagat_brazil` (20, 10) (RULES A.3).",
                BURRACO_FIELD(card_values), kCardValues),
@@ -419,7 +423,7 @@ bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
         return true;
       }
       if (!parse_int(text, v)) return false;
-      if (k.name == "jokers" ? (v < 0 || v > 4 || v % 2) : (v < k.min || v > k.max)) return false;
+      if (k.name == "jokers" ? (v < 0 || v > 2 * kMaxSuitedCopies || v % 2) : (v < k.min || v > k.max)) return false;
       *static_cast<std::int32_t*>(p) = static_cast<std::int32_t>(v);
       return true;
     }

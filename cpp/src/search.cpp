@@ -125,16 +125,21 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
   for (int k = 0; k < kPackets; ++k)
     if (packet_visible(v, player, k))
       for (int i = 0; i < v.packets[k].size; ++i) --count[v.packets[k].cards[i].index];
-  // Every kind is written four times (no deck holds more copies) and the next kind starts after
-  // its real copies: straight-line stores instead of a loop per kind.
-  std::array<Card, kMaxDeck + 4> unseen;
+  // Every suited kind is written four times (no pack holds more copies: three decks hold 3) and
+  // the next kind starts after its real copies: straight-line stores instead of a loop per kind.
+  // The jokers, last, are written eight times (six at most).
+  std::array<Card, kMaxDeck + 8> unseen;
   int n = 0;
   static_assert(sizeof(Card) == 1 && std::is_trivially_copyable_v<Card>);
-  for (int kind = 0; kind < kKinds; ++kind) {
+  static_assert(kMaxSuitedCopies <= 4 && kMaxJokers <= 8 && kJoker == kKinds - 1);
+  for (int kind = 0; kind < kJoker; ++kind) {
     const std::uint32_t four = static_cast<std::uint32_t>(kind) * 0x01010101u;
     std::memcpy(static_cast<void*>(&unseen[static_cast<std::size_t>(n)]), &four, sizeof four);
-    n += std::clamp(count[kind], 0, 4);  // 0..4 in any consistent state
+    n += std::clamp(count[kind], 0, kMaxSuitedCopies);  // 0..decks in any consistent state
   }
+  const std::uint64_t eight = std::uint64_t{kJoker} * 0x0101010101010101ULL;
+  std::memcpy(static_cast<void*>(&unseen[static_cast<std::size_t>(n)]), &eight, sizeof eight);
+  n += std::clamp(count[kJoker], 0, kMaxJokers);
   // 2. Shuffled like a deal.
   Rng rng(seed);
   rng.shuffle(unseen.data(), n);
@@ -499,11 +504,13 @@ std::unique_ptr<MeldTable> build_meld_table(const Rules& rules) {
   };
   for (int rank = 1; rank <= kRanks; ++rank) {
     if (rank == kTwo) continue;
-    for (int code = 0; code < 81; ++code) {
+    // 0 to `decks` copies of each suit: a code in base decks + 1.
+    const int base = rules.decks + 1;
+    for (int code = 0; code < base * base * base * base; ++code) {
       CardSet set;
       int naturals = 0;
-      for (int suit = 0, c = code; suit < kSuits; ++suit, c /= 3)
-        for (int k = 0; k < c % 3; ++k) {
+      for (int suit = 0, c = code; suit < kSuits; ++suit, c /= base)
+        for (int k = 0; k < c % base; ++k) {
           set.add(Card::suited(suit, rank));
           ++naturals;
         }
@@ -564,7 +571,7 @@ int action_id(const Move& move, const MeldTable& table) {
     case MoveKind::Reject: return 3;
     case MoveKind::Discard: return move.card.valid() ? kActionDiscard + move.card.index : -1;
     case MoveKind::Add:
-      return move.index < static_cast<std::uint32_t>(kMaxMelds) && move.card.valid()
+      return move.index < static_cast<std::uint32_t>(kActionAddMelds) && move.card.valid()
                  ? kActionAdd + kKinds * static_cast<int>(move.index) + move.card.index
                  : -1;
     case MoveKind::Meld: {

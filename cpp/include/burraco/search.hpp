@@ -269,7 +269,10 @@ namespace burraco {
 
 inline constexpr int kActionDiscard = 4;                       // 4 + card index
 inline constexpr int kActionAdd = kActionDiscard + kKinds;     // 57 + 53 * meld index + card index
-inline constexpr int kActionMeld = kActionAdd + kMaxMelds * kKinds;  // 1965 + meld table entry
+// Lay-offs have ids for a side's meld indices 0..35 only (36 melds: all a two-deck pack makes),
+// whatever kMaxMelds is, so that the ids of every rule set stay where they were.
+inline constexpr int kActionAddMelds = 36;
+inline constexpr int kActionMeld = kActionAdd + kActionAddMelds * kKinds;  // 1965 + meld table entry
 
 // Every multiset of the shapes the move generator builds that is a valid new meld under `rules`,
 // in canonical meld order (docs/search.md "Actions"). Built once per rule set.
