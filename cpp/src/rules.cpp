@@ -75,6 +75,7 @@ std::optional<Rules> preset_rules(std::string_view name) {
   if (name == "italian-3p") {
     r.preset = Preset::Italian3p;
     r.players = 3;
+    r.sides = 3;
     r.pozzetto_sizes = {18, 11, 0};
     r.score_split = ScoreSplit::HalvesForPair;
     return r;
