@@ -86,7 +86,7 @@ std::string observation_string(const Observation& o, const Rules& rules) {
       field = s.stock_size() ? "stock=?" + std::to_string(s.stock_size()) : "stock=-";
     } else if (field.rfind("pozzetti=", 0) == 0) {
       field = "pozzetti=";
-      for (int k = 0; k < kPackets; ++k) {
+      for (int k = 0; k < rules.packets(); ++k) {
         const Packet& p = s.packets[k];
         if (k) field += '/';
         const std::string hidden = "?" + std::to_string(p.size);
