@@ -424,7 +424,7 @@ def test_a_native_policy_is_refused_on_a_three_deck_game(probes):
     under three decks the engine stops with PolicyError naming the policy and the pack, and the
     game is unchanged (docs/native.md)."""
     native, cpp, _ = probes
-    for policy in (native.uniform, "cpp_probe:policy"):
+    for policy in (native.uniform, Policy("cpp_probe:policy")):
         game = Game(Rules("brazilian", decks=3, jokers=6), seed=1)
         before = game.state_string()
         with pytest.raises(PolicyError) as excinfo:

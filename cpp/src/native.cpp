@@ -29,7 +29,7 @@ static_assert(static_cast<int>(PacketStatus::Untaken) == BURRACO_PACKET_UNTAKEN 
               static_cast<int>(PacketStatus::Stock) == BURRACO_PACKET_STOCK);
 // The interface carries 2, 3 or 4 players and two packets; six-player games are refused (choose).
 static_assert(kMaxPlayers >= BURRACO_MAX_PLAYERS && kSideSlots == BURRACO_MAX_PLAYERS &&
-              kMaxMelds >= BURRACO_MAX_MELDS && kKinds == BURRACO_KINDS && kJoker == BURRACO_JOKER &&
+              kMaxMelds == BURRACO_MAX_MELDS && kKinds == BURRACO_KINDS && kJoker == BURRACO_JOKER &&
               kNoCard == BURRACO_NO_CARD && kPackets >= 2);
 // Melds are compared by their bytes (a Meld has no padding, so equal values have equal bytes);
 // the rules too, by the bytes of a copy made with memcpy.

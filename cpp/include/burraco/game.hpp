@@ -29,8 +29,12 @@ namespace burraco {
 inline constexpr int kMaxPlayers = 6;
 inline constexpr int kSideSlots = 4;
 inline constexpr int kMaxDeck = 162;   // three decks and six jokers (RULES A.1, F.7)
-inline constexpr int kMaxMelds = 54;   // 162 cards make at most 54 melds
-static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == kMaxDeck / 3);
+// The most melds on the table in one hand, every side counted: all that 108 cards (two decks)
+// make. 162 cards could make 54, but each of the 18 more slots is copied with every GameState
+// (+4.8 % instructions a heuristic move): a three-deck hand with 36 melds on the table is not
+// offered a 37th (docs/game.md "Three decks in the core"), where the reference has no cap.
+inline constexpr int kMaxMelds = 36;
+static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == 108 / 3);
 static_assert(kMaxDeck <= 255, "stock_pos, stock_end and pile_size are bytes");
 inline constexpr int kMaxPacket = 30;  // pozzetto_sizes knob limit
 inline constexpr int kPackets = 3;  // six players deal three (RULES F.7); others two

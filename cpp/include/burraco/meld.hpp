@@ -172,9 +172,9 @@ std::string_view wild_state_name(WildState state);   // "", "bound", "free-low",
 std::string_view burraco_class_name(BurracoClass c); // "", "clean", "semi-clean", "dirty"
 
 // One side's melds in creation order (RULES B.1.4, B.2 one set per rank per side).
-// Fixed capacity: 162 cards (three decks) make at most 54 melds.
+// Fixed capacity: 36 melds, as many as a game holds on its table (kMaxMelds, game.hpp).
 struct SideMelds {
-  static constexpr int kCapacity = 54;
+  static constexpr int kCapacity = 36;
   std::array<Meld, kCapacity> melds{};
   std::uint8_t count = 0;
   std::uint16_t set_ranks = 0;  // bit r: the side has a set of rank r

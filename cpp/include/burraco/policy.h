@@ -122,9 +122,10 @@ typedef struct burraco_rules {
 } burraco_rules;
 
 #define BURRACO_MAX_PLAYERS 4
-/* The most melds a two-deck game makes (108 cards, three a meld). The interface carries two-deck
- * games only: its card planes hold two copies of a suited kind and four jokers, and the engine
- * refuses to call a native policy under three decks (PolicyError, docs/native.md). */
+/* The most melds on the table (108 cards, three a meld; the engine's cap with three decks too).
+ * The interface carries two-deck games only: its card planes hold two copies of a suited kind and
+ * four jokers, and the engine refuses to call a native policy under three decks (PolicyError,
+ * docs/native.md). */
 #define BURRACO_MAX_MELDS 36
 
 /* What the seat to act sees, with the legal moves. The engine fills one for every call; the
