@@ -485,3 +485,19 @@ def test_vector_environments_and_the_arena_refuse_six_players():
     with pytest.raises(InvalidNotationError, match="six players"):
         burraco._core._arena_pairs(rules, "random", "greedy", seed=1, first=0, stop=1, threads=1,
                                    keep_moves=False, progress=None, matches=False)
+
+
+def test_the_gymnasium_env_plays_a_six_player_seat():
+    pytest.importorskip("gymnasium")
+    from burraco.envs.gymnasium import BurracoEnv
+
+    env = BurracoEnv(preset=burraco.Rules("brazilian", players=6))
+    observation, info = env.reset(seed=1)
+    assert observation.shape == (681,) and env.observation_space.contains(observation)
+    for _ in range(3000):
+        action = env.action_space.sample(mask=info["action_mask"])
+        observation, _reward, terminated, truncated, info = env.step(action)
+        assert env.observation_space.contains(observation)
+        if terminated or truncated:
+            break
+    assert terminated
