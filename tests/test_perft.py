@@ -11,7 +11,7 @@ tools/perft.py --build tests/data/perft``) and frozen.
 * The core is checked on every count of every file (26 positions, 145 counts, about 3 million
   nodes in all; about a second), and the six-player tables' files (``brazilian-6p``, three sides
   of two, and ``brazilian-6p-2s``, two sides of three: just dealt, a hand of 40+ cards after a pile
-  take, a side that can close; 6 positions, 32 counts, about 0.6 million nodes), built the same
+  take, a side that can close; 6 positions, 31 counts, 544,991 nodes), built the same
   way (``--rules brazilian-6p --rules brazilian-6p-2s``).
 * The reference is checked on the counts of at most ``REFERENCE_MAX_NODES`` nodes (the slow run:
   all of them), so that a change in the reference that moves a frozen count is caught too.
