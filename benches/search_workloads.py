@@ -66,6 +66,12 @@ RULE_SETS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("brazilian-2p", "brazilian", {"players": 2}),
 )
 RULES_IDS = tuple(rules_id for rules_id, _, _ in RULE_SETS)
+# Six-player brazilian (RULES F.7, three sides of two): one row of its own beside the C++-driven
+# playout rows (tools/bench_table.py), core and reference only.
+SIX_PLAYER_RULES = "brazilian-6p"
+SIX_PLAYER_RULE_SETS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (SIX_PLAYER_RULES, "brazilian", {"players": 6}),
+)
 
 # Hand counts of the core's playout rows are scaled by this: brazilian hands are long (their big
 # hands make many legal moves), so fewer of them, but enough that the heavy tail of long hands
@@ -77,6 +83,7 @@ WEIGHT = {
     "online-2p": 1.0,
     "brazilian": 0.5,
     "brazilian-2p": 0.25,
+    "brazilian-6p": 0.5,
 }
 
 FIRST_SEED = 2  # hands FIRST_SEED, FIRST_SEED + 1, ...; 2 and 3 are short brazilian hands
@@ -211,7 +218,7 @@ def open_spiel_available() -> bool:
 
 
 def make_rules(engine, rules_id: str):
-    for known, preset, knobs in RULE_SETS:
+    for known, preset, knobs in RULE_SETS + SIX_PLAYER_RULE_SETS:
         if known == rules_id:
             return engine.Rules(preset, **knobs)
     raise KeyError(rules_id)

@@ -50,7 +50,14 @@ THREE_DECK_RULES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("italian-3p-3d", "italian-3p", {"decks": 3, "jokers": 6}),
     ("brazilian-3d", "brazilian", {"decks": 3, "jokers": 6}),
 )
-RULES_BY_ID = {rules_id: (preset, knobs) for rules_id, preset, knobs in GAME_RULES + THREE_DECK_RULES}
+# Six-player tables (RULES F.7): three sides of two and two sides of three, which
+# tests/test_six_players.py plays in lockstep.
+SIX_PLAYER_RULES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("brazilian-6p", "brazilian", {"players": 6}),
+    ("brazilian-6p-2s", "brazilian", {"players": 6, "sides": 2}),
+)
+RULES_BY_ID = {rules_id: (preset, knobs)
+               for rules_id, preset, knobs in GAME_RULES + THREE_DECK_RULES + SIX_PLAYER_RULES}
 
 POLICIES = ("draw", "meld")
 
@@ -299,7 +306,7 @@ def result_view(result) -> dict[str, Any]:
 def accessor_view(game) -> dict[str, Any]:
     """The public accessors of docs/game.md "Other accessors", as plain data."""
     players = game.players
-    slots = 4 if players == 3 else 2
+    slots = 4 if players == 3 else game.rules.sides
     return {
         "turn": game.turn,
         "phase": game.phase,

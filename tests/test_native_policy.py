@@ -434,3 +434,18 @@ def test_a_native_policy_is_refused_on_a_three_deck_game(probes):
     # The same policies play a two-deck game to its end.
     game = Game(Rules("brazilian"), seed=1)
     game.playout(native.uniform)
+
+
+def test_a_native_policy_is_refused_on_a_six_player_game(probes):
+    """policy.h carries the seats, sides and packets of 2, 3 or 4 players: six players (RULES F.7)
+    stop with PolicyError naming the policy and the six players, even with a two-deck pack, and
+    the game is unchanged (docs/native.md)."""
+    native, _cpp, _ = probes
+    for rules in (Rules("brazilian", players=6), Rules("brazilian", players=6, decks=2, jokers=4)):
+        game = Game(rules, seed=1)
+        before = game.state_string()
+        with pytest.raises(PolicyError) as excinfo:
+            game.playout(native.uniform)
+        text = str(excinfo.value)
+        assert "six players" in text and "players=6" in text and "native policy" in text, text
+        assert game.state_string() == before

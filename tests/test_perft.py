@@ -9,7 +9,10 @@ provisional (``-opening``). The counts were produced by the reference engine (``
 tools/perft.py --build tests/data/perft``) and frozen.
 
 * The core is checked on every count of every file (26 positions, 145 counts, about 3 million
-  nodes in all; about a second).
+  nodes in all; about a second), and the six-player tables' files (``brazilian-6p``, three sides
+  of two, and ``brazilian-6p-2s``, two sides of three: just dealt, a hand of 40+ cards after a pile
+  take, a side that can close; 6 positions, 31 counts, 544,991 nodes), built the same
+  way (``--rules brazilian-6p --rules brazilian-6p-2s``).
 * The reference is checked on the counts of at most ``REFERENCE_MAX_NODES`` nodes (the slow run:
   all of them), so that a change in the reference that moves a frozen count is caught too.
 * On a mismatch the failure message holds the divide of both engines at that depth (every root
@@ -76,12 +79,21 @@ def test_reference_matches_every_frozen_count(position):
 # ---- the files themselves -----------------------------------------------------------------------
 
 
+# Six-player tables (RULES F.7) have three positions each: just dealt, a hand of 40+ cards right
+# after a pile take, and a side that can close within two moves.
+SIX_PLAYER_IDS = tuple(rules_id for rules_id, _, _ in playouts.SIX_PLAYER_RULES)
+SIX_PLAYER_KINDS = ("dealt", "pile-take", "closing")
+
+
 def test_every_rule_set_has_its_positions():
-    assert sorted(path.stem for path in FILES) == sorted(playouts.RULES_IDS)
+    assert sorted(path.stem for path in FILES) == sorted(playouts.RULES_IDS + SIX_PLAYER_IDS)
     for rules_id in playouts.RULES_IDS:
         ids = {position.id for position in tool.parse_file(PERFT_DIR / f"{rules_id}.perft")}
         for kind in KINDS:
             assert f"{rules_id}-{kind}" in ids
+    for rules_id in SIX_PLAYER_IDS:
+        ids = {position.id for position in tool.parse_file(PERFT_DIR / f"{rules_id}.perft")}
+        assert ids == {f"{rules_id}-{kind}" for kind in SIX_PLAYER_KINDS}
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=IDS)
@@ -97,6 +109,8 @@ def test_positions_are_what_their_ids_say(engine, position):
         assert game.phase == "draw" and hand == 11 and game.stock_size == game.rules.initial_stock
     elif position.id.endswith("-pile-take"):
         assert game.phase == "meld" and hand >= 30 and len(game.discard_pile) == 0
+        if game.players == 6:
+            assert hand >= 40
     elif position.id.endswith("-one-card"):
         assert game.phase == "meld" and hand == 1 and {"add", "discard"} <= kinds
         assert "untaken" in [status for status, _, _ in game.pozzetti]

@@ -402,21 +402,6 @@ def test_refused_position(engine, vector):
         engine.Game.from_state_string(text)
 
 
-@vectors_of("unsupported")
-def test_unsupported_table(core, vector):
-    """The core does not take six players yet (docs/game.md "Six players"): it refuses the table."""
-    knobs = {name: tuple(value) if isinstance(value, list) else value
-             for name, value in vector["knobs"].items()}
-    with pytest.raises(core.InvalidNotationError):
-        core.Rules(vector["preset"], **knobs)
-
-
-@vectors_of("unsupported")
-def test_unsupported_table_is_a_layout_in_the_reference(reference, vector):
-    """The reference plays the table: the vector is a layout vector there (its note says so)."""
-    check_layout(reference, vector, (0, 1, 2, 42, 2**64 - 1))
-
-
 @vectors_of("engines")
 def test_same_deal_in_both_engines(vector):
     core, reference = load_engine("core"), load_engine("reference")

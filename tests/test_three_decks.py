@@ -109,11 +109,12 @@ def test_rules_of_three_decks(players):
     assert pickle.loads(pickle.dumps(rules)) == rules
 
 
-def test_six_players_stay_refused_by_the_core():
-    with pytest.raises(InvalidNotationError, match="players=6"):
-        burraco.Rules("brazilian", players=6)
-    with pytest.raises(InvalidNotationError, match="players=6"):
-        RULES.replace(players=6)
+def test_six_players_take_the_three_deck_pack_unless_given():
+    # The core plays six players (tests/test_six_players.py); a three-deck rule set keeps its pack.
+    assert burraco.Rules("brazilian", players=6) == RULES.replace(players=6)
+    assert RULES.replace(players=6).pozzetto_sizes == (11, 11, 11)
+    with pytest.raises(InvalidNotationError, match="players=5"):
+        RULES.replace(players=5)
 
 
 def test_more_than_two_jokers_a_deck_is_refused():

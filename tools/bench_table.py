@@ -642,6 +642,12 @@ def build_table(smoke: bool, repeats: int, min_time: float, progress, raw: list,
         ENGINES,
         italian_only(10_000),
     )
+    # Six-player brazilian (three sides of two, 162 cards): the same workload, hands per second
+    # on one core, the core and the reference only.
+    six = W.SIX_PLAYER_RULES
+    six_figures = {engine: fig(lambda e=engine: W.playout(e, six, sizes), engine, f"playout/{six}")
+                   for engine in ("core", "reference")}
+    groups[-1][1].extend(playout_lines(six, six_figures, 3_000))
     python = per_rules(
         "python",
         "Python-driven random playouts: legal_moves() + push() per move"

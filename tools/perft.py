@@ -72,7 +72,7 @@ INTERIOR = 40_000
 MAX_DEPTH = 12
 
 
-def _find(core, reference, rules_id: str, policy: str, wanted, seeds=range(400)):
+def _find(core, reference, rules_id: str, policy: str, wanted, seeds=range(400), take_at=20):
     """The first state (as a state string) of a seeded hand, played on the core with a policy
     (``'hoard'`` or one of tests/playouts.py), for which ``wanted(game)`` holds, and that both
     engines write alike."""
@@ -88,16 +88,17 @@ def _find(core, reference, rules_id: str, policy: str, wanted, seeds=range(400))
                     return seed, state
             moves = [str(m) for m in game.legal_moves()]
             if policy == "hoard":
-                index = _hoard(rng, moves, len(game.discard_pile))
+                index = _hoard(rng, moves, len(game.discard_pile), take_at)
             else:
                 index = playouts.PICK[policy](rng, moves)
             game.push(moves[index])
     raise SystemExit(f"{rules_id}: no position found for {wanted.__doc__}")
 
 
-def _hoard(rng, moves: list[str], pile_size: int) -> int:
-    """Draw and discard without melding until the pile holds 20+ cards, then take it."""
-    if "pile" in moves and pile_size >= 20:
+def _hoard(rng, moves: list[str], pile_size: int, take_at: int = 20) -> int:
+    """Draw and discard without melding until the pile holds ``take_at`` (20) or more cards, then
+    take it."""
+    if "pile" in moves and pile_size >= take_at:
         return moves.index("pile")
     for kind in ("draw", "keep"):
         if kind in moves:
@@ -124,8 +125,22 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
         return (game.phase == "meld" and game.moves and str(game.moves[-1]) == "pile"
                 and len(game.hand(game.turn)) >= 30)
 
-    seed, state = _find(core, reference, rules_id, "hoard", big_hand)
-    found.append((f"{rules_id}-pile-take", f"seed {seed}: {_say(big_hand)}", state))
+    def bigger_hand(game):
+        """a hand of 40+ cards right after a pile take"""
+        return (game.phase == "meld" and game.moves and str(game.moves[-1]) == "pile"
+                and len(game.hand(game.turn)) >= 40)
+
+    six = rules.players == 6
+    # Six players (RULES F.7): the pile grows faster; a hand of about 40 cards after a pile take
+    # of 30+, then only a position where a side can close (no one-card or opening position).
+    wanted = bigger_hand if six else big_hand
+    seed, state = _find(core, reference, rules_id, "hoard", wanted, take_at=30 if six else 20)
+    found.append((f"{rules_id}-pile-take", f"seed {seed}: {_say(wanted)}", state))
+    if six:
+        seed, state = _find(core, reference, rules_id, "meld", closing_position_wanted(core))
+        found.append((f"{rules_id}-closing", f"seed {seed}: {_say(closing_position_wanted(core))}",
+                      state))
+        return found
 
     def one_card(game):
         """meld phase, one card in hand that can be laid off (pozzetto on the fly) or discarded
@@ -174,6 +189,27 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
         seed, state = _find(core, reference, rules_id, "meld", provisional)
         found.append((f"{rules_id}-opening", f"seed {seed}: {_say(provisional)}", state))
     return found
+
+
+def closing_position_wanted(core):
+    """The ``closing`` predicate of :func:`_positions` on its own (six-player files)."""
+
+    def closes_within(game, moves: int) -> bool:
+        for move in game.legal_moves():
+            game.push(move)
+            closed = game.end_reason == "closed" or (
+                moves > 1 and game.phase == "meld" and closes_within(game, moves - 1))
+            game.pop()
+            if closed:
+                return True
+        return False
+
+    def closing(game):
+        """meld phase, 2 to 6 cards in hand, the hand can be closed within two moves"""
+        return (game.phase == "meld" and 2 <= len(game.hand(game.turn)) <= 6
+                and closes_within(game, 2))
+
+    return closing
 
 
 def _depth_for(core, state: str) -> int:

@@ -46,9 +46,10 @@ void bind_arena(py::module_& m) {
         const RulesPtr rules = rules_from(rules_obj);
         const std::string why = check_playable(*rules);
         if (!why.empty()) notation_error(rules_repr(*rules) + " cannot be dealt: " + why);
-        if (rules->players == 3)
+        if (rules->players == 3 || rules->players == 6)
           notation_error("arena: " + rules_repr(*rules) +
-                         " has three players; duplicate pairs need two or four (two sides)");
+                         (rules->players == 3 ? " has three players" : " has six players") +
+                         "; duplicate pairs need two or four (two sides)");
         std::vector<PyPolicy> keep;
         keep.reserve(2);
         const BotSpec bot_a = bot_from(a, keep), bot_b = bot_from(b, keep);

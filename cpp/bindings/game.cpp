@@ -42,7 +42,7 @@ int seat_arg(const PyGame& g, py::handle seat) {
 std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle scores) {
   std::array<std::int32_t, kSideSlots> out{};
   if (scores.is_none()) return out;
-  const std::size_t n = rules.players == 3 ? 3 : 2;
+  const std::size_t n = static_cast<std::size_t>(rules.score_count());  // one per side
   const std::string type_name = py::str(py::type::handle_of(scores).attr("__name__"));
   if (!py::isinstance<py::tuple>(scores) && !py::isinstance<py::list>(scores))
     throw py::type_error("scores " + quote(scores) + ": expected a tuple or list of " +
@@ -187,6 +187,9 @@ std::array<int, 8> side_fields(const SideResult& r) {
   return {r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total};
 }
 
+// The player half points a Result's value and pickle hold (three players use three of them).
+constexpr int kHalfPointEntries = 4;
+
 py::tuple side_tuple(const SideResult& r) {
   py::list out;
   for (int v : side_fields(r)) out.append(v);
@@ -197,7 +200,8 @@ py::tuple side_tuple(const SideResult& r) {
 py::tuple result_tuple(const PyResult& r) {
   py::list sides, halves;
   for (int i = 0; i < r.result.side_count; ++i) sides.append(side_tuple(r.result.sides[i]));
-  for (int q = 0; q < kMaxPlayers; ++q) halves.append(r.result.player_half_points[q]);
+  // Three players only; four entries, as pickles have always held.
+  for (int q = 0; q < kHalfPointEntries; ++q) halves.append(r.result.player_half_points[q]);
   return py::make_tuple(static_cast<int>(r.result.reason), r.result.closing_side, py::tuple(sides),
                         py::tuple(halves), r.players);
 }
@@ -266,7 +270,7 @@ PyResult restore_result(py::handle reason, py::handle closing, py::handle sides,
   r.result.closing_side = pickled_int("Result", closing, -1, kSideSlots - 1);
   r.players = pickled_int("Result", players, 2, kMaxPlayers);
   if (!py::isinstance<py::tuple>(sides) || py::len(sides) > kSideSlots) pickle_error("Result", sides);
-  if (!py::isinstance<py::tuple>(halves) || py::len(halves) != kMaxPlayers) pickle_error("Result", halves);
+  if (!py::isinstance<py::tuple>(halves) || py::len(halves) != kHalfPointEntries) pickle_error("Result", halves);
   const py::tuple side_items = py::reinterpret_borrow<py::tuple>(sides);
   for (std::size_t i = 0; i < side_items.size(); ++i) {
     if (!py::isinstance<py::tuple>(side_items[i])) pickle_error("Result", sides);
@@ -274,7 +278,7 @@ PyResult restore_result(py::handle reason, py::handle closing, py::handle sides,
   }
   r.result.side_count = static_cast<int>(side_items.size());
   const py::tuple half_items = py::reinterpret_borrow<py::tuple>(halves);
-  for (int q = 0; q < kMaxPlayers; ++q)
+  for (int q = 0; q < kHalfPointEntries; ++q)
     r.result.player_half_points[q] = pickled_int("Result", half_items[q], -200000000, 200000000);
   return r;
 }
@@ -391,7 +395,7 @@ std::string record_line(const PyGame& g) {
   const Rules& rules = *g.rules;
   const GameState& s = g.state;
   const GameState& start = g.start_state();
-  const int units = s.players == 3 ? 3 : 2;
+  const int units = rules.score_count();
   // How the hand was dealt: the seed, else a deck order, else the start's state string. A deal
   // is the start when their state strings are equal, which equal states are sure to be: the
   // strings are only written when the states differ (the cost of a seeded hand's line was
@@ -784,7 +788,7 @@ void bind_game(py::module_& m) {
            "off, then must discard) or 'over'.")
       .def_property_readonly("scores", [](const PyGame& g) -> IntTupleResult {
         py::list out;
-        for (int i = 0; i < (g.state.players == 3 ? 3 : 2); ++i) out.append(g.state.scores[i]);
+        for (int i = 0; i < g.rules->score_count(); ++i) out.append(g.state.scores[i]);
         return py::tuple(out);
       },
            "The sides' scores before this hand (the match so far), in side order.")
@@ -806,7 +810,7 @@ void bind_game(py::module_& m) {
       .def("melds",
            [](const PyGame& g, IntArg side) {
              long long v = -1;
-             if (!small_int(side, v) || v < 0 || v >= side_slots(g.state.players))
+             if (!small_int(side, v) || v < 0 || v >= side_slots(*g.rules))
                notation_error("no side " + quote(side));
              return PyMelds{side_melds(g.state, static_cast<int>(v)), g.rules};
            },
@@ -828,7 +832,7 @@ void bind_game(py::module_& m) {
            "The stock, from the next card drawn to the last.")
       .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
         py::list out;
-        for (const Packet& p : g.state.packets) out.append(packet_view(p));
+        for (int k = 0; k < g.rules->packets(); ++k) out.append(packet_view(g.state.packets[k]));
         return py::tuple(out);
       },
            "The pozzetti (the packets set aside at the deal): (status, owner side or None, "

@@ -26,7 +26,8 @@ py::object knob_value(const Rules& rules, const KnobInfo& k) {
       return py::str(std::string(k.choices[*static_cast<const std::uint8_t*>(p)]));
     case KnobType::Ranks: return py::str(rank_letters(*static_cast<const std::uint16_t*>(p)));
     case KnobType::IntPair: {
-      const auto& a = *static_cast<const std::array<std::int32_t, 2>*>(p);
+      const auto& a = *static_cast<const std::array<std::int32_t, 3>*>(p);
+      if (a[2] > 0) return py::make_tuple(a[0], a[1], a[2]);
       return py::make_tuple(a[0], a[1]);
     }
     case KnobType::Opening: {
@@ -103,6 +104,11 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
         const std::int32_t v = int_in_range(k, value, 0, 2 * kMaxSuitedCopies);
         if (v % 2) knob_error(k, value, "0, 2, 4 or 6");
         *static_cast<std::int32_t*>(p) = v;
+      } else if (k.name == "players") {
+        long long v = 0;
+        if (!index_int(value, v) || !(v == 2 || v == 3 || v == 4 || v == 6))
+          knob_error(k, value, "2, 3, 4 or 6");
+        *static_cast<std::int32_t*>(p) = static_cast<std::int32_t>(v);
       } else {
         *static_cast<std::int32_t*>(p) = int_in_range(k, value, k.min, k.max);
       }
@@ -146,18 +152,19 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
       return;
     }
     case KnobType::IntPair: {
-      const std::string expected = "a pair of integers from 1 to 30";
+      const std::string expected = "a tuple of 2 integers (3 with six players), each from 1 to 30";
       if (!(py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) ||
-          py::len(value) != 2)
+          (py::len(value) != 2 && py::len(value) != 3))
         knob_error(k, value, expected);
-      auto& a = *static_cast<std::array<std::int32_t, 2>*>(p);
+      std::array<std::int32_t, 3> a{};
       py::sequence seq = py::reinterpret_borrow<py::sequence>(value);
-      for (int i = 0; i < 2; ++i) {
+      for (std::size_t i = 0; i < py::len(seq); ++i) {
         py::object item = seq[i];
         long long v = 0;
         if (!index_int(item, v) || v < k.min || v > k.max) knob_error(k, value, expected);
         a[i] = static_cast<std::int32_t>(v);
       }
+      *static_cast<std::array<std::int32_t, 3>*>(p) = a;
       return;
     }
     case KnobType::Opening: {
@@ -198,8 +205,31 @@ void set_knob(Rules& rules, const KnobInfo& k, py::handle value) {
 
 std::string rules_repr(const Rules& rules);
 
+// The preset played by this many players, against which the rules text, the repr and pickles
+// name knobs (the player count itself against the preset's).
+Rules text_baseline(const Rules& rules) {
+  Rules base = player_baseline(rules.preset, rules.players);
+  base.players = preset_rules(preset_name(rules.preset))->players;
+  return base;
+}
+
 Rules rules_with(const Rules& base, const py::kwargs& overrides) {
   Rules rules = base;
+  // A new player count starts from the preset played by that many players (RULES F.7: six take
+  // three decks, six jokers, three packets and three sides unless given), keeping the knobs that
+  // `base` changed from its own baseline; then the overrides apply.
+  for (auto item : overrides) {
+    if (!py::isinstance<py::str>(item.first) || text_arg(item.first) != "players") continue;
+    Rules probe = base;
+    set_knob(probe, *find_knob("players"), item.second);
+    if (probe.players == base.players) break;
+    rules = player_baseline(base.preset, probe.players);
+    const Rules own = player_baseline(base.preset, base.players);
+    for (const KnobInfo& k : knob_table())
+      if (k.name != "players" && knob_text(base, k) != knob_text(own, k))
+        set_knob_text(rules, k, knob_text(base, k));
+    break;
+  }
   for (auto item : overrides) {
     const std::string name = text_arg(item.first);
     const KnobInfo* k = find_knob(name);
@@ -223,7 +253,7 @@ Rules make_rules(py::handle preset, const py::kwargs& overrides) {
 
 std::string rules_repr(const Rules& rules) {
   std::string out = "Rules('" + std::string(preset_name(rules.preset)) + "'";
-  const Rules base = *preset_rules(preset_name(rules.preset));
+  const Rules base = text_baseline(rules);
   for (const KnobInfo& k : knob_table()) {
     py::object a = knob_value(rules, k), b = knob_value(base, k);
     if (!a.equal(b)) out += ", " + std::string(k.name) + "=" + quote(a);
@@ -287,11 +317,14 @@ void bind_rules(py::module_& m) {
       .def("knobs",
            [](const Rules& r) -> KnobsResult {
              py::dict out;
-             for (const KnobInfo& k : knob_table()) out[py::str(std::string(k.name))] = knob_value(r, k);
+             for (const KnobInfo& k : knob_table())
+               if (k.name != "sides" || r.players == 6)
+                 out[py::str(std::string(k.name))] = knob_value(r, k);
              return out;
            },
            "Every knob, name -> value, in the order of the knob table (RULES section G); each is "
-           "also a property of the same name.")
+           "also a property of the same name. `sides` is listed only with six players, where it "
+           "is a choice.")
       .def("replace", [](const Rules& r, const py::kwargs& kw) { return rules_with(r, kw); },
            "A copy with some knobs changed: rules.replace(players=2); the same checks as the "
            "constructor.")
@@ -319,7 +352,7 @@ void bind_rules(py::module_& m) {
       .def("__reduce__", [](const Rules& r) -> ReduceResult {
         // Rules(preset, **overrides), through a private function (pickle passes no keywords).
         py::dict overrides;
-        const Rules base = *preset_rules(preset_name(r.preset));
+        const Rules base = text_baseline(r);
         for (const KnobInfo& k : knob_table()) {
           py::object a = knob_value(r, k), b = knob_value(base, k);
           if (!a.equal(b)) overrides[py::str(std::string(k.name))] = a;

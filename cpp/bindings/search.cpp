@@ -97,10 +97,13 @@ constexpr int kUnlimitedIterations = std::numeric_limits<int>::max();
 Move search_position(PyIsmcts& self, PyGame& g, const char* what, std::vector<IsmctsChild>* children) {
   const std::string name = std::string("ISMCTS.") + what;
   if (g.state.over()) illegal(name + ": the hand is over, there is no move to choose");
-  if (self.search.params().reward == IsmctsReward::Equity && g.state.players == 3)
+  if (self.search.params().reward == IsmctsReward::Equity && g.rules->sides != 2)
     raise("BurracoError", name + ": reward 'equity' needs two sides, and " + rules_repr(*g.rules) +
-                              " has three players (their per-seat match scores, rules.md E.6, are "
-                              "not modelled): use reward='margin' or 'win'");
+                              (g.state.players == 3
+                                   ? " has three players (their per-seat match scores, rules.md "
+                                     "E.6, are not modelled)"
+                                   : " has three sides") +
+                              ": use reward='margin' or 'win'");
   if (g.legal_list()->empty())
     state_error(name + ": the hand is not over but has no legal move: state '" +
                 state_string(g.state, *g.rules) + "'");
@@ -290,17 +293,17 @@ void bind_game_search(py::class_<PyGame>& game) {
       .def("observation_tensor",
            [](const PyGame& g, IntArg player, FloatOutArg out) {
              const int seat = seat_arg(g, player);
+             const int size = observation_size(*g.rules);
              py::array_t<float> features =
-                 out.is_none() ? py::array_t<float>(kObservationSize)
-                               : out_array<float>(out, kObservationSize, "float32");
+                 out.is_none() ? py::array_t<float>(size) : out_array<float>(out, size, "float32");
              observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
              return features;
            },
            py::arg("player"), py::arg("out") = py::none(),
            "The 511 float32 features of observation(player), for a network (the player's hand, the "
            "discard pile, the cards known in other hands, the melds, the sizes, the pozzetti, the "
-           "phase and the seat to act; nothing hidden is read); written into "
-           "`out` (a writeable C-contiguous float32 array of 511) if given.")
+           "phase and the seat to act; nothing hidden is read); 681 with six players; written into "
+           "`out` (a writeable C-contiguous float32 array of that size) if given.")
       .def("observation",
            [](const PyGame& g, IntArg player) {
              PyObservation o{observe(g.state, *g.rules, seat_arg(g, player)), g.rules, {}};
@@ -370,7 +373,7 @@ void bind_search(py::module_& m) {
       .def("melds",
            [](const PyObservation& o, IntArg side) {
              long long v = -1;
-             if (!small_int(side, v) || v < 0 || v >= side_slots(o.obs.state.players))
+             if (!small_int(side, v) || v < 0 || v >= side_slots(*o.rules))
                notation_error("no side " + quote(side));
              return PyMelds{side_melds(o.obs.state, static_cast<int>(v)), o.rules};
            },
@@ -378,7 +381,7 @@ void bind_search(py::module_& m) {
            "That side's melds on the table (public), in creation order.")
       .def_property_readonly("pozzetti", [](const PyObservation& o) -> ObservedPacketsResult {
         py::list out;
-        for (int k = 0; k < kPackets; ++k) {
+        for (int k = 0; k < o.rules->packets(); ++k) {
           const Packet& p = o.obs.state.packets[k];
           py::tuple view = packet_view(p);
           const bool sized = p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
@@ -401,21 +404,21 @@ void bind_search(py::module_& m) {
            "pozzetto is taken, RULES F.6).")
       .def_property_readonly("opened", [](const PyObservation& o) -> BoolTupleResult {
         py::list out;
-        for (int k = 0; k < side_slots(o.obs.state.players); ++k) out.append(py::bool_(o.obs.state.opened[k]));
+        for (int k = 0; k < side_slots(*o.rules); ++k) out.append(py::bool_(o.obs.state.opened[k]));
         return py::tuple(out);
       },
            "Per side slot: whether the side has met its brazilian opening minimum (False throughout "
            "under rules without one).")
       .def_property_readonly("need", [](const PyObservation& o) -> IntTupleResult {
         py::list out;
-        for (int k = 0; k < side_slots(o.obs.state.players); ++k) out.append(o.obs.state.need[k]);
+        for (int k = 0; k < side_slots(*o.rules); ++k) out.append(o.obs.state.need[k]);
         return py::tuple(out);
       },
            "Per side slot: the brazilian opening minimum the side still has to meet (0 once met "
            "or without one).")
       .def_property_readonly("scores", [](const PyObservation& o) -> IntTupleResult {
         py::list out;
-        for (int i = 0; i < (o.obs.state.players == 3 ? 3 : 2); ++i) out.append(o.obs.state.scores[i]);
+        for (int i = 0; i < o.rules->score_count(); ++i) out.append(o.obs.state.scores[i]);
         return py::tuple(out);
       },
            "The sides' scores before this hand.")
@@ -474,7 +477,7 @@ void bind_search(py::module_& m) {
           const std::uint64_t seed_value = seed_arg(seed);
           const PyPolicy p = policy_arg(policy);
           const auto size = static_cast<py::ssize_t>(count);
-          const py::ssize_t columns = rules->players == 3 ? 3 : 2;
+          const py::ssize_t columns = rules->score_count();  // a column per side
           py::array_t<std::uint64_t> seeds(size);
           py::array_t<std::int32_t> scores({size, columns});
           py::array_t<std::int32_t> moves(size);
@@ -623,9 +626,10 @@ void bind_search(py::module_& m) {
       .def("match_equity",
            [](const PyIsmcts& self, RulesArg rules_obj, RealPairArg before, RealPairArg hand) -> FloatPairResult {
              const RulesPtr rules = rules_from(rules_obj);
-             if (rules->players == 3)
+             if (rules->sides != 2)
                raise("BurracoError", "ISMCTS.match_equity: " + rules_repr(*rules) +
-                                         " has three players; the equity model needs two sides");
+                                         (rules->players == 3 ? " has three players" : " has three sides") +
+                                         "; the equity model needs two sides");
              auto pair = [](py::handle value, const char* name) {
                static PyObject* const real =
                    py::object(py::module_::import("numbers").attr("Real")).release().ptr();

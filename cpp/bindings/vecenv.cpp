@@ -176,6 +176,11 @@ void bind_vecenv(py::module_& m) {
              const Rules& rules = *v->rules;
              const std::string why = check_playable(rules);
              if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
+             // Its rows are the 511-feature observations of 2, 3 or 4 players (docs/search.md).
+             if (rules.players == 6)
+               notation_error(std::string(kName) + ": " + rules_repr(rules) +
+                              " has six players; vector environments play 2, 3 or 4 players "
+                              "(their 511-feature observation rows)");
              long long n = -1, s = -1, t = -1;
              if (!small_int(num_envs, n) || n < 1 || n > 1'000'000)
                notation_error(std::string(kName) + ": num_envs " + quote(num_envs) +

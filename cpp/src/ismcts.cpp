@@ -194,10 +194,12 @@ Move Ismcts::choose(const GameState& s, const Rules& rules) {
   const bool may_reuse = params_.keep_tree && params_.threads <= 1 && !kept_key_.empty();
   const std::string key = may_reuse ? observation_string(obs, rules) : std::string();
 
-  if (params_.reward == IsmctsReward::Equity && s.players == 3)
+  if (params_.reward == IsmctsReward::Equity && rules.sides != 2)
     throw std::invalid_argument(
-        "ISMCTS: reward 'equity' needs two sides; three players keep per-seat match scores "
-        "(RULES E.6), which the equity model does not cover");
+        s.players == 3 ? "ISMCTS: reward 'equity' needs two sides; three players keep per-seat match "
+                         "scores (RULES E.6), which the equity model does not cover"
+                       : "ISMCTS: reward 'equity' needs two sides; six players in three sides of two "
+                         "(RULES F.7) are not covered by the equity model");
   // The root's legal moves depend only on what the seat to act sees; any determinization does.
   legal_moves(determinize(obs, rules, 0), rules, legal_);
   if (legal_.empty() || legal_.size() == 1 || params_.iterations < 1) {

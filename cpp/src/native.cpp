@@ -27,9 +27,10 @@ static_assert(static_cast<int>(PacketStatus::Untaken) == BURRACO_PACKET_UNTAKEN 
               static_cast<int>(PacketStatus::Seen) == BURRACO_PACKET_SEEN &&
               static_cast<int>(PacketStatus::InHand) == BURRACO_PACKET_IN_HAND &&
               static_cast<int>(PacketStatus::Stock) == BURRACO_PACKET_STOCK);
-static_assert(kMaxPlayers == BURRACO_MAX_PLAYERS && kSideSlots == BURRACO_MAX_PLAYERS &&
+// The interface carries 2, 3 or 4 players and two packets; six-player games are refused (choose).
+static_assert(kMaxPlayers >= BURRACO_MAX_PLAYERS && kSideSlots == BURRACO_MAX_PLAYERS &&
               kMaxMelds == BURRACO_MAX_MELDS && kKinds == BURRACO_KINDS && kJoker == BURRACO_JOKER &&
-              kNoCard == BURRACO_NO_CARD && kPackets == 2);
+              kNoCard == BURRACO_NO_CARD && kPackets >= 2);
 // Melds are compared by their bytes (a Meld has no padding, so equal values have equal bytes);
 // the rules too, by the bytes of a copy made with memcpy.
 static_assert(std::has_unique_object_representations_v<Meld>);
@@ -123,7 +124,7 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
   v.players = s.players;
   v.seat = static_cast<std::uint8_t>(seat);
   v.phase = static_cast<std::uint8_t>(s.phase);
-  for (int q = 0; q < kMaxPlayers; ++q) {
+  for (int q = 0; q < BURRACO_MAX_PLAYERS; ++q) {
     const bool in_play = q < s.players;
     v.sides[q] = in_play ? static_cast<std::uint8_t>(side_of(s, rules, q)) : 0;
     v.hand_sizes[q] = in_play ? static_cast<std::uint8_t>(s.hands[q].size()) : 0;
@@ -143,7 +144,7 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
   v.deadlock = s.deadlock;
   v.hand = planes(s.hands[seat]);
   v.pile = planes(s.pile);
-  for (int k = 0; k < kPackets; ++k) {
+  for (int k = 0; k < 2; ++k) {  // the interface's two packets (six players are refused)
     const Packet& p = s.packets[k];
     burraco_packet& out = v.packets[k];
     out.status = static_cast<std::uint8_t>(p.status);
@@ -187,6 +188,12 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
 
 std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                                   std::uint64_t random) const {
+  // Its seats, sides and packets are those of 2, 3 or 4 players: six players are refused too.
+  if (rules.players > BURRACO_MAX_PLAYERS)
+    throw PolicyError("native policy '" + name_ + "' cannot play " + rules_text(rules) +
+                      ": the native policy interface (policy.h, version " +
+                      std::to_string(BURRACO_POLICY_ABI) + ") carries 2, 3 or 4 players, not the "
+                      "six players of these rules (players=6)");
   // The interface's card planes hold two copies of a card and four jokers, and its meld count
   // the 36 melds of two decks: a three-deck game cannot be shown to the policy (docs/native.md).
   if (rules.decks > kTwoDeckCopies || rules.jokers > kTwoDeckJokers)

@@ -7,7 +7,37 @@ namespace burraco {
 
 std::string_view preset_name(Preset preset) { return kPresetNames[static_cast<int>(preset)]; }
 
+namespace {
+// The sides a player count makes (RULES F.1, F.6, F.7): six players choose 2 or 3, 3 by default.
+int sides_of_players(int players) { return players == 3 || players == 6 ? 3 : 2; }
+}  // namespace
+
+Rules player_baseline(Preset preset, int players) {
+  Rules r = *preset_rules(preset_name(preset));
+  r.players = players;
+  r.sides = sides_of_players(players);
+  if (players == 6) {
+    r.decks = 3;
+    r.jokers = 6;
+    r.pozzetto_sizes = {11, 11, 11};
+  }
+  return r;
+}
+
 std::string check_rules(const Rules& rules) {
+  // The layout knobs (RULES A.1, F.2, F.7, G): the player count, its sides, three packets only
+  // with six players.
+  if (rules.players != 2 && rules.players != 3 && rules.players != 4 && rules.players != 6)
+    return "players=" + std::to_string(rules.players) + " is not 2, 3, 4 or 6 (RULES G)";
+  if (rules.players != 6 && rules.sides != sides_of_players(rules.players))
+    return "sides=" + std::to_string(rules.sides) + " does not fit players=" +
+           std::to_string(rules.players) + ": " + std::to_string(rules.players) + " players make " +
+           std::to_string(sides_of_players(rules.players)) + " sides (only six players choose 2 or 3)";
+  if (rules.pozzetto_sizes[2] > 0 && rules.players != 6)
+    return "pozzetto_sizes=(" + std::to_string(rules.pozzetto_sizes[0]) + ", " +
+           std::to_string(rules.pozzetto_sizes[1]) + ", " + std::to_string(rules.pozzetto_sizes[2]) +
+           "): three pozzetti only with six players (players=" + std::to_string(rules.players) +
+           ") (RULES F.7)";
   // Two jokers per deck at most (RULES A.1): the knobs are checked one by one, this pair here.
   if (rules.jokers > 2 * rules.decks)
     return "jokers=" + std::to_string(rules.jokers) + " is more than two per deck (decks=" +
@@ -45,7 +75,8 @@ std::optional<Rules> preset_rules(std::string_view name) {
   if (name == "italian-3p") {
     r.preset = Preset::Italian3p;
     r.players = 3;
-    r.pozzetto_sizes = {18, 11};
+    r.sides = 3;
+    r.pozzetto_sizes = {18, 11, 0};
     r.score_split = ScoreSplit::HalvesForPair;
     return r;
   }
@@ -139,7 +170,11 @@ const std::vector<KnobInfo>& table() {
     return std::vector<KnobInfo>{
         integer("players",
                 "Players at the table (2, 3 or 4); the sides follow from it (RULES G).",
-                BURRACO_FIELD(players), 2, 4),
+                BURRACO_FIELD(players), 2, 6),  // 2, 3, 4 or 6: checked below
+        integer("sides",
+                "Sides at the table: 3 (seats A B C A B C) or 2 (A B A B A B) with six players; "
+                "fixed by the player count otherwise (RULES F.7, G).",
+                BURRACO_FIELD(sides), 2, 3),
         integer("decks",
                 "52-card decks in the pack: 2, or 3 (RULES A.1, F.7).",
                 BURRACO_FIELD(decks), 2, 3),
@@ -390,8 +425,9 @@ std::string knob_text(const Rules& rules, const KnobInfo& k) {
       return out;
     }
     case KnobType::IntPair: {
-      const auto& a = *static_cast<const std::array<std::int32_t, 2>*>(p);
-      return "(" + std::to_string(a[0]) + "," + std::to_string(a[1]) + ")";
+      const auto& a = *static_cast<const std::array<std::int32_t, 3>*>(p);
+      return "(" + std::to_string(a[0]) + "," + std::to_string(a[1]) +
+             (a[2] > 0 ? "," + std::to_string(a[2]) : std::string()) + ")";
     }
     case KnobType::Opening: {
       if (rules.opening_steps == 0) return "None";
@@ -424,6 +460,7 @@ bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
       }
       if (!parse_int(text, v)) return false;
       if (k.name == "jokers" ? (v < 0 || v > 2 * kMaxSuitedCopies || v % 2) : (v < k.min || v > k.max)) return false;
+      if (k.name == "players" && v == 5) return false;
       *static_cast<std::int32_t*>(p) = static_cast<std::int32_t>(v);
       return true;
     }
@@ -456,13 +493,13 @@ bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
     case KnobType::IntPair: {
       if (!strip_parens(text)) return false;
       const auto parts = split_top(text);
-      if (parts.size() != 2) return false;
-      std::array<std::int32_t, 2> a{};
-      for (int i = 0; i < 2; ++i) {
+      if (parts.size() != 2 && parts.size() != 3) return false;
+      std::array<std::int32_t, 3> a{};
+      for (std::size_t i = 0; i < parts.size(); ++i) {
         if (!parse_int(parts[i], v) || v < k.min || v > k.max) return false;
         a[i] = static_cast<std::int32_t>(v);
       }
-      *static_cast<std::array<std::int32_t, 2>*>(p) = a;
+      *static_cast<std::array<std::int32_t, 3>*>(p) = a;
       return true;
     }
     case KnobType::Opening: {
@@ -496,7 +533,9 @@ bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
 
 std::string rules_text(const Rules& rules) {
   std::string out(preset_name(rules.preset));
-  const Rules base = *preset_rules(preset_name(rules.preset));
+  // Knobs that differ from the preset played by this many players; players from the preset's.
+  Rules base = player_baseline(rules.preset, rules.players);
+  base.players = preset_rules(preset_name(rules.preset))->players;
   for (const KnobInfo& k : knob_table()) {
     const std::string value = knob_text(rules, k);
     if (value != knob_text(base, k)) out += ":" + std::string(k.name) + "=" + value;
@@ -514,6 +553,18 @@ bool parse_rules_text(std::string_view text, Rules& rules, std::string& error) {
   }
   Rules r = *base;
   std::string_view rest = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  // The player count first: the other knobs default to the preset played by that many players.
+  for (std::string_view scan = rest; !scan.empty();) {
+    const std::size_t next = scan.find(':');
+    const std::string_view item = scan.substr(0, next);
+    scan = next == std::string_view::npos ? "" : scan.substr(next + 1);
+    Rules players = r;
+    if (item.starts_with("players=") &&
+        set_knob_text(players, *find_knob("players"), item.substr(8))) {
+      r = player_baseline(r.preset, players.players);
+      break;
+    }
+  }
   while (!rest.empty()) {
     const std::size_t next = rest.find(':');
     const std::string_view item = rest.substr(0, next);

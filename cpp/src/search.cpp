@@ -86,7 +86,7 @@ std::string observation_string(const Observation& o, const Rules& rules) {
       field = s.stock_size() ? "stock=?" + std::to_string(s.stock_size()) : "stock=-";
     } else if (field.rfind("pozzetti=", 0) == 0) {
       field = "pozzetti=";
-      for (int k = 0; k < kPackets; ++k) {
+      for (int k = 0; k < rules.packets(); ++k) {
         const Packet& p = s.packets[k];
         if (k) field += '/';
         const std::string hidden = "?" + std::to_string(p.size);
@@ -471,7 +471,7 @@ PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
   if (s.players == 3) {
     for (int seat = 0; seat < 3; ++seat) row.scores[seat] = r.player_half_points[seat];
   } else {
-    for (int k = 0; k < r.side_count && k < 2; ++k) row.scores[k] = r.sides[k].total;
+    for (int k = 0; k < r.side_count && k < 3; ++k) row.scores[k] = r.sides[k].total;
   }
   return row;
 }
@@ -608,7 +608,53 @@ bool action_move(int id, const MeldTable& table, Move& out) {
   return true;
 }
 
+namespace {
+
+// The 681 features of a six-player observation (docs/search.md "Six players"; the reference's
+// TENSOR_LAYOUT_SIX): the blocks of the 511 layout for six seats, three packets and up to three
+// sides, side (S + k) % sides being relative side k of a player on side S.
+void six_player_features(const Observation& o, const Rules& rules, float* out) {
+  std::fill(out, out + kObservationSizeSix, 0.0f);
+  const GameState& s = o.state;
+  const int player = o.player, sides = rules.sides;
+  const int my_side = side_of(s, rules, player);
+  auto relative_side = [&](int side) { return (side - my_side + sides) % sides; };
+  auto counts = [&](CardSet cards, int at) {
+    cards.for_each([&](Card c) { out[at + c.index] += 1.0f; });
+  };
+  counts(s.hands[player], 0);
+  counts(s.pile, 53);
+  for (int j = 1; j < 6; ++j) counts(s.known[(player + j) % 6], 106 + 53 * (j - 1));
+  for (int i = 0; i < s.meld_count; ++i) {
+    const int relative = relative_side(s.meld_side[i]);
+    counts(s.melds[i].cards, relative == 0 ? 371 : 424 + 53 * (relative - 1));
+  }
+  for (int j = 0; j < 6; ++j) out[530 + j] = o.hand_sizes[static_cast<std::size_t>((player + j) % 6)];
+  out[536] = static_cast<float>(s.stock_size());
+  out[537] = s.pile_size;
+  for (int k = 0; k < rules.packets(); ++k) {
+    const Packet& p = s.packets[k];
+    out[538 + 5 * k + static_cast<int>(p.status)] = 1.0f;
+    if (p.status == PacketStatus::FaceDown || p.status == PacketStatus::Seen ||
+        p.status == PacketStatus::InHand)
+      out[553 + relative_side(side_of(s, rules, p.owner))] = 1.0f;
+    if (packet_visible(s, player, k)) counts(p.set(), 628);
+  }
+  out[556 + static_cast<int>(s.phase)] = 1.0f;
+  out[559 + (s.turn - player + 6) % 6] = 1.0f;
+  out[565] = s.opened[my_side] ? 1.0f : 0.0f;
+  out[566] = static_cast<float>(s.need[my_side]) / 100.0f;
+  for (int side = 0; side < sides; ++side)
+    out[567 + relative_side(side)] = static_cast<float>(s.scores[side]) / 1000.0f;
+  if (s.hold.valid()) out[570 + s.hold.index] = 1.0f;
+  static constexpr std::uint8_t flags[] = {kTookSinglePile, kPutDown, kLastTurn, kForceDraw, kFirstDraw};
+  for (int f = 0; f < 5; ++f) out[623 + f] = (s.flags & flags[f]) ? 1.0f : 0.0f;
+}
+
+}  // namespace
+
 void observation_features(const Observation& o, const Rules& rules, float* out) {
+  if (o.state.players == 6) return six_player_features(o, rules, out);
   std::fill(out, out + kObservationSize, 0.0f);
   const GameState& s = o.state;
   const int player = o.player;
@@ -625,7 +671,7 @@ void observation_features(const Observation& o, const Rules& rules, float* out) 
     out[371 + j] = o.hand_sizes[static_cast<std::size_t>((player + j) % s.players)];
   out[375] = static_cast<float>(s.stock_size());
   out[376] = s.pile_size;
-  for (int k = 0; k < kPackets; ++k) out[377 + 5 * k + static_cast<int>(s.packets[k].status)] = 1.0f;
+  for (int k = 0; k < 2; ++k) out[377 + 5 * k + static_cast<int>(s.packets[k].status)] = 1.0f;
   std::array<int, kSideSlots> sides{};
   const int side_count = active_sides(s, rules, sides);
   for (int k = 0; k < side_count; ++k)
@@ -648,7 +694,7 @@ void observation_features(const Observation& o, const Rules& rules, float* out) 
   if (s.hold.valid()) out[400 + s.hold.index] = 1.0f;
   static constexpr std::uint8_t flags[] = {kTookSinglePile, kPutDown, kLastTurn, kForceDraw, kFirstDraw};
   for (int f = 0; f < 5; ++f) out[453 + f] = (s.flags & flags[f]) ? 1.0f : 0.0f;
-  for (int k = 0; k < kPackets; ++k)
+  for (int k = 0; k < 2; ++k)
     if (packet_visible(s, player, k)) counts(s.packets[k].set(), 458);
 }
 

@@ -35,12 +35,12 @@ std::string sequence_field(const Card* cards, int n) {
 }
 
 std::string state_string(const GameState& s, const Rules& rules) {
-  const int slots = side_slots(s.players);
+  const int slots = side_slots(rules);
   std::string out = "v=1;rules=" + rules_text(rules);
   out += ";seed=" + (s.has_seed ? std::to_string(s.seed) : std::string("-"));
   out += ";first=" + std::to_string(s.first);
   out += ";scores=";
-  const int score_count = s.players == 3 ? 3 : 2;
+  const int score_count = rules.score_count();
   for (int i = 0; i < score_count; ++i) out += (i ? "," : "") + std::to_string(s.scores[i]);
   out += ";turn=" + std::to_string(s.turn);
   out += ";phase=";
@@ -65,7 +65,7 @@ std::string state_string(const GameState& s, const Rules& rules) {
     out += list.empty() ? "-" : list;
   }
   out += ";pozzetti=";
-  for (int k = 0; k < kPackets; ++k) {
+  for (int k = 0; k < rules.packets(); ++k) {
     const Packet& p = s.packets[k];
     if (k) out += '/';
     switch (p.status) {
@@ -197,7 +197,7 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
   if (!parse_rules_text(values[1], rules, error)) return false;
   GameState s;
   s.players = static_cast<std::uint8_t>(rules.players);
-  const int n = rules.players, slots = side_slots(n);
+  const int n = rules.players, slots = side_slots(rules);
   long long v = 0;
   if (values[2] != "-") {
     unsigned long long seed = 0;
@@ -210,7 +210,7 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
   s.first = static_cast<std::uint8_t>(v);
   {
     const auto parts = split(values[4], ',');
-    if (static_cast<int>(parts.size()) != (n == 3 ? 3 : 2)) return fail("scores");
+    if (static_cast<int>(parts.size()) != rules.score_count()) return fail("scores");
     for (std::size_t i = 0; i < parts.size(); ++i) {
       if (!parse_number(parts[i], v) || v < -10000000 || v > 10000000) return fail("scores");
       s.scores[i] = static_cast<std::int32_t>(v);
@@ -277,8 +277,8 @@ bool parse_state_string(std::string_view text, GameState& result, Rules& rules_o
   }
   {
     const auto parts = split(values[13], '/');
-    if (parts.size() != kPackets) return fail("pozzetti");
-    for (int k = 0; k < kPackets; ++k) {
+    if (static_cast<int>(parts.size()) != rules.packets()) return fail("pozzetti");
+    for (int k = 0; k < rules.packets(); ++k) {
       const std::string_view item = parts[k];
       const std::size_t colon = item.find(':');
       if (colon == std::string_view::npos || colon == 0) return fail("pozzetti");

@@ -12,9 +12,9 @@ namespace burraco::detail {
 
 // side_of, side_took_packet and has_required_burraco (game.hpp) are these, out of line.
 inline int seat_side(const GameState& s, const Rules& rules, int seat) {
-  (void)rules;
   if (s.players == 4) return seat % 2;
-  if (s.players == 3 && s.split >= 0) return seat == s.split ? seat : 3;
+  if (s.players == 3) return s.split >= 0 && seat != s.split ? 3 : seat;
+  if (s.players == 6) return seat % rules.sides;  // partners sit every `sides` seats (RULES F.7)
   return seat;
 }
 
@@ -41,8 +41,16 @@ inline int top_untaken(const GameState& s) {
   return -1;
 }
 
+// The packet a side that runs out of cards would take (RULES C.4, F.7): the top untaken packet
+// if its index is below the number of sides (two sides of six: the third packet is only a stock
+// reserve), else -1.
+inline int pot_packet(const GameState& s, const Rules& rules) {
+  const int k = top_untaken(s);
+  return k < rules.sides ? k : -1;
+}
+
 inline bool packet_available(const GameState& s, const Rules& rules, int side) {
-  return top_untaken(s) >= 0 && !took_packet(s, rules, side);
+  return pot_packet(s, rules) >= 0 && !took_packet(s, rules, side);
 }
 
 inline int table_points(const GameState& s, const Rules& rules, int side) {

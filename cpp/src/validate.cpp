@@ -84,7 +84,7 @@ std::string deal_problem(const GameState& s, const Rules& rules) {
   if (((s.flags & kFirstDraw) != 0) != (rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard))
     return "the brazilian first draw is pending exactly where the rules have it";
   if (rules.opening_steps > 0)
-    for (int side = 0; side < side_slots(s.players); ++side)
+    for (int side = 0; side < side_slots(rules); ++side)
       if (s.opened[side] ||
           s.need[side] != initial_requirement(
                               rules, s.scores[side] + (s.cut_side == side ? rules.cut_bonus : 0)))
@@ -93,7 +93,7 @@ std::string deal_problem(const GameState& s, const Rules& rules) {
 }
 
 std::string check(const GameState& s, const Rules& rules) {
-  const int n = s.players, slots = side_slots(n);
+  const int n = s.players, slots = side_slots(rules);
   const int threshold = rules.stock_end_threshold;
   const bool over = s.over();
 
@@ -152,10 +152,10 @@ std::string check(const GameState& s, const Rules& rules) {
   if (s.split >= n) return "split=" + num(s.split) + ": no such seat";
   for (int i = 0; i < s.meld_count; ++i) {
     const int side = s.meld_side[i];
-    const bool ok = n != 3 ? side < 2 : s.split < 0 ? side < 3 : (side == s.split || side == 3);
+    const bool ok = n != 3 ? side < rules.sides : s.split < 0 ? side < 3 : (side == s.split || side == 3);
     if (!ok)
       return "melds: slot " + num(side) + " holds a meld" +
-             (n != 3    ? std::string(" (only sides 0 and 1 exist)")
+             (n != 3    ? std::string(rules.sides == 2 ? " (only sides 0 and 1 exist)" : " (only sides 0, 1 and 2 exist)")
               : s.split < 0 ? std::string(" (the pair slot 3 is empty before the split)")
                             : " (after the split, split=" + num(s.split) +
                                   ", the partners' melds are in the pair slot 3)");
@@ -185,6 +185,9 @@ std::string check(const GameState& s, const Rules& rules) {
       return "pozzetti: packet " + num(k) + " left the table before packet " + num(k - 1) +
              " (the top one goes first)";
     if (!owned) continue;
+    if (k >= rules.sides)  // V15: two sides of six players leave the third packet a reserve
+      return "pozzetti: packet " + num(k) + " is only a stock reserve with " + num(rules.sides) +
+             " sides: it cannot be a side's pozzetto (RULES F.7)";
     if (first_taken < 0) first_taken = k;
     const int side = side_of(s, rules, p.owner);
     if (side_took[side])
@@ -256,7 +259,7 @@ std::string check(const GameState& s, const Rules& rules) {
     for (int k = 0; k < kPackets; ++k)
       if (s.packets[k].status == PacketStatus::Stock) last_stock_packet = k;
     bool convertible = false;
-    for (const Packet& k : s.packets) convertible |= k.status == PacketStatus::Untaken;
+    for (const Packet& k : s.packets) convertible |= k.status == PacketStatus::Untaken && k.size > 0;
     convertible = convertible && rules.pozzetto_becomes_stock;
     if (last_stock_packet >= 0 && s.stock_size() > rules.pozzetto_sizes[last_stock_packet])
       return "stock: " + num(s.stock_size()) + " cards, more than the pozzetto it came from";
@@ -388,7 +391,7 @@ std::string check(const GameState& s, const Rules& rules) {
     if (!(rules.cut_exact_probability > 0))
       return "cut=" + num(s.cut_side) + ": no cut is exact when cut_exact_probability is 0 (RULES F.5)";
     const int cutter = ((s.first - 2) % n + n) % n;
-    const int expected = n == 4 ? cutter % 2 : cutter;
+    const int expected = n == 4 || n == 6 ? cutter % rules.sides : cutter;
     if (s.cut_side != expected)
       return "cut=" + num(s.cut_side) + ": the cutter is seat " + num(cutter) + ", side " +
              num(expected);

@@ -950,7 +950,7 @@ std::int32_t probe_choose(const burraco_view* v, burraco_random* random, void*) 
     CHECK(same(v->known[q], s.known[q]) && v->hand_sizes[q] == s.hands[q].size());
     CHECK(v->sides[q] == side_of(s, *probe_rules, q));
   }
-  for (int k = 0; k < kPackets; ++k)
+  for (int k = 0; k < 2; ++k)  // the interface's two packets
     CHECK(same(v->packets[k].cards, packet_visible(s, s.turn, k) ? s.packets[k].set() : CardSet{}));
   std::array<int, kSideSlots> per_side{};
   for (int i = 0; i < v->meld_count; ++i) {
@@ -1308,6 +1308,13 @@ int main() {
   Rules force = *preset_rules("italian-2p");
   force.deadlock_rule = DeadlockRule::ForceDraw;
   check_playouts(force, 15, 9);
+  // Six players (RULES F.7): three sides of two and two sides of three, three packets.
+  for (int sides = 2; sides <= 3; ++sides) {
+    Rules six = player_baseline(Preset::Brazilian, 6);
+    six.sides = sides;
+    CHECK(check_rules(six).empty() && six.packets() == 3 && six.total_cards() == 162);
+    check_playouts(six, 12, 10 + static_cast<std::uint64_t>(sides));
+  }
   for (std::string_view name : kPresetNames)
     for (int decks = 2; decks <= 3; ++decks) check_new_melds(name, decks, 31 + decks, 120);
   check_ismcts();

@@ -20,7 +20,8 @@ class Match:
 
     ``new_game()`` deals the next hand (hand h is dealt from the (h+1)-th SplitMix64 output of the
     match seed, and seat ``h mod players`` plays first); ``record(game)`` adds a finished hand.
-    Scores are per side (two sides), or per seat in half points with three players (RULES E.6).
+    Scores are per side (two sides, or three with six players in three sides of two), or per seat
+    in half points with three players (RULES E.6).
 
     A match may be shared between threads: every public call holds the match's lock, so each one
     acts as if atomic (docs/game.md "Threads"). It pickles and copies (the lock is not part of its
@@ -40,7 +41,7 @@ class Match:
             raise InvalidNotationError(f"seed {seed!r}: expected an integer in [0, 2**64)")
         self.rules = rules
         self.seed = seed
-        self._units = 3 if rules.players == 3 else 2
+        self._units = rules.sides  # one score per side (three players: per seat, half points)
         self._scores: List[int] = [0] * self._units
         self._hands = 0
         self._results: List[Result] = []
@@ -112,7 +113,7 @@ class Match:
             if self.is_over():
                 raise IllegalMoveError("the match is over")
             result = game.result()
-            if self._units == 3:
+            if self.rules.players == 3:
                 assert result.player_scores is not None  # given with three players
                 for seat, half_points in enumerate(result.player_scores):
                     self._scores[seat] += half_points
@@ -150,7 +151,7 @@ class Match:
         return play_match(self, policies, max_hands)
 
     def _passing(self) -> List[int]:
-        target = self.rules.match_target * (2 if self._units == 3 else 1)
+        target = self.rules.match_target * (2 if self.rules.players == 3 else 1)
         if self.rules.compare == ">":
             return [i for i, s in enumerate(self._scores) if s > target]
         return [i for i, s in enumerate(self._scores) if s >= target]

@@ -4,8 +4,11 @@
 // and undo (copy-make). The rules are not inside it: every function takes the Rules it plays
 // under, which the owner keeps alive and unchanged.
 //
-// Sides: 4 players side = seat % 2; 2 players side = seat; 3 players side = seat until the first
+// Sides: 4 players side = seat % 2; 6 players side = seat % rules.sides (three sides of two, or
+// two of three, RULES F.7); 2 players side = seat; 3 players side = seat until the first
 // pozzetto is taken, then the soloist keeps their seat and the pair is side 3 (RULES F.6).
+// Packets: two, or three with six players; packet n may be a side's pozzetto only while
+// n < rules.sides (two sides of six: the third packet is only a stock reserve, RULES D.3, F.7).
 // Melds of all sides live in one pool in creation order, each tagged with its side; a side's
 // meld index (the `add` move) counts that side's melds in pool order.
 #pragma once
@@ -23,7 +26,7 @@
 
 namespace burraco {
 
-inline constexpr int kMaxPlayers = 4;
+inline constexpr int kMaxPlayers = 6;
 inline constexpr int kSideSlots = 4;
 inline constexpr int kMaxDeck = 162;   // three decks and six jokers (RULES A.1, F.7)
 // The most melds on the table in one hand, every side counted: all that 108 cards (two decks)
@@ -34,7 +37,7 @@ inline constexpr int kMaxMelds = 36;
 static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == 108 / 3);
 static_assert(kMaxDeck <= 255, "stock_pos, stock_end and pile_size are bytes");
 inline constexpr int kMaxPacket = 30;  // pozzetto_sizes knob limit
-inline constexpr int kPackets = 2;
+inline constexpr int kPackets = 3;  // six players deal three (RULES F.7); others two
 
 enum class Phase : std::uint8_t { Draw, Meld, Over };
 enum class EndReason : std::uint8_t { None, Closed, StockExhausted, Deadlock };
@@ -235,7 +238,8 @@ std::string sequence_field(const Card* cards, int n);
 std::string state_string(const GameState& s, const Rules& rules);
 // Parses a state string; on failure returns false and names the bad field in `error`.
 bool parse_state_string(std::string_view text, GameState& s, Rules& rules, std::string& error);
-// How many side slots the state string and the meld lists use (2, or 4 with three players).
-inline int side_slots(int players) { return players == 3 ? 4 : 2; }
+// How many side slots the state string and the meld lists use (one per side, 4 with three
+// players): rules.side_slots().
+inline int side_slots(const Rules& rules) { return rules.side_slots(); }
 
 }  // namespace burraco

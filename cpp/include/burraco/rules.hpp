@@ -55,11 +55,13 @@ struct Rules {
   Preset preset = Preset::Italian;
 
   std::int32_t players = 4;
+  std::int32_t sides = 2;  // 2, 3 with three players; six players: 3 (A B C A B C) or 2 (RULES F.7)
   std::int32_t decks = 2;
   std::int32_t jokers = 4;
   CardValues card_values = CardValues::Italian;
   std::int32_t hand_size = 11;
-  std::array<std::int32_t, 2> pozzetto_sizes = {11, 11};
+  // Two packets, or three (six players, RULES F.7): a third size of 0 means no third packet.
+  std::array<std::int32_t, 3> pozzetto_sizes = {11, 11, 0};
   bool initial_upcard = true;
   FirstDrawRule first_draw_rule = FirstDrawRule::None;
   bool pile_take_requires_meld = false;
@@ -119,8 +121,15 @@ struct Rules {
   int total_cards() const { return 52 * decks + jokers; }
   int initial_stock() const {
     return total_cards() - players * hand_size - pozzetto_sizes[0] - pozzetto_sizes[1] -
-           (initial_upcard ? 1 : 0);
+           pozzetto_sizes[2] - (initial_upcard ? 1 : 0);
   }
+  // Packets dealt: 2, or 3 with six players.
+  int packets() const { return pozzetto_sizes[2] > 0 ? 3 : 2; }
+  // Side slots of a game (melds, openings, results): one per side, four with three players (the
+  // seats and the pair they split into, RULES F.6).
+  int side_slots() const { return players == 3 ? 4 : sides; }
+  // Match scores a hand starts from: one per side (three players: per seat).
+  int score_count() const { return sides; }
   // Lowest and highest run slot that exists (RULES 0.3 with ace_low_or_high).
   int min_slot() const { return ace_low_or_high == AceRule::HighOnly ? 2 : 1; }
   int max_slot() const { return ace_low_or_high == AceRule::LowOnly ? 13 : 14; }
@@ -157,6 +166,11 @@ std::string check_rules(const Rules& rules);
 
 // The preset of that name, or nullopt.
 std::optional<Rules> preset_rules(std::string_view name);
+// The knob values `preset` takes when played by `players` players, before any other knob is
+// given: the preset's, with the sides of that player count (2, 3, 2; six players: 3) and, with
+// six players, decks=3, jokers=6 and pozzetto_sizes=(11,11,11) (RULES F.7). The rules text, the
+// repr and pickles name a knob only where it differs from these (players: from the preset's).
+Rules player_baseline(Preset preset, int players);
 std::string_view preset_name(Preset preset);
 
 // ---- The knob table ---------------------------------------------------------------------------
@@ -168,7 +182,7 @@ enum class KnobType : std::uint8_t {
   Float,      // double field in [fmin, fmax]
   Choice,     // uint8 enum field, value = index into `choices`
   Ranks,      // uint16 rank mask (set_ranks)
-  IntPair,    // std::array<int32, 2> (pozzetto_sizes), each in [min, max]
+  IntPair,    // std::array<int32, 3> (pozzetto_sizes): 2 or 3 entries (a third 0: absent), each in [min, max]
   Opening,    // opening_minimum steps (None or ascending (from_score, minimum) pairs from 0)
 };
 

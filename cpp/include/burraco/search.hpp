@@ -299,6 +299,11 @@ int action_id(const Move& move, const MeldTable& table);  // -1 if not represent
 bool action_move(int id, const MeldTable& table, Move& out);
 
 inline constexpr int kObservationSize = 511;
+// Six players (RULES F.7) have a layout of their own: 681 features (docs/search.md).
+inline constexpr int kObservationSizeSix = 681;
+inline constexpr int observation_size(const Rules& rules) {
+  return rules.players == 6 ? kObservationSizeSix : kObservationSize;
+}
 // The features of docs/search.md "Observation tensor", from the observation only.
 void observation_features(const Observation& o, const Rules& rules, float* out);
 

@@ -25,6 +25,8 @@ MARGIN_SCALE = 2000.0
 # beyond any match, so that a position given by the caller stays inside the observation space.
 SCORE_FEATURE_BOUND = 1000.0
 SCORE_FEATURES = slice(398, 400)
+# Six players (681 features, docs/search.md): the match scores of relative sides 0, 1, 2 / 1000.
+SCORE_FEATURES_SIX = slice(567, 570)
 
 RewardKind = Literal["margin", "win"]
 REWARDS = ("margin", "win")
@@ -93,8 +95,9 @@ def observation_bounds(rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArr
     size = observation_size(rules)
     low = np.zeros(size, np.float32)
     high = np.full(size, float(rules.total_cards), np.float32)
-    low[SCORE_FEATURES] = -SCORE_FEATURE_BOUND
-    high[SCORE_FEATURES] = SCORE_FEATURE_BOUND
+    scores = SCORE_FEATURES_SIX if rules.players == 6 else SCORE_FEATURES
+    low[scores] = -SCORE_FEATURE_BOUND
+    high[scores] = SCORE_FEATURE_BOUND
     return low, high
 
 
