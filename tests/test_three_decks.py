@@ -213,6 +213,26 @@ def test_a_game_reads_its_moves_with_its_pack():
         game.push("meld Kh Kh Kh Kh")
 
 
+def test_a_move_with_a_third_copy_pickles_and_copies():
+    """Move(text) reads two decks, so a set of three copies pickles with its pack (the reference's
+    moves keep theirs); every two-deck move pickles to Move(text) as before."""
+    game = position_with_three_kings()
+    moves = [move for move in game.legal_moves() if str(move).startswith("meld Kh Kh Kh")]
+    assert [str(move) for move in moves] == ["meld Kh Kh Kh", "meld Kh Kh Kh Ks"]
+    for move in moves:
+        for again in (pickle.loads(pickle.dumps(move)), copy.copy(move), copy.deepcopy(move)):
+            assert again == move and str(again) == str(move) and again.cards.count("Kh") == 3
+        game_copy = game.copy()
+        game_copy.push(pickle.loads(pickle.dumps(move)))
+        assert [m.layout for m in game_copy.melds(0)] == [str(move.cards)]
+    two_deck = burraco.Move("meld Kh Kh Ks")
+    assert two_deck.__reduce__() == (burraco.Move, ("meld Kh Kh Ks",))
+    restore = moves[0].__reduce__()[0]
+    for args in (("meld Kh Kh Kh Kh", 3), ("meld Kh Kh Kh", 4), ("meld Kh Kh Kh", "3"), (7, 3)):
+        with pytest.raises(burraco.InvalidStateError, match="pickled Move"):
+            restore(*args)
+
+
 def test_the_meld_table_adds_the_sets_with_a_third_copy():
     two = burraco.Game(burraco.Rules("brazilian"), seed=1)
     three = burraco.Game(RULES, seed=1)

@@ -520,6 +520,10 @@ void bind_game(py::module_& m) {
       .def("__copy__", [](const PyMove& m) { return m; })
       .def("__deepcopy__", [](const PyMove& m, MemoArg) { return m; })
       .def("__reduce__", [](const PyMove& m) -> ReduceResult {
+        // Move(text) reads a two-deck pack; a three-deck game's set of three copies of a card
+        // is restored with its pack. Every other move pickles as it always did.
+        if (!m.move.cards.within(kTwoDeckCopies, kTwoDeckJokers))
+          return py::make_tuple(core_attr("_restore_move"), py::make_tuple(move_text(m.move), 3));
         return py::make_tuple(core_attr("Move"), py::make_tuple(move_text(m.move)));
       });
 
@@ -944,6 +948,16 @@ void bind_game(py::module_& m) {
   // methods name; each refuses data that is not what it pickled with InvalidStateError.
   m.def("_restore_game", [](PickledArg start, PickledArg moves, PickledArg state) { return restore_game(start, moves, state); },
         py::arg("start"), py::arg("moves"), py::arg("state"), "Unpickles a Game (what game.__reduce__ names).");
+  m.def("_restore_move", [](PickledArg text, PickledArg decks) {
+          Move move;
+          if (!py::isinstance<py::str>(text) ||
+              !parse_move(text.cast<std::string>(), move, pickled_int("Move", decks, 2, 3)))
+            pickle_error("Move", py::make_tuple(text, decks));
+          return PyMove{move};
+        },
+        py::arg("text"), py::arg("decks"),
+        "Unpickles a Move of a three-deck game (what move.__reduce__ names for a set holding a "
+        "third copy of a card).");
   m.def("_restore_side_result", &restore_side_result,
         "Unpickles a SideResult from its eight fields (what side_result.__reduce__ names).");
   m.def("_restore_result",
