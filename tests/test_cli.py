@@ -165,6 +165,48 @@ def test_selfplay_matches_four_players_and_three(capsys):
     assert "seat 0" in text and "seat 2" in text
 
 
+@pytest.mark.parametrize("engine_name", ENGINES)
+def test_selfplay_six_players_three_sides_and_two(engine_name, tmp_path, capsys):
+    """Six players (RULES F.7): a column per side, partners every `sides` seats, one policy per
+    side, hand i of burraco.playouts, and records that replay."""
+    out = tmp_path / "six.jsonl"
+    assert cli.main(["selfplay", "--preset", "brazilian", "--players", "6", "--games", "4",
+                     "--seed", "7", "--engine", engine_name, "--out", str(out), "--quiet"]) == 0
+    rows = summary_rows(capsys.readouterr().out)
+    assert rows["seats"].split() == ["0,", "3", "1,", "4", "2,", "5"]
+    wins = counts(rows["wins"])
+    assert len(wins) == 3 and sum(wins) + counts(rows["draws"])[0] == 4
+    batch = burraco.playouts(burraco.Rules("brazilian", players=6), 4, seed=7, policy="greedy")
+    assert rows["mean score (hand)"].split() == [
+        f"{float(batch['scores'][:, side].mean()):.1f}" for side in range(3)]
+    engine = load_engine(engine_name)
+    for record, seed in zip(burraco.read_records(out), batch["seed"]):
+        game = engine.Game.from_record(record)
+        assert game.is_over() and game.seed == int(seed) and game.players == 6
+
+    assert cli.main(["selfplay", "--preset", "brazilian", "--players", "6", "--sides", "2",
+                     "--games", "3", "--seed", "7", "--policies", "greedy,random",
+                     "--engine", engine_name, "--quiet"]) == 0
+    rows = summary_rows(capsys.readouterr().out)
+    assert rows["seats"].split() == ["0,", "2,", "4", "1,", "3,", "5"]
+    assert rows["policy"].split() == ["greedy/greedy/greedy", "random/random/random"]
+    assert len(counts(rows["wins"])) == 2
+
+
+def test_six_player_command_lines_that_cannot_work_say_why(capsys):
+    """A side count the table cannot have, and the arena (two sides only), end with status 2 and
+    the reason, never a traceback."""
+    assert cli.main(["selfplay", "--preset", "brazilian", "--players", "6", "--sides", "4",
+                     "--games", "1"]) == 2
+    assert "sides" in capsys.readouterr().err
+    assert cli.main(["selfplay", "--preset", "brazilian", "--players", "6",
+                     "--policies", "greedy,random", "--games", "1"]) == 2
+    assert "expected 6 policies" in capsys.readouterr().err
+    assert cli.main(["arena", "--preset", "brazilian", "--players", "6",
+                     "--bots", "greedy,random", "--pairs", "1"]) == 2
+    assert "two sides" in capsys.readouterr().err
+
+
 # ---- replay -----------------------------------------------------------------------------------------
 
 

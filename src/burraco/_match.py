@@ -132,7 +132,7 @@ class Match:
         SplitMix64 outputs of the hand seed (as ``burraco selfplay --matches``). Holds the match's
         lock for the whole hand; a policy that fails raises :class:`burraco.PolicyError` and
         records nothing."""
-        chosen = seat_policies(policies, self.rules.players)
+        chosen = seat_policies(policies, self.rules.players, self.rules.sides)
         with self._lock:
             stream = self._stream
             game = self.new_game()

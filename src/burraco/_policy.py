@@ -192,18 +192,18 @@ def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any],
         raise TypeError(f"returned {answer!r} ({kind}), not a move index") from None
 
 
-def seat_policies(policies: Any, players: int) -> List[Any]:
-    """One policy per seat from ``policies``: a list or tuple with one per seat (with four
-    players, one per side is enough: seat k plays entry k mod 2), or any single policy for every
-    seat."""
+def seat_policies(policies: Any, players: int, sides: int = 2) -> List[Any]:
+    """One policy per seat from ``policies``: a list or tuple with one per seat (with four or six
+    players, one per side is enough: seat k plays entry k mod ``sides``), or any single policy
+    for every seat."""
     if isinstance(policies, (list, tuple)):
         chosen = list(policies)
-        if players == 4 and len(chosen) == 2:
-            chosen = [chosen[seat % 2] for seat in range(players)]
+        if players in (4, 6) and len(chosen) == sides:
+            chosen = [chosen[seat % sides] for seat in range(players)]
         if len(chosen) != players:
             raise InvalidNotationError(
                 f"policies {policies!r}: expected one policy per seat ({players})"
-                + (" or one per side (2)" if players == 4 else ""))
+                + (f" or one per side ({sides})" if players in (4, 6) else ""))
         return chosen
     return [policies] * players
 

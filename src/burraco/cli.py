@@ -92,13 +92,15 @@ def load_engine(name: str) -> ModuleType:
     return _perft_tool.load_engine(name)
 
 
-def make_rules(engine: ModuleType, preset: str, players: int | None = None) -> Any:
-    """``Rules(preset)`` of an engine, with ``players`` overridden when given; a bad preset or
-    player count is a :class:`CliError` quoting it (status 2: a bad command line)."""
+def make_rules(engine: ModuleType, preset: str, players: int | None = None,
+               sides: int | None = None) -> Any:
+    """``Rules(preset)`` of an engine, with ``players`` and ``sides`` (six players: 3 sides of two
+    or 2 of three) overridden when given; a bad preset, player count or side count is a
+    :class:`CliError` quoting it (status 2: a bad command line)."""
+    knobs = {name: value for name, value in (("players", players), ("sides", sides))
+             if value is not None}
     try:
-        if players is None:
-            return engine.Rules(preset)
-        return engine.Rules(preset, players=players)
+        return engine.Rules(preset, **knobs)
     except BurracoError as error:
         raise CliError(str(error), 2) from None
 
@@ -126,17 +128,18 @@ def format_points(half_points: int) -> str:
 
 
 def units_of(rules: Any) -> list[str]:
-    """What a match scores: the two sides, or with three players each seat (in half points)."""
+    """What a match scores: the sides (two, or three of six players), or with three players each
+    seat (in half points)."""
     if rules.players == 3:
         return [f"seat {seat}" for seat in range(3)]
-    return ["side 0", "side 1"]
+    return [f"side {side}" for side in range(rules.sides)]
 
 
 def unit_scores(rules: Any, result: Any) -> list[int]:
     """A finished hand's score per unit of :func:`units_of` (half points with three players)."""
     if rules.players == 3:
         return [int(points) for points in result.player_scores]
-    totals = [0, 0]
+    totals = [0] * rules.sides
     for side in result.sides:
         totals[side.side] = int(side.total)
     return totals
@@ -532,7 +535,7 @@ def _plural(count: int, word: str) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     """``burraco play``: a person plays a match against bots in the terminal."""
     engine = load_engine(args.engine)
-    rules = make_rules(engine, args.preset, args.players)
+    rules = make_rules(engine, args.preset, args.players, args.sides)
     if not 0 <= args.seat < rules.players:
         raise CliError(f"--seat {args.seat}: {rules!r} has seats 0 to {rules.players - 1}", 2)
     if args.hands is not None and args.hands < 1:
@@ -544,7 +547,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     for seat in range(rules.players):
         if seat == args.seat:
             names[seat] = "you"
-        elif rules.players == 4 and seat % 2 == args.seat % 2:
+        elif rules.players in (4, 6) and seat % rules.sides == args.seat % rules.sides:
             names[seat] = f"partner, {args.bots} bot"
         else:
             names[seat] = f"{args.bots} bot"
@@ -606,19 +609,21 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---- selfplay ------------------------------------------------------------------------------------
 
 
-def seat_policies(policy: str, policies: str | None, players: int) -> list[str]:
+def seat_policies(policy: str, policies: str | None, players: int, sides: int = 2) -> list[str]:
     """One policy spec per seat: ``--policies a,b,...`` (one per seat, or one per side with four
-    players: seat k plays entry ``k mod 2``), else ``--policy`` for every seat."""
+    or six players: seat k plays entry ``k mod sides``), else ``--policy`` for every seat."""
     if policies is None:
         chosen = [policy] * players
     else:
         names = [name.strip() for name in policies.split(",")]
         if len(names) == players:
             chosen = names
-        elif players == 4 and len(names) == 2:
-            chosen = [names[seat % 2] for seat in range(players)]
+        elif players in (4, 6) and len(names) == sides:
+            chosen = [names[seat % sides] for seat in range(players)]
         else:
-            raise CliError(f"--policies {policies!r}: expected {players} policies, one per seat", 2)
+            per_side = f", or {sides}, one per side" if players in (4, 6) else ""
+            raise CliError(f"--policies {policies!r}: expected {players} policies, one per seat"
+                           + per_side, 2)
     for name in chosen:
         if name not in POLICIES and ":" not in name:
             raise CliError(f"unknown policy {name!r} (built in: {', '.join(POLICIES)}; "
@@ -686,7 +691,8 @@ def render_summary(
     if rules.players == 3:
         units.add_row("policy", *policies)
     else:
-        seats = [[seat for seat in range(rules.players) if seat % 2 == side] for side in (0, 1)]
+        seats = [[seat for seat in range(rules.players) if seat % rules.sides == side]
+                 for side in range(rules.sides)]
         units.add_row("seats", *(", ".join(map(str, group)) for group in seats))
         units.add_row("policy", *("/".join(policies[seat] for seat in group) for group in seats))
     units.add_row("wins", *(percent(wins, tally.games) for wins in tally.wins))
@@ -710,8 +716,8 @@ def render_summary(
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """``burraco selfplay``: hands (or matches) between policies, with a summary."""
     engine = load_engine(args.engine)
-    rules = make_rules(engine, args.preset, args.players)
-    policies = seat_policies(args.policy, args.policies, rules.players)
+    rules = make_rules(engine, args.preset, args.players, args.sides)
+    policies = seat_policies(args.policy, args.policies, rules.players, rules.sides)
     if args.games < 0:
         raise CliError(f"--games {args.games}: expected 0 or more", 2)
     if args.max_hands < 1:
@@ -879,8 +885,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from . import arena  # the core engine only: the reference has no arena
 
     engine = load_engine("core")
-    rules = make_rules(engine, args.preset, args.players)
-    if rules.players == 3:
+    rules = make_rules(engine, args.preset, args.players, args.sides)
+    if rules.players not in (2, 4):
         raise CliError(f"{rules!r}: the arena needs two sides (two or four players)", 2)
     specs = [spec.strip() for spec in args.bots.split(",")]
     if len(specs) < 2:
@@ -1124,7 +1130,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
         except BurracoError as error:
             raise CliError(f"--state: {error}", 2) from None
     else:
-        rules = make_rules(engine, args.preset, args.players)
+        rules = make_rules(engine, args.preset, args.players, args.sides)
         game = engine.Game(rules, seed=args.seed)
     print(f"state {game.state_string()}")
     started = time.perf_counter()
@@ -1337,7 +1343,10 @@ def build_parser() -> argparse.ArgumentParser:
                          help="rules preset: italian (default), italian-2p, italian-3p, "
                          "online-2p, brazilian")
         sub.add_argument("--players", type=int, metavar="N",
-                         help="override the preset's number of players (2, 3 or 4)")
+                         help="override the preset's number of players (2, 3, 4, or 6 with "
+                         "brazilian)")
+        sub.add_argument("--sides", type=int, metavar="N",
+                         help="six players: 3 sides of two (default) or 2 sides of three")
 
     play = commands.add_parser(
         "play", help="play a match against bots in the terminal",

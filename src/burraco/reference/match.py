@@ -124,7 +124,7 @@ class Match(Initialized, fields=("_lock", "_results", "_rules", "_scores", "_see
         move by move with ``game.policy_move``, the move seeds the SplitMix64 outputs of the hand
         seed (as ``burraco selfplay --matches``). The match's lock is held for the whole hand; a
         policy that fails raises PolicyError and records nothing."""
-        chosen = seat_policies(policies, self._rules.players)
+        chosen = seat_policies(policies, self._rules.players, self._rules.sides)
         with self._lock:
             game = self.new_game()
             assert game.seed is not None  # every hand of a match is dealt from a seed
