@@ -782,7 +782,7 @@ void bind_game(py::module_& m) {
            "The seed the hand was dealt from, or None for a deal given as a deck or read "
            "from a state string without one.")
       .def_property_readonly("players", [](const PyGame& g) { return static_cast<int>(g.state.players); },
-           "The number of players (2, 3 or 4).")
+           "The number of players (2, 3, 4 or 6).")
       .def_property_readonly("first_player", [](const PyGame& g) { return static_cast<int>(g.state.first); },
            "The seat that played first.")
       .def_property_readonly("turn", [](const PyGame& g) { return static_cast<int>(g.state.turn); },

@@ -169,7 +169,7 @@ const std::vector<KnobInfo>& table() {
     probability.fmax = 1.0;
     return std::vector<KnobInfo>{
         integer("players",
-                "Players at the table (2, 3 or 4); the sides follow from it (RULES G).",
+                "Players at the table (2, 3, 4, or 6 with three decks); the sides follow from it (RULES G, F.7).",
                 BURRACO_FIELD(players), 2, 6),  // 2, 3, 4 or 6: checked below
         integer("sides",
                 "Sides at the table: 3 (seats A B C A B C) or 2 (A B A B A B) with six players; "

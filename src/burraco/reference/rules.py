@@ -166,7 +166,7 @@ _NON_NEGATIVE = _int_in(0, _MAX_POINTS)
 
 _KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] = (
     ("players", _int_one_of(2, 3, 4, 6),
-     "Players at the table (2, 3 or 4); the sides follow from it (RULES G).",
+     "Players at the table (2, 3, 4, or 6 with three decks); the sides follow from it (RULES G, F.7).",
      (4, 2, 3, 2, 4)),
     ("sides", _int_one_of(2, 3),
      "Sides at the table: 3 (seats A B C A B C) or 2 (A B A B A B) with six players; fixed by "
