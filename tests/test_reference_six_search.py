@@ -119,6 +119,19 @@ def test_fewer_players_keep_the_511_layout():
 # ---- action ids ----------------------------------------------------------------------------------
 
 
+def third_copy_sets() -> int:
+    """The sets a three-deck meld table adds, counted from RULES B.2: per rank (12 of them), 0..3
+    copies of each suit with a 3 somewhere, at least two naturals; no wild (3 to 9 cards) or one
+    of the five wild kinds (up to 9)."""
+    count = 0
+    for copies in itertools.product(range(4), repeat=4):
+        naturals = sum(copies)
+        if 3 not in copies or naturals < 2:
+            continue
+        count += (3 <= naturals <= 9) + 5 * (naturals + 1 <= 9)
+    return 12 * count
+
+
 def test_a_three_copy_set_has_an_id_only_with_three_decks():
     game = Game(SIX, seed=1)
     action = game.action_id("meld Kh Kh Kh")
@@ -134,15 +147,7 @@ def test_the_three_deck_meld_table_adds_the_sets_with_a_third_copy():
     assert old <= set(three.moves)
     added = [move for move in three.moves if move not in old]
     assert all(max(Counter(move.cards).values()) == 3 for move in added)
-    # Counted from RULES B.2: per rank (12 of them), 0..3 copies of each suit with a 3 somewhere,
-    # at least two naturals; no wild (3 to 9 cards) or one of the five wild kinds (up to 9).
-    count = 0
-    for copies in itertools.product(range(4), repeat=4):
-        naturals = sum(copies)
-        if 3 not in copies or naturals < 2:
-            continue
-        count += (3 <= naturals <= 9) + 5 * (naturals + 1 <= 9)
-    assert len(added) == 12 * count
+    assert len(added) == third_copy_sets()
     assert Game(SIX, seed=1).action_size == 1965 + len(three)
 
 

@@ -16,6 +16,8 @@ from collections import Counter
 import playouts
 import pytest
 from test_differential_game import report
+from test_differential_game import run as lockstep
+from test_reference_six_search import third_copy_sets
 
 import burraco
 from burraco._errors import IllegalMoveError, InvalidNotationError
@@ -236,15 +238,7 @@ def test_a_move_with_a_third_copy_pickles_and_copies():
 def test_the_meld_table_adds_the_sets_with_a_third_copy():
     two = burraco.Game(burraco.Rules("brazilian"), seed=1)
     three = burraco.Game(RULES, seed=1)
-    # Counted from RULES B.2, as in tests/test_reference_six_search.py.
-    import itertools
-    count = 0
-    for copies in itertools.product(range(4), repeat=4):
-        naturals = sum(copies)
-        if 3 not in copies or naturals < 2:
-            continue
-        count += (3 <= naturals <= 9) + 5 * (naturals + 1 <= 9)
-    assert three.action_size - two.action_size == 12 * count
+    assert three.action_size - two.action_size == third_copy_sets()  # counted from RULES B.2
     assert two.action_size == burraco.Game(burraco.Rules("brazilian"), seed=2).action_size
 
 
@@ -298,16 +292,6 @@ THREE_DECK_IDS = tuple(rules_id for rules_id, _, _ in playouts.THREE_DECK_RULES)
 HANDS = 50
 SLOW_HANDS = 400
 SLOW_FIRST_SEED = 1_000_000
-
-
-def lockstep(rules_id: str, policy: str, seeds) -> playouts.Events:
-    done = playouts.lockstep_many(rules_id, policy, seeds)
-    assert all(p.disagreement is None for p in done), report(done)
-    events = playouts.Events()
-    for p in done:
-        events.add(p.events)
-    print(f"{rules_id} {policy}: {events.summary()}")
-    return events
 
 
 @pytest.mark.parametrize("policy", playouts.POLICIES)

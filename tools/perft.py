@@ -137,9 +137,8 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
     seed, state = _find(core, reference, rules_id, "hoard", wanted, take_at=30 if six else 20)
     found.append((f"{rules_id}-pile-take", f"seed {seed}: {_say(wanted)}", state))
     if six:
-        seed, state = _find(core, reference, rules_id, "meld", closing_position_wanted(core))
-        found.append((f"{rules_id}-closing", f"seed {seed}: {_say(closing_position_wanted(core))}",
-                      state))
+        seed, state = _find(core, reference, rules_id, "meld", _closing)
+        found.append((f"{rules_id}-closing", f"seed {seed}: {_say(_closing)}", state))
         return found
 
     def one_card(game):
@@ -159,23 +158,8 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
     seed, state = _find(core, reference, rules_id, "meld", one_card)
     found.append((f"{rules_id}-one-card", f"seed {seed}: {_say(one_card)}", state))
 
-    def closes_within(game, moves: int) -> bool:
-        for move in game.legal_moves():
-            game.push(move)
-            closed = game.end_reason == "closed" or (
-                moves > 1 and game.phase == "meld" and closes_within(game, moves - 1))
-            game.pop()
-            if closed:
-                return True
-        return False
-
-    def closing(game):
-        """meld phase, 2 to 6 cards in hand, the hand can be closed within two moves"""
-        return (game.phase == "meld" and 2 <= len(game.hand(game.turn)) <= 6
-                and closes_within(game, 2))
-
-    seed, state = _find(core, reference, rules_id, "meld", closing)
-    found.append((f"{rules_id}-closing", f"seed {seed}: {_say(closing)}", state))
+    seed, state = _find(core, reference, rules_id, "meld", _closing)
+    found.append((f"{rules_id}-closing", f"seed {seed}: {_say(_closing)}", state))
 
     if rules.opening_minimum is not None:
         def provisional(game):
@@ -191,25 +175,21 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
     return found
 
 
-def closing_position_wanted(core):
-    """The ``closing`` predicate of :func:`_positions` on its own (six-player files)."""
+def _closes_within(game, moves: int) -> bool:
+    for move in game.legal_moves():
+        game.push(move)
+        closed = game.end_reason == "closed" or (
+            moves > 1 and game.phase == "meld" and _closes_within(game, moves - 1))
+        game.pop()
+        if closed:
+            return True
+    return False
 
-    def closes_within(game, moves: int) -> bool:
-        for move in game.legal_moves():
-            game.push(move)
-            closed = game.end_reason == "closed" or (
-                moves > 1 and game.phase == "meld" and closes_within(game, moves - 1))
-            game.pop()
-            if closed:
-                return True
-        return False
 
-    def closing(game):
-        """meld phase, 2 to 6 cards in hand, the hand can be closed within two moves"""
-        return (game.phase == "meld" and 2 <= len(game.hand(game.turn)) <= 6
-                and closes_within(game, 2))
-
-    return closing
+def _closing(game):
+    """meld phase, 2 to 6 cards in hand, the hand can be closed within two moves"""
+    return (game.phase == "meld" and 2 <= len(game.hand(game.turn)) <= 6
+            and _closes_within(game, 2))
 
 
 def _depth_for(core, state: str) -> int:
