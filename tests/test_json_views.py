@@ -12,7 +12,14 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playouts import RULES_IDS, full_deck, make_rules, state_fields
+from playouts import (
+    RULES_IDS,
+    SIX_PLAYER_RULES,
+    THREE_DECK_RULES,
+    full_deck,
+    make_rules,
+    state_fields,
+)
 
 import burraco
 from burraco import reference
@@ -20,6 +27,9 @@ from burraco import reference
 ENGINES = {"core": burraco, "reference": reference}
 CARD = re.compile(r"\b(?:[A2-9TJQK][cdhs]|Jk)\b")
 LAYOUT_CARD = re.compile(r"([A2-9TJQK][cdhs]|Jk)(\(=[^)]*\))?")
+# Every table the views are checked on: the presets, the three-deck tables and both six-player
+# tables (three sides of two, two sides of three).
+VIEW_IDS = RULES_IDS + tuple(rules_id for rules_id, _, _ in THREE_DECK_RULES + SIX_PLAYER_RULES)
 # The points of a hand where the views are checked: every STRIDE-th move and the end.
 STRIDE = 7
 
@@ -62,11 +72,17 @@ def names(cards) -> Counter:
     return Counter(str(card) for card in cards)
 
 
+def meld_slots(game) -> range:
+    """The meld slots of a game: four with three players (three alone, then the pair's slot 3),
+    one per side otherwise (two, or three with six players in three sides)."""
+    return range(4 if game.players == 3 else game.rules.sides)
+
+
 def may_know(game, player: int) -> Counter:
     """What ``player`` may see of the true game (RULES C.9): own hand, every meld, the pile, the
     known cards of the other seats, a packet that player has seen."""
     seen = names(game.hand(player)) + names(game.discard_pile)
-    for side in range(4 if game.players == 3 else 2):
+    for side in meld_slots(game):
         for meld in game.melds(side):
             seen += names(meld.cards)
     for seat in range(game.players):
@@ -171,7 +187,7 @@ def check_full_view(game, text: str) -> None:
     assert (view["result"] is None) == (not game.is_over())
 
 
-@pytest.mark.parametrize("rules_id", RULES_IDS)
+@pytest.mark.parametrize("rules_id", VIEW_IDS)
 def test_player_views_show_nothing_hidden(rules_id):
     """Random hands of every preset, every STRIDE moves and at the end, every seat: no hidden
     card in the view, the same view for a determinized deal, the same JSON from both engines."""
@@ -189,7 +205,7 @@ def test_player_views_show_nothing_hidden(rules_id):
                 checked += 1
 
 
-@pytest.mark.parametrize("rules_id", RULES_IDS)
+@pytest.mark.parametrize("rules_id", VIEW_IDS)
 def test_full_views_round_trip(rules_id):
     for core, ref in walk(rules_id, 5):
         text = core.to_json()
@@ -344,12 +360,12 @@ def test_from_json_refusals(engine):
 
 
 @settings(max_examples=30, deadline=None)
-@given(rules_index=st.integers(0, len(RULES_IDS) - 1), seed=st.integers(0, 2**64 - 1),
+@given(rules_index=st.integers(0, len(VIEW_IDS) - 1), seed=st.integers(0, 2**64 - 1),
        cut=st.integers(0, 300), data=st.data())
 def test_any_position_any_seat(rules_index, seed, cut, data):
     """Any seed, any point of a random hand, any seat: the hidden cards can be dealt again
     without changing the view, and both engines agree."""
-    rules_id = RULES_IDS[rules_index]
+    rules_id = VIEW_IDS[rules_index]
     game = burraco.Game(make_rules(burraco, rules_id), seed=seed)
     game.playout("random", seed)
     while len(game.moves) > cut:
@@ -363,7 +379,7 @@ def test_any_position_any_seat(rules_index, seed, cut, data):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules_id", RULES_IDS)
+@pytest.mark.parametrize("rules_id", VIEW_IDS)
 def test_many_player_views(rules_id):
     """The bigger run: 12 hands per rule set, every seat at every STRIDE-th move."""
     for seed in range(100, 112):

@@ -9,6 +9,7 @@ tests/test_reference_six.py) and from the layouts the docs give.
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 
 import numpy
@@ -222,9 +223,19 @@ def test_the_board_names_the_three_sides():
     assert "Melds of side 2 (seats 2, 5)" in board and "Pozzetto 2: untaken, 11 cards" in board
 
 
-def test_json_views_are_refused_for_six_players():
-    with pytest.raises(NotImplementedError, match="six-player"):
-        Game(SIX, seed=1).to_json()
+def test_json_views_of_six_players():
+    """The reference's own views (tests/test_json_views.py holds them to the core's): the sides
+    of both six-player tables with their seats, and the full view restores the game."""
+    for rules, sides in ((SIX, [[0, 3], [1, 4], [2, 5]]), (SIX_TWO_SIDES, [[0, 2, 4], [1, 3, 5]])):
+        game = Game(rules, seed=3)
+        game.playout("random", 3)
+        view = json.loads(game.to_json())
+        assert [side["seats"] for side in view["sides"]] == sides
+        assert [seat["side"] for seat in view["seats"]] == [seat % len(sides) for seat in range(6)]
+        assert len(view["result"]["sides"]) == len(sides)
+        assert Game.from_json(game.to_json()).state_string() == game.state_string()
+        mine = json.loads(game.to_json(player=1))
+        assert mine["seats"][1]["hand"] is not None and mine["seats"][0]["hand"] is None
 
 
 def test_a_position_with_a_stock_made_of_packet_zero():

@@ -16,14 +16,15 @@ sides of three (``sides=2``, side = seat % 2), three decks, three packets of 11.
   that can take no packet cannot empty its hand.
 * Results of three sides, matches and batch playouts with a column per side.
 * State-string, record and pickle round trips; observation tensors (681 features) equal to the
-  reference's; determinization equal to the reference's; ISMCTS chooses a legal move; what is
-  refused for six players (to_json, the equity reward, native policies, vector environments, the
-  arena).
+  reference's; determinization equal to the reference's; JSON views of both tables; ISMCTS
+  chooses a legal move; what is refused for six players (the equity reward, native policies,
+  vector environments, the arena).
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
 from collections import Counter
@@ -415,11 +416,41 @@ def test_scores_of_every_side_in_state_and_game(table):
         burraco.Game(rules_of(burraco, table), seed=2, scores=(0,) * (5 - sides))
 
 
-def test_to_json_is_refused_for_six_players(engine):
-    game = engine.Game(engine.Rules("brazilian", players=6), seed=1)
-    for player in (None, 0):
-        with pytest.raises(NotImplementedError, match="six-player"):
-            game.to_json(player)
+@pytest.mark.parametrize("table", IDS)
+def test_json_views_name_every_side(table):
+    """docs/records.md "JSON views" with six players: a seat entry per seat with its side (seat %
+    sides), a side entry per side with its seats, melds, opening and need, three pozzetti; both
+    engines write the same text, and the full view restores the game. (tests/test_json_views.py
+    checks every seat's view of whole hands for hidden cards.)"""
+    sides = 2 if table.endswith("2s") else 3
+    game = random_game(burraco, table, seed=4, moves=120)
+    ref = reference.Game.from_state_string(game.state_string())
+    full = json.loads(game.to_json())
+    assert full["players"] == 6 and len(full["scores"]) == sides
+    assert [seat["side"] for seat in full["seats"]] == [seat % sides for seat in range(6)]
+    assert [(side["side"], side["seats"]) for side in full["sides"]] == \
+        [(side, list(range(side, 6, sides))) for side in range(sides)]
+    assert [len(side["melds"]) for side in full["sides"]] == \
+        [len(game.melds(side)) for side in range(sides)]
+    assert sum(len(side["melds"]) for side in full["sides"]) > 0  # 120 moves in, something is down
+    assert all(isinstance(side["opened"], bool) and side["need"] >= 0 for side in full["sides"])
+    assert len(full["pozzetti"]) == 3
+    assert ref.to_json() == game.to_json()
+    for engine in (burraco, reference):
+        assert engine.Game.from_json(game.to_json()).state_string() == game.state_string()
+    for player in range(6):
+        view = json.loads(game.to_json(player=player))
+        assert ref.to_json(player=player) == game.to_json(player=player)
+        assert [seat["hand"] is None for seat in view["seats"]] == \
+            [seat != player for seat in range(6)]
+        assert view["sides"] == full["sides"]  # the melds are public
+        assert (view["legal_moves"] is not None) == (player == game.turn)
+        with pytest.raises(burraco.InvalidStateError):
+            burraco.Game.from_json(game.to_json(player=player))
+    game.playout("random", 4)
+    over = json.loads(game.to_json())
+    assert over["result"] is not None and len(over["result"]["sides"]) == sides
+    assert reference.Game.from_state_string(game.state_string()).to_json() == game.to_json()
 
 
 # ---- observation tensors, determinization, ISMCTS (docs/search.md) -------------------------------

@@ -114,6 +114,9 @@ class _Rules(Protocol):
     def players(self) -> int: ...
 
     @property
+    def sides(self) -> int: ...
+
+    @property
     def opening_minimum(self) -> object: ...
 
     @property
@@ -816,8 +819,11 @@ _VIEW_KEYS = ("format", "version", "player", "rules", "players", "first", "score
               "legal_moves", "result", "seed", "observation", "state")
 
 
-def _sides_of(players: int, soloist: int | None) -> list[tuple[int, list[int]]]:
-    """The sides in play and their seats (docs/game.md "Seats, sides, packets")."""
+def _sides_of(players: int, sides: int, soloist: int | None) -> list[tuple[int, list[int]]]:
+    """The sides in play and their seats (docs/game.md "Seats, sides, packets"): with six players
+    seat ``s`` plays for side ``s % sides`` (A B C A B C, or A B A B A B with two sides)."""
+    if players == 6:
+        return [(side, list(range(side, players, sides))) for side in range(sides)]
     if players == 4:
         return [(0, [0, 2]), (1, [1, 3])]
     if players == 2 or soloist is None:
@@ -853,7 +859,7 @@ def view(game: _Game, player: int | None = None) -> Record:
     rules = game.rules if observation is None else observation.rules
     players = rules.players
     soloist = _int_or_none(fields["split"])
-    slots = 4 if players == 3 else 2
+    slots = 4 if players == 3 else rules.sides if players == 6 else 2
     opening = rules.opening_minimum is not None
     opened = fields["opened"].split(",")
     need = fields["need"].split(",")
@@ -889,7 +895,7 @@ def view(game: _Game, player: int | None = None) -> Record:
                      "cards": None if cards is None else cast(Json, _card_names(cards))}
                     for status, owner, size, cards in observation.pozzetti]
 
-    side_of = {seat: side for side, seats in _sides_of(players, soloist) for seat in seats}
+    side_of = {seat: side for side, seats in _sides_of(players, rules.sides, soloist) for seat in seats}
     seats: list[Json] = [
         {"seat": seat, "side": side_of[seat], "hand_size": sizes[seat],
          "hand": cast(Json, hands[seat]), "known": cast(Json, known[seat])}
@@ -900,7 +906,7 @@ def view(game: _Game, player: int | None = None) -> Record:
          "melds": [_meld_json(meld) for meld in meld_lists[side]],
          "opened": opened[side] == "1" if opening else None,
          "need": int(need[side]) if opening else None}
-        for side, members in _sides_of(players, soloist)
+        for side, members in _sides_of(players, rules.sides, soloist)
     ]
     end = fields["end"]
     over = fields["phase"] == "over"
@@ -1022,10 +1028,6 @@ def _install_on_core() -> None:
 
     def game_to_json(self: _Game, player: int | None = None, *,
                      indent: int | None = None) -> str:
-        if self.rules.players == 6:
-            raise NotImplementedError(
-                "to_json: JSON views of six-player hands are not written yet (docs/records.md "
-                "knows the sides of 2, 3 and 4 players); use state_string() or record()")
         return to_json(self, player, indent)
 
     def game_from_json(cls: type[object], text: str, /) -> _Game:

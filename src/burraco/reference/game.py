@@ -1307,12 +1307,7 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
     def to_json(self, player: int | None = None, *, indent: int | None = None) -> str:
         """JSON text of what seat ``player`` may see (from ``observation(player)``), or of the
         whole state when ``player`` is None (docs/records.md "JSON views"); ``indent`` goes to
-        ``json.dumps``. Not yet for six players: NotImplementedError (the view's sides are
-        written for 2, 3 and 4 players, docs/game.md "Six players")."""
-        if self._players == 6:
-            raise NotImplementedError(
-                "to_json: JSON views of six-player hands are not written yet (docs/records.md "
-                "knows the sides of 2, 3 and 4 players); use state_string() or record()")
+        ``json.dumps``."""
         return _records.to_json(self.copy(), player, indent)  # one consistent snapshot
 
     @classmethod
