@@ -33,7 +33,7 @@ import numpy
 import playouts
 import pytest
 from test_differential_game import report
-from test_reference_six import contract_deal
+from test_reference_six import contract_deal, position
 
 import burraco
 import burraco.reference as reference
@@ -532,3 +532,32 @@ def test_the_gymnasium_env_plays_a_six_player_seat():
         if terminated or truncated:
             break
     assert terminated
+
+
+# ---- the core's cap of 36 melds (docs/game.md "Three decks in the core") ------------------------
+
+
+def test_the_core_keeps_36_melds_and_says_so():
+    """A table of 36 melds (each side a set of every rank but the two) reads in both
+    engines. The reference, which has no cap, offers a 37th meld; the core offers the same moves
+    less the new melds, refuses one naming its cap and stays as it was, and refuses the state
+    string of 37 melds. The lay-offs on the full table are the same in both."""
+    melds = {side: [f"{rank}c {rank}d {rank}h" for rank in "A3456789TJQK"] for side in range(3)}
+    ref = position(reference.Rules("brazilian", players=6), turn=0,
+                   hands={0: "3s 4s 5s 7s 9s Qs", 1: "Ks", 2: "Ks", 3: "Ks", 4: "Js", 5: "Js"},
+                   melds=melds, packets=[("h0", None), ("h1", None), ("h2", None)],
+                   stock=10, pile_top="Jk", opened="1,1,1", need="50,50,50")
+    text = ref.state_string()
+    core = burraco.Game.from_state_string(text)
+    assert core.state_string() == text and sum(len(core.melds(side)) for side in range(3)) == 36
+    ref_moves = [str(move) for move in ref.legal_moves()]
+    core_moves = [str(move) for move in core.legal_moves()]
+    assert "meld 3s 4s 5s" in ref_moves
+    assert core_moves == [move for move in ref_moves if not move.startswith("meld")]
+    assert "add 1 3s" in core_moves  # a lay-off still goes on a full table
+    with pytest.raises(burraco.IllegalMoveError, match="36 melds"):
+        core.push("meld 3s 4s 5s")
+    assert core.state_string() == text and core.moves == []
+    ref.push("meld 3s 4s 5s")
+    with pytest.raises(burraco.InvalidStateError, match="melds"):
+        burraco.Game.from_state_string(ref.state_string())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import random
 from collections import Counter
 
 import playouts
@@ -20,6 +21,7 @@ from test_differential_game import run as lockstep
 from test_reference_six_search import third_copy_sets
 
 import burraco
+from burraco import reference
 from burraco._errors import IllegalMoveError, InvalidNotationError
 
 RULES = burraco.Rules("brazilian", decks=3, jokers=6)
@@ -233,6 +235,61 @@ def test_a_move_with_a_third_copy_pickles_and_copies():
     for args in (("meld Kh Kh Kh Kh", 3), ("meld Kh Kh Kh", 4), ("meld Kh Kh Kh", "3"), (7, 3)):
         with pytest.raises(burraco.InvalidStateError, match="pickled Move"):
             restore(*args)
+
+
+def cards_returned(game, seat: int):
+    """Every Cards a game and one seat's observation return, by name (docs/game.md "Three decks in
+    the core": the pack of a Cards)."""
+    observation = game.observation(seat)
+    found = {"discard_pile": game.discard_pile, "observation.hand": observation.hand,
+             "observation.discard_pile": observation.discard_pile}
+    for player in range(game.players):
+        found[f"hand({player})"] = game.hand(player)
+        found[f"known({player})"] = game.known(player)
+        found[f"observation.known[{player}]"] = observation.known[player]
+    for number, (_, _, cards) in enumerate(game.pozzetti):
+        found[f"pozzetti[{number}]"] = cards
+    for number, packet in enumerate(observation.pozzetti):
+        if packet[3] is not None:
+            found[f"observation.pozzetti[{number}]"] = packet[3]
+    for side in range(4 if game.players == 3 else game.rules.sides):
+        for number, meld in enumerate(game.melds(side)):
+            found[f"melds({side})[{number}]"] = meld.cards
+    for move in game.legal_moves():
+        found[f"move {move}"] = move.cards
+    return found
+
+
+@pytest.mark.parametrize("rules_id", [rules_id for rules_id, _, _ in
+                                      playouts.THREE_DECK_RULES + playouts.SIX_PLAYER_RULES])
+def test_the_pack_of_the_cards_a_game_returns(rules_id):
+    """A game's, an observation's and a meld's Cards say decks=3 in a three-deck game, a move's
+    the smallest pack that holds its cards; both engines alike, repr included, and an operator on
+    a hand allows a third copy."""
+    checked = Counter()
+    for seed in range(3):
+        core = burraco.Game(playouts.make_rules(burraco, rules_id), seed=seed)
+        rng = random.Random(seed)
+        while not core.is_over():
+            if len(core.moves) % 9 == 0:
+                ref = reference.Game.from_state_string(core.state_string())
+                seat = rng.randrange(core.players)
+                mine, theirs = cards_returned(core, seat), cards_returned(ref, seat)
+                assert mine.keys() == theirs.keys()
+                for name, cards in mine.items():
+                    assert repr(cards) == repr(theirs[name]), name
+                    third = max(Counter(map(str, cards)).values(), default=0) > 2
+                    expected = 3 if not name.startswith("move") or third else 2
+                    assert cards.decks == expected, (name, cards)
+                    checked["move" if name.startswith("move") else "other"] += 1
+                    checked["third copy"] += third
+            legal = core.legal_moves()
+            core.push(legal[rng.randrange(len(legal))])
+    print(rules_id, dict(checked))
+    assert checked["move"] > 50 and checked["other"] > 100 and checked["third copy"] > 0
+    hand = burraco.Game(playouts.make_rules(burraco, rules_id), seed=1).hand(0)
+    card = str(next(iter(hand)))
+    assert (hand + f"{card} {card}").count(card) == hand.count(card) + 2
 
 
 def test_the_meld_table_adds_the_sets_with_a_third_copy():

@@ -188,6 +188,7 @@ BURRACO_SHOWN_RESULT(IntTupleResult, "tuple[int, ...]")
 BURRACO_SHOWN_RESULT(BoolTupleResult, "tuple[bool, ...]")
 BURRACO_SHOWN_RESULT(OptTripleResult, "tuple[int, int, int] | None")
 BURRACO_SHOWN_RESULT(CardTupleResult, "tuple[Card, ...]")
+BURRACO_SHOWN_RESULT(CardsResult, "burraco._core.Cards")
 BURRACO_SHOWN_RESULT(CardsTupleResult, "tuple[Cards, ...]")
 BURRACO_SHOWN_RESULT(PacketsResult, "tuple[tuple[str, int | None, Cards], ...]")
 BURRACO_SHOWN_RESULT(ObservedPacketsResult,
@@ -296,6 +297,9 @@ Card card_from(py::handle obj);
 // A card list read with the copies of a pack of `decks` decks (2 or 3); a Cards as it is.
 CardSet cards_from(py::handle obj, int decks = 2);
 std::string cards_text(CardSet set);
+// A Cards object of `set` whose pack is `decks` decks: what a game, an observation or a meld of a
+// three-deck pack returns (its `decks` is 3 whatever cards it holds, as the reference's).
+CardsResult cards_object(CardSet set, int decks);
 
 // ---- rules (rules.cpp) --------------------------------------------------------------------------
 
@@ -526,7 +530,7 @@ std::unique_ptr<PyGame> game_from_state_string(py::handle text);
 // An int in [lo, hi] of pickled data (`what` names its class), else InvalidStateError.
 int pickled_int(const char* what, py::handle v, long long lo, long long hi);
 // A pozzetto as (status, owner or None, cards) for Game.pozzetti.
-py::tuple packet_view(const Packet& p);
+py::tuple packet_view(const Packet& p, int decks);
 // Binds Game's search methods (search.cpp) on the class bound in game.cpp.
 void bind_game_search(py::class_<PyGame>& game);
 

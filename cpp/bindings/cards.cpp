@@ -154,8 +154,10 @@ int pack_of(py::handle obj) {
   return std::max(decks, pack_needed(obj.cast<CardSet>()));
 }
 
+}  // namespace
+
 // A new Cards object of `set` whose pack is `decks` (only a three-deck pack is written down).
-py::object cards_object(CardSet set, int decks) {
+CardsResult cards_object(CardSet set, int decks) {
   py::object out = py::cast(set);
   if (decks > 2) {
     py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(out.ptr(), nullptr));
@@ -164,6 +166,8 @@ py::object cards_object(CardSet set, int decks) {
   }
   return out;
 }
+
+namespace {
 
 int decks_arg(py::handle decks) {
   long long v = 0;

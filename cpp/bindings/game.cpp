@@ -158,7 +158,7 @@ void rewind_game(PyGame& g, const GameState& state, std::size_t count) {
   g.state = state;
 }
 
-py::tuple packet_view(const Packet& p) {
+py::tuple packet_view(const Packet& p, int decks) {
   const char* status = "untaken";
   switch (p.status) {
     case PacketStatus::Untaken: status = "untaken"; break;
@@ -172,7 +172,7 @@ py::tuple packet_view(const Packet& p) {
       p.status == PacketStatus::Seen)
     cards = p.set();
   return py::make_tuple(status, p.owner >= 0 ? py::object(py::int_(p.owner)) : py::object(py::none()),
-                        cards);
+                        cards_object(cards, decks));
 }
 
 std::string side_result_repr(const SideResult& r) {
@@ -796,9 +796,9 @@ void bind_game(py::module_& m) {
         return py::tuple(out);
       },
            "The sides' scores before this hand (the match so far), in side order.")
-      .def("hand", [](const PyGame& g, IntArg p) { return g.state.hands[seat_arg(g, p)]; }, py::arg("player"),
+      .def("hand", [](const PyGame& g, IntArg p) { return cards_object(g.state.hands[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
            "The cards in that player's hand.")
-      .def("known", [](const PyGame& g, IntArg p) { return g.state.known[seat_arg(g, p)]; }, py::arg("player"),
+      .def("known", [](const PyGame& g, IntArg p) { return cards_object(g.state.known[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
            "The cards of that player's hand the other players have seen (taken from the "
            "discard pile, RULES C.9).")
       .def("side_of", [](const PyGame& g, IntArg p) { return side_of(g.state, *g.rules, seat_arg(g, p)); }, py::arg("player"),
@@ -820,7 +820,7 @@ void bind_game(py::module_& m) {
            },
            py::arg("side"),
            "That side's melds on the table, in creation order (Melds).")
-      .def_property_readonly("discard_pile", [](const PyGame& g) { return g.state.pile; },
+      .def_property_readonly("discard_pile", [](const PyGame& g) { return cards_object(g.state.pile, g.rules->decks); },
            "The cards of the discard pile, as a multiset (the top card is top_discard).")
       .def_property_readonly("top_discard", [](const PyGame& g) -> OptCardResult {
         return g.state.top.valid() ? py::cast(g.state.top) : py::object(py::none());
@@ -836,7 +836,7 @@ void bind_game(py::module_& m) {
            "The stock, from the next card drawn to the last.")
       .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
         py::list out;
-        for (int k = 0; k < g.rules->packets(); ++k) out.append(packet_view(g.state.packets[k]));
+        for (int k = 0; k < g.rules->packets(); ++k) out.append(packet_view(g.state.packets[k], g.rules->decks));
         return py::tuple(out);
       },
            "The pozzetti (the packets set aside at the deal): (status, owner side or None, "

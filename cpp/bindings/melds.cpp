@@ -139,7 +139,7 @@ void bind_melds(py::module_& m) {
       .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); },
            "The meld as the table shows it, each wild card with the card it stands for: "
            "'Jk(=4d) 5d 6d'.")
-      .def_property_readonly("cards", [](const PyMeld& s) { return s.meld.cards; },
+      .def_property_readonly("cards", [](const PyMeld& s) { return cards_object(s.meld.cards, s.rules->decks); },
            "The meld's cards as a multiset (Cards).")
       .def_property_readonly("wild", [](const PyMeld& s) -> OptCardResult {
         return s.meld.has_wild() ? py::cast(s.meld.wild) : py::object(py::none());

@@ -347,7 +347,7 @@ void bind_search(py::module_& m) {
            "The seat to act.")
       .def_property_readonly("phase", [](const PyObservation& o) -> StrResult { return phase_name(o.obs.state.phase); },
            "'draw', 'meld' or 'over', as game.phase.")
-      .def_property_readonly("hand", [](const PyObservation& o) { return o.obs.state.hands[o.obs.player]; },
+      .def_property_readonly("hand", [](const PyObservation& o) { return cards_object(o.obs.state.hands[o.obs.player], o.rules->decks); },
            "The observing player's own hand.")
       .def_property_readonly("hand_sizes", [](const PyObservation& o) -> IntTupleResult {
         py::list out;
@@ -357,14 +357,14 @@ void bind_search(py::module_& m) {
            "How many cards each seat holds, in seat order.")
       .def_property_readonly("known", [](const PyObservation& o) -> CardsTupleResult {
         py::list out;
-        for (int q = 0; q < o.obs.state.players; ++q) out.append(py::cast(o.obs.state.known[q]));
+        for (int q = 0; q < o.obs.state.players; ++q) out.append(cards_object(o.obs.state.known[q], o.rules->decks));
         return py::tuple(out);
       },
            "Per seat, the cards everyone knows to be in that hand: taken with the pile and not "
            "played since (RULES C.9; public, the observer's own seat too).")
       .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); },
            "The number of cards left in the stock.")
-      .def_property_readonly("discard_pile", [](const PyObservation& o) { return o.obs.state.pile; },
+      .def_property_readonly("discard_pile", [](const PyObservation& o) { return cards_object(o.obs.state.pile, o.rules->decks); },
            "The cards of the discard pile (public: RULES C.9).")
       .def_property_readonly("top", [](const PyObservation& o) -> OptCardResult {
         return o.obs.state.top.valid() ? py::cast(o.obs.state.top) : py::object(py::none());
@@ -383,13 +383,14 @@ void bind_search(py::module_& m) {
         py::list out;
         for (int k = 0; k < o.rules->packets(); ++k) {
           const Packet& p = o.obs.state.packets[k];
-          py::tuple view = packet_view(p);
+          py::tuple view = packet_view(p, o.rules->decks);
           const bool sized = p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
                              p.status == PacketStatus::Seen;
           out.append(py::make_tuple(view[0], view[1],
                                     sized ? py::object(py::int_(p.size)) : py::object(py::none()),
                                     packet_visible(o.obs.state, o.obs.player, k)
-                                        ? py::cast(p.set()) : py::object(py::none())));
+                                        ? py::object(cards_object(p.set(), o.rules->decks))
+                                        : py::object(py::none())));
         }
         return py::tuple(out);
       },

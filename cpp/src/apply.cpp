@@ -151,7 +151,7 @@ MoveResult meld_in_place(GameState& s, const Rules& rules, CardSet cards) {
   if (!r.ok()) return {MoveError::BadMeld, r.error};
   if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s, side, r.meld.rank))
     return {MoveError::SecondSetOfRank, MeldError::SecondSetOfRank};
-  if (s.meld_count >= kMaxMelds) return {MoveError::BadMeld, MeldError::TooLong};
+  if (s.meld_count >= kMaxMelds) return {MoveError::BadMeld, MeldError::TableFull};
   s.melds[s.meld_count] = r.meld;
   s.meld_side[s.meld_count] = static_cast<std::uint8_t>(side);
   ++s.meld_count;

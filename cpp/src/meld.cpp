@@ -33,6 +33,8 @@ std::string_view meld_error_text(MeldError error) {
     case MeldError::SecondSetOfRank: return "the side already has a set of that rank";
     case MeldError::BadLayout: return "not a meld layout";
     case MeldError::BadNotation: return "cannot read the cards";
+    case MeldError::TableFull:
+      return "the table already holds 36 melds, the most the core keeps";
   }
   return "?";
 }
@@ -542,7 +544,7 @@ MeldResult SideMelds::check_new(CardSet cards, const Rules& rules) const {
   MeldResult result = make_meld(cards, rules);
   if (result.ok() && result.meld.kind == MeldKind::Set && (set_ranks & (1u << result.meld.rank)))
     result.error = MeldError::SecondSetOfRank;
-  if (result.ok() && count >= kCapacity) result.error = MeldError::TooLong;
+  if (result.ok() && count >= kCapacity) result.error = MeldError::TableFull;
   return result;
 }
 

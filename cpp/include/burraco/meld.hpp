@@ -60,6 +60,7 @@ enum class MeldError : std::uint8_t {
   SecondSetOfRank,     // the side already has a set of that rank (B.2)
   BadLayout,           // a layout text that is not a legal meld state
   BadNotation,         // a layout text whose cards cannot be read
+  TableFull,           // the table already holds kMaxMelds melds (game.hpp): the core's cap
 };
 
 std::string_view meld_error_text(MeldError error);

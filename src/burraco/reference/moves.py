@@ -89,6 +89,7 @@ class Move:
     @classmethod
     def _make(cls, kind: str, cards: Cards, index: int | None) -> Move:
         move = object.__new__(cls)
+        cards = _in_smallest_pack(cards)
         if kind == "meld":
             text = f"meld {cards}"
             payload: tuple[int | None, ...] = tuple(card.index for card in cards)
@@ -192,6 +193,16 @@ class Move:
 def _move_of_decks(text: str, decks: int) -> Move:
     """Rebuild a move of a three-deck game (pickle support)."""
     return Move._parse(text, decks)
+
+
+def _in_smallest_pack(cards: Cards) -> Cards:
+    """``cards`` with the smallest pack that holds them. A move is a value of its own, apart from
+    the game it was read in (``Move(text)`` reads two decks): its cards say ``decks=3`` only when
+    they hold more copies of a card than two decks have (a set of three copies)."""
+    if cards.decks == 2:
+        return cards
+    two_decks = all(cards.count(card) <= (4 if card.is_joker else 2) for card in set(cards))
+    return Cards._from_cards(list(cards), 2) if two_decks else cards
 
 
 def _cards(move: str, words: list[str], decks: int) -> Cards:
