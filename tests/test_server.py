@@ -374,6 +374,36 @@ def test_a_table_of_bots_only_plays_on_its_own_and_spectators_watch_it(client):
     assert client.get("/api/health").json()["tables"] == 0
 
 
+@pytest.mark.parametrize(("knobs", "sides"), [({"players": 6}, [[0, 3], [1, 4], [2, 5]]),
+                                              ({"players": 6, "sides": 2}, [[0, 2, 4], [1, 3, 5]])])
+def test_six_player_tables_play_and_show_every_side(client, knobs, sides):
+    """A client may ask for the six-player tables (docs/game.md "Six players"): a person's view
+    names six seats and the sides with their seats, a spectator sees no hand, and a table of bots
+    plays its hand to the result with a side result per side."""
+    table_id, tokens = new_table(client, ["human"] + ["bot:random"] * 5, preset="brazilian",
+                                 knobs=knobs)
+    with socket(client, table_id, tokens["0"]) as ws:
+        frame = ws.receive_json()
+        assert frame["type"] == "view" and frame["seat"] == 0 and frame["legal"]
+        view = frame["view"]
+        assert [side["seats"] for side in view["sides"]] == sides
+        assert [seat["hand"] is None for seat in view["seats"]] == [False] + [True] * 5
+        ws.send_json({"type": "move", "move": frame["legal"][0], "seq": 0})
+        frame = ws.receive_json()
+        assert frame["type"] == "view" and frame["ply"] >= 1
+    spectator = client.get(f"/api/tables/{table_id}").json()["view"]
+    assert all(seat["hand"] is None for seat in spectator["seats"])
+    answer = client.post("/api/tables", json={"preset": "brazilian", "knobs": knobs,
+                                              "bot_delay": 0, "seats": ["bot:greedy"] * 6})
+    assert answer.status_code == 201, answer.text
+    with client.websocket_connect(f"/api/tables/{answer.json()['id']}/watch") as watch:
+        frame = watch.receive_json()
+        while frame["type"] != "result":
+            assert frame["view"]["seats"][0]["hand"] is None
+            frame = watch.receive_json()
+    assert len(frame["result"]["sides"]) == len(sides)
+
+
 def test_a_table_of_bots_only_waits_its_bot_delay_between_moves(client):
     answer = client.post("/api/tables", json={"preset": "italian-2p",
                                               "seats": ["bot:random", "bot:random"]})
