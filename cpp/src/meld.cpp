@@ -34,6 +34,7 @@ std::string_view meld_error_text(MeldError error) {
     case MeldError::BadLayout: return "not a meld layout";
     case MeldError::BadNotation: return "cannot read the cards";
     case MeldError::TableFull:
+      static_assert(SideMelds::kCapacity == 36, "the text names the cap");
       return "the table already holds 36 melds, the most the core keeps";
   }
   return "?";

@@ -35,6 +35,8 @@ inline constexpr int kMaxDeck = 162;   // three decks and six jokers (RULES A.1,
 // offered a 37th (docs/game.md "Three decks in the core"), where the reference has no cap.
 inline constexpr int kMaxMelds = 36;
 static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == 108 / 3);
+// One cap for a game's table and a Melds container, as MeldError::TableFull's text names it.
+static_assert(kMaxMelds == SideMelds::kCapacity);
 static_assert(kMaxDeck <= 255, "stock_pos, stock_end and pile_size are bytes");
 inline constexpr int kMaxPacket = 30;  // pozzetto_sizes knob limit
 inline constexpr int kPackets = 3;  // six players deal three (RULES F.7); others two
