@@ -115,7 +115,7 @@ def test_positions_are_what_their_ids_say(engine, position):
         assert game.phase == "meld" and hand == 1 and {"add", "discard"} <= kinds
         assert "untaken" in [status for status, _, _ in game.pozzetti]
     elif position.id.endswith("-closing"):
-        assert game.phase == "meld" and 2 <= hand <= 6 and _closes_within(game, 2)
+        assert game.phase == "meld" and 2 <= hand <= 6 and tool._closes_within(game, 2)
     elif position.id.endswith("-opening"):
         side = game.side_of(game.turn)
         opened = playouts.state_fields(position.state)["opened"].split(",")
@@ -123,17 +123,6 @@ def test_positions_are_what_their_ids_say(engine, position):
     else:
         raise AssertionError(f"unknown kind of position {position.id!r}")
     assert [depth for depth, _ in position.counts] == list(range(1, len(position.counts) + 1))
-
-
-def _closes_within(game, moves: int) -> bool:
-    for move in game.legal_moves():
-        game.push(move)
-        closed = game.end_reason == "closed" or (
-            moves > 1 and game.phase == "meld" and _closes_within(game, moves - 1))
-        game.pop()
-        if closed:
-            return True
-    return False
 
 
 # ---- the runner ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import playouts
 import pytest
 from test_differential_game import report
 from test_differential_game import run as lockstep
+from test_json_views import meld_slots
 from test_reference_six_search import third_copy_sets
 
 import burraco
@@ -252,7 +253,7 @@ def cards_returned(game, seat: int):
     for number, packet in enumerate(observation.pozzetti):
         if packet[3] is not None:
             found[f"observation.pozzetti[{number}]"] = packet[3]
-    for side in range(4 if game.players == 3 else game.rules.sides):
+    for side in meld_slots(game):
         for number, meld in enumerate(game.melds(side)):
             found[f"melds({side})[{number}]"] = meld.cards
     for move in game.legal_moves():

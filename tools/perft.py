@@ -176,6 +176,8 @@ def _positions(core, reference, rules_id: str) -> list[tuple[str, str, int]]:
 
 
 def _closes_within(game, moves: int) -> bool:
+    """Whether the seat to act can close the hand within ``moves`` moves of its meld phase
+    (tests/test_perft.py checks the frozen closing positions with it)."""
     for move in game.legal_moves():
         game.push(move)
         closed = game.end_reason == "closed" or (

@@ -859,7 +859,7 @@ def view(game: _Game, player: int | None = None) -> Record:
     rules = game.rules if observation is None else observation.rules
     players = rules.players
     soloist = _int_or_none(fields["split"])
-    slots = 4 if players == 3 else rules.sides if players == 6 else 2
+    slots = 4 if players == 3 else rules.sides  # three players: three alone, then the pair's 3
     opening = rules.opening_minimum is not None
     opened = fields["opened"].split(",")
     need = fields["need"].split(",")

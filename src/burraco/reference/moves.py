@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 
 from .._errors import InvalidNotationError
-from .cards import BLANKS, Card, Cards
+from .cards import BLANKS, Card, Cards, _copy_limit
 
 __all__ = ["KINDS", "Move", "MoveList"]
 
@@ -201,7 +201,7 @@ def _in_smallest_pack(cards: Cards) -> Cards:
     they hold more copies of a card than two decks have (a set of three copies)."""
     if cards.decks == 2:
         return cards
-    two_decks = all(cards.count(card) <= (4 if card.is_joker else 2) for card in set(cards))
+    two_decks = all(cards.count(card) <= _copy_limit(card, 2) for card in set(cards))
     return Cards._from_cards(list(cards), 2) if two_decks else cards
 
 
