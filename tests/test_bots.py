@@ -135,11 +135,13 @@ def test_the_reference_refuses_heuristic_by_name():
 
 
 @pytest.mark.parametrize("preset, same, other", [("italian", "heuristic:4p", "heuristic:2p"),
-                                                 ("italian-2p", "heuristic:2p", "heuristic:4p")])
+                                                 ("italian", "heuristic:4p", "heuristic:4p-opening"),
+                                                 ("italian-2p", "heuristic:2p", "heuristic:4p"),
+                                                 ("brazilian", "heuristic:4p-opening", "heuristic:4p")])
 def test_heuristic_parameter_sets_by_name(preset, same, other):
-    """'heuristic' plays the set of the number of players; 'heuristic:2p' and 'heuristic:4p' name
-    one set whatever the players: the named set of the players plays 'heuristic' move for move,
-    the other set plays other moves."""
+    """'heuristic' plays the set of the rules and the number of players; 'heuristic:2p',
+    'heuristic:4p' and 'heuristic:4p-opening' name one set whatever the game: the set of the game
+    plays 'heuristic' move for move, another set plays other moves."""
     rules = burraco.Rules(preset)
     plays = {name: duel(rules, name, "greedy", pairs=8, seed=2, keep_moves=True).games["history"]
              for name in ("heuristic", same, other)}

@@ -185,11 +185,14 @@ PyPolicy policy_from_string(py::handle text, bool import) {
   if (name == "heuristic") return builtin(Policy::Heuristic, "heuristic");
   // One of the heuristic's parameter sets whatever the number of players (docs/bots.md).
   if (name.rfind("heuristic:", 0) == 0) {
-    for (const auto& [set, players] : {std::pair{"heuristic:2p", 2}, std::pair{"heuristic:4p", 4}})
-      if (name == set)
-        return builtin(Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(players)}, set);
+    static const HeuristicParams opening = HeuristicParams::partnership_opening();
+    for (const auto& [set, params] : {std::pair{"heuristic:2p", &HeuristicParams::defaults(2)},
+                                      std::pair{"heuristic:4p", &HeuristicParams::defaults(4)},
+                                      std::pair{"heuristic:4p-opening", &opening}})
+      if (name == set) return builtin(Policy{Policy::Kind::Heuristic, nullptr, params}, set);
     notation_error("unknown heuristic parameter set " + quote(text) +
-                   " (known: 'heuristic:2p', 'heuristic:4p'; 'heuristic' plays the set of the number of players)");
+                   " (known: 'heuristic:2p', 'heuristic:4p', 'heuristic:4p-opening'; 'heuristic' plays the set of "
+                   "the rules and the number of players)");
   }
   if (import && name.find(':') != std::string::npos) return policy_from_spec(name);
   notation_error("unknown playout policy " + quote(text) + " (known: 'random', 'greedy', 'heuristic'" +

@@ -112,8 +112,8 @@ void Ismcts::reward_per_seat(GameState& s, const Rules& rules) {
   int count = 0;
   if (!s.over() && params_.evaluation == IsmctsEvaluation::Heuristic) {
     // The rollout policy's heuristic parameters when it is a heuristic with some, else the
-    // defaults for the number of players.
-    const HeuristicParams& h = policy_.heuristic ? *policy_.heuristic : HeuristicParams::defaults(s.players);
+    // defaults for the rules and the number of players.
+    const HeuristicParams& h = policy_.heuristic ? *policy_.heuristic : HeuristicParams::defaults(rules, s.players);
     count = heuristic_side_values(s, rules, h, sides, value);
   } else {
     if (!s.over()) {

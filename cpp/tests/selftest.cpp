@@ -1128,12 +1128,18 @@ void check_bots() {
 }
 
 // HeuristicParams::defaults: the two-player set with two or three players, partnership() with
-// four. The race changes a choice only where another side can close: four-player hands played by
-// the partnership set, each choice compared with the same set without the race.
+// four (partnership_opening() under an opening minimum). The race changes a choice only where
+// another side can close: four-player hands played by the partnership set, each choice compared
+// with the same set without the race.
 void check_heuristic_defaults() {
   CHECK(HeuristicParams::defaults(2) == HeuristicParams{});
   CHECK(HeuristicParams::defaults(3) == HeuristicParams{});
   CHECK(HeuristicParams::defaults(4) == HeuristicParams::partnership());
+  CHECK(HeuristicParams::defaults(*preset_rules("italian"), 4) == HeuristicParams::partnership());
+  CHECK(HeuristicParams::defaults(*preset_rules("brazilian"), 4) == HeuristicParams::partnership_opening());
+  CHECK(HeuristicParams::defaults(*preset_rules("brazilian"), 2) == HeuristicParams{});
+  CHECK(HeuristicParams::defaults(*preset_rules("italian-2p"), 2) == HeuristicParams{});
+  CHECK(!HeuristicParams::partnership_opening().closing && !HeuristicParams::partnership_opening().late_piles);
   CHECK(!HeuristicParams{}.race && HeuristicParams{}.pile_take_cards == 0);
   const HeuristicParams race = HeuristicParams::partnership();
   HeuristicParams calm = race;
@@ -1161,6 +1167,46 @@ void check_heuristic_defaults() {
   }
   CHECK(differ > 0 && racing > differ);
   std::printf("selftest: heuristic defaults; the race changed %d of %d choices made in it\n", differ, racing);
+
+  // The closing changes a choice only where the seat's own side can close and no other side can;
+  // late piles only in a draw phase, with a pile of pile_take_cards or more and another side
+  // having a burraco, or in the race (whose piles are judged with late_pile_margin).
+  HeuristicParams open_hand = race, every_pile = race;
+  open_hand.closing = false;
+  every_pile.late_piles = false;
+  CHECK(race.closing && race.late_piles);
+  int closing_differ = 0, closing = 0, late_differ = 0, late = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    GameState s = deal_seeded(rules, seed, 0, {});
+    for (int step = 0; step < 2000 && !s.over(); ++step) {
+      legal_moves(s, rules, moves);
+      const std::size_t a = heuristic_choice(s, rules, moves, race, scratch);
+      const std::size_t b = heuristic_choice(s, rules, moves, open_hand, scratch);
+      const std::size_t c = heuristic_choice(s, rules, moves, every_pile, scratch);
+      const int own = s.turn % 2, other = 1 - own;
+      const bool other_closes = side_took_packet(s, rules, other) && has_required_burraco(s, rules, other);
+      const bool own_closes = side_took_packet(s, rules, own) && has_required_burraco(s, rules, own);
+      bool other_burraco = false;
+      for (int i = 0; i < s.meld_count; ++i) other_burraco |= s.meld_side[i] == other && s.melds[i].size() >= 7;
+      const bool judged =
+          s.phase == Phase::Draw && ((s.pile_size >= race.pile_take_cards && other_burraco) || other_closes);
+      closing += own_closes && !other_closes;
+      late += judged;
+      if (a != b) {
+        ++closing_differ;
+        CHECK(own_closes && !other_closes);
+      }
+      if (a != c) {
+        ++late_differ;
+        CHECK(judged);
+      }
+      apply_move(s, rules, moves[a]);
+    }
+    CHECK(s.over());
+  }
+  CHECK(closing_differ > 0 && closing > closing_differ && late_differ > 0 && late > late_differ);
+  std::printf("selftest: the closing changed %d of %d choices made in it, late piles %d of %d\n", closing_differ,
+              closing, late_differ, late);
 }
 
 // A short match pair: greedy against an equity search, on two threads; each play ends by

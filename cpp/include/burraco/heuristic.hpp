@@ -85,16 +85,37 @@ struct HeuristicParams {
   double race_hand_weight = 0.6;
   double race_wild_value = 45;
   double race_progress = 1;
+  // The closing: once the seat's own side can close (and no other side can: that is the race),
+  // the hand is on its way out. With `closing` set, the policy then plays with
+  // `closing_hand_weight`, `closing_wild_value` and `closing_use_weight` in place of hand_weight,
+  // wild_value and use_weight, and with `progress` scaled by `closing_progress`.
+  bool closing = false;
+  double closing_hand_weight = 0.6;
+  double closing_wild_value = 45;
+  double closing_use_weight = 0.3;
+  double closing_progress = 1;
+  // With `late_piles` set, once another side has laid a burraco a pile of `pile_take_cards` or
+  // more is no longer taken on sight: it is judged by its imagined turn, with `late_pile_margin`
+  // in place of pile_margin, as is every pile in the race.
+  bool late_piles = false;
+  double late_pile_margin = 0;
 
   friend bool operator==(const HeuristicParams&, const HeuristicParams&) = default;
 
-  // The measured defaults for a number of players: HeuristicParams{} with two or three players
-  // (three were never measured apart), partnership() with four. The policy with no parameters
-  // (Policy::Heuristic) plays these.
+  // The measured defaults for a number of players with no opening minimum: HeuristicParams{} with
+  // two or three players (three were never measured apart), partnership() with four.
   static const HeuristicParams& defaults(int players);
-  // The four-player set (docs/bots.md "heuristic"): piles of three cards or more taken, the race
-  // played, no harm counted for a discard another side can lay off.
+  // The set the policy with no parameters (Policy::Heuristic) plays under `rules` with `players`
+  // players: defaults(players), except with four players under an opening minimum (brazilian),
+  // partnership_opening().
+  static const HeuristicParams& defaults(const Rules& rules, int players);
+  // The four-player set (docs/bots.md "heuristic"): piles of three cards or more taken until the
+  // other side has a burraco, the race and the closing played, no harm counted for a discard
+  // another side can lay off.
   static HeuristicParams partnership();
+  // The four-player set before partnership(), without the closing or late piles: brazilian, under
+  // its opening minimum, measured stronger with it.
+  static HeuristicParams partnership_opening();
 };
 
 // The heuristic policy's choice among `moves` (candidates of `s`, non-empty, canonical order);
