@@ -1204,14 +1204,31 @@ HeuristicParams HeuristicParams::partnership_opening() {
   return p;
 }
 
+namespace {
+
+// The measured sets, made once (one guard to pass per call of a policy loop).
+struct DefaultSets {
+  HeuristicParams others{};
+  HeuristicParams four = HeuristicParams::partnership();
+  HeuristicParams opening = HeuristicParams::partnership_opening();
+};
+
+const DefaultSets& default_sets() {
+  static const DefaultSets sets;
+  return sets;
+}
+
+}  // namespace
+
 const HeuristicParams& HeuristicParams::defaults(int players) {
-  static const HeuristicParams others{}, four = partnership();
-  return players == 4 ? four : others;
+  const DefaultSets& sets = default_sets();
+  return players == 4 ? sets.four : sets.others;
 }
 
 const HeuristicParams& HeuristicParams::defaults(const Rules& rules, int players) {
-  static const HeuristicParams opening = partnership_opening();
-  return players == 4 && rules.opening_steps > 0 ? opening : defaults(players);
+  const DefaultSets& sets = default_sets();
+  if (players != 4) return sets.others;
+  return rules.opening_steps > 0 ? sets.opening : sets.four;
 }
 
 bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out) {
