@@ -88,24 +88,26 @@ def test_heuristic_beats_random_and_greedy_on_a_small_arena():
 
 def test_four_player_heuristic_beats_greedy_on_the_pairs_of_the_docs():
     """The four-player parameter set against greedy on the 500 pairs docs/bots.md quotes (seed 1):
-    measured 88.0 %; the floor leaves room for ties moving, not for the set being lost."""
+    measured 90.6 %, the issue's target being 90 %. The games depend on neither threads nor load,
+    so the floor is the target itself; the set before it won 88.0 % of the same pairs, and plays
+    on as 'heuristic:4p-opening'."""
     result = duel(burraco.Rules("italian"), "heuristic", "greedy", pairs=500, seed=1, threads=2)
-    assert result.win_rate >= 0.85, result.win_rate
+    assert result.win_rate >= 0.90, result.win_rate
+    before = duel(burraco.Rules("italian"), "heuristic:4p-opening", "greedy", pairs=500, seed=1, threads=2)
+    assert before.win_rate < result.win_rate, (before.win_rate, result.win_rate)
 
 
-def _side_can_close(game, side):
-    """Whether `side` has taken its pozzetto and holds a meld of seven cards or more (a burraco,
-    which closes in the italian presets)."""
-    took = any(owner is not None and status != "untaken" and game.side_of(owner) == side
-               for status, owner, _cards in game.pozzetti)
-    return took and any(len(m.cards) >= 7 for m in game.melds(side))
+def _side_has_burraco(game, side):
+    """Whether `side` has a meld of seven cards or more (a burraco)."""
+    return any(len(m.cards) >= 7 for m in game.melds(side))
 
 
-def test_four_player_heuristic_takes_piles_of_three_unless_the_other_side_can_close():
+def test_four_player_heuristic_takes_piles_of_three_until_the_other_side_has_a_burraco():
     """docs/bots.md: with four players a pile of three cards or more is taken without imagining the
-    turn, except in the race (the other side can close), where it is judged like a smaller one;
-    with two players every pile is judged."""
-    taken = judged = 0
+    turn until the other side has laid a burraco (late piles; the race comes later still), and is
+    then judged like a smaller one, so that some are left; with two players every pile is
+    judged."""
+    taken = judged = late_left = 0
     for preset in ("italian", "italian-2p"):
         for seed in range(12):
             game = burraco.Game(burraco.Rules(preset), seed=seed)
@@ -114,13 +116,14 @@ def test_four_player_heuristic_takes_piles_of_three_unless_the_other_side_can_cl
                 move = game.policy_move("heuristic", 0)
                 if game.phase == "draw" and "pile" in moves and len(game.discard_pile) >= 3:
                     other = 1 - game.side_of(game.turn)
-                    if preset == "italian" and not _side_can_close(game, other):
+                    if preset == "italian" and not _side_has_burraco(game, other):
                         assert str(move) == "pile", game.state_string()
                         taken += 1
                     else:
                         judged += str(move) == "draw"
+                        late_left += preset == "italian" and str(move) == "draw"
                 game.push(move)
-    assert taken > 50 and judged > 5, (taken, judged)
+    assert taken > 50 and judged > 5 and late_left > 0, (taken, judged, late_left)
 
 
 def test_the_reference_refuses_heuristic_by_name():
