@@ -1127,7 +1127,8 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     // pile turn's first position give its melds.
     const double without = imagine_turn(as_is, rules, s.turn, p, scratch, danger, unused, nullptr,
                                         pile_turn.first());
-    const double margin = s.players == 2 ? p.pile_margin_two_players : late ? p.late_pile_margin : p.pile_margin;
+    const double margin =
+        s.players == 2 ? p.pile_margin_two_players : (late ? p.late_pile_margin : p.pile_margin);
     return with_pile > without + margin ? pile : draw;
   }
   if (s.phase != Phase::Meld) return 0;

@@ -23,8 +23,9 @@
 //     (`emptying_search_cards`) it also tries the lines of melds and lay-offs that empty the hand,
 //     to a closing or to the pozzetto, and starts the best one if it ends better.
 // With four players (HeuristicParams::partnership) a pile of three cards or more is taken without
-// imagining the turn, and once the other side can close (the race) the hand is valued at closer
-// to its full cost.
+// imagining the turn until the other side has a burraco (late piles); once the other side can
+// close (the race) the hand is valued at closer to its full cost, and once the own side can (the
+// closing) at weights of its own.
 // Ties go to the first move in canonical order. The policy draws no random numbers. Under an
 // opening minimum (brazilian), until the side to act is open, it plays greedy's move (search.hpp
 // greedy_choice): the evaluation has no model of the requirement yet.
@@ -74,7 +75,8 @@ struct HeuristicParams {
   // choice: its first steps can look bad alone (a wild given up). 0: never.
   int emptying_search_cards = 5;
   // Take a pile of at least this many cards without imagining the turn after it, unless another
-  // side can close (0: every pile is judged by its imagined turn).
+  // side can close or, with `late_piles`, has a burraco (0: every pile is judged by its imagined
+  // turn).
   int pile_take_cards = 0;
   // The race: once another side can close (its pozzetto taken and a burraco that closes), the
   // hand is held at its full cost rather than for what it promises. With `race` set, the policy
