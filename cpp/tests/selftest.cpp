@@ -1128,9 +1128,9 @@ void check_bots() {
 }
 
 // HeuristicParams::defaults: the two-player set with two or three players, partnership() with
-// four (partnership_opening() under an opening minimum). The race changes a choice only where
-// another side can close: four-player hands played by the partnership set, each choice compared
-// with the same set without the race.
+// four (partnership_opening() under an opening minimum). Each four-player mode changes a choice
+// only where it applies: four-player hands played by the partnership set, each choice compared
+// with the same set without the race, without the closing and without late piles.
 void check_heuristic_defaults() {
   CHECK(HeuristicParams::defaults(2) == HeuristicParams{});
   CHECK(HeuristicParams::defaults(3) == HeuristicParams{});
@@ -1142,47 +1142,26 @@ void check_heuristic_defaults() {
   CHECK(!HeuristicParams::partnership_opening().closing && !HeuristicParams::partnership_opening().late_piles);
   CHECK(!HeuristicParams{}.race && HeuristicParams{}.pile_take_cards == 0);
   const HeuristicParams race = HeuristicParams::partnership();
-  HeuristicParams calm = race;
+  // The same set without one of its modes each: the race, the closing, late piles. The closing
+  // changes a choice only where the seat's own side can close and no other side can; late piles
+  // only in a draw phase, with a pile of pile_take_cards or more and another side having a
+  // burraco, or in the race (whose piles are judged with late_pile_margin).
+  HeuristicParams calm = race, open_hand = race, every_pile = race;
   calm.race = false;
-  CHECK(race.race && race.pile_take_cards == 3);
+  open_hand.closing = false;
+  every_pile.late_piles = false;
+  CHECK(race.race && race.pile_take_cards == 3 && race.closing && race.late_piles);
   const Rules rules = *preset_rules("italian");
   std::vector<Move> moves, scratch;
-  int differ = 0, racing = 0;
+  int differ = 0, racing = 0, closing_differ = 0, closing = 0, late_differ = 0, late = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     GameState s = deal_seeded(rules, seed, 0, {});
     for (int step = 0; step < 2000 && !s.over(); ++step) {
       legal_moves(s, rules, moves);
       const std::size_t a = heuristic_choice(s, rules, moves, race, scratch);
       const std::size_t b = heuristic_choice(s, rules, moves, calm, scratch);
-      const int other = 1 - s.turn % 2;
-      const bool can_close = side_took_packet(s, rules, other) && has_required_burraco(s, rules, other);
-      racing += can_close;
-      if (a != b) {
-        ++differ;
-        CHECK(can_close);
-      }
-      apply_move(s, rules, moves[a]);
-    }
-    CHECK(s.over());
-  }
-  CHECK(differ > 0 && racing > differ);
-  std::printf("selftest: heuristic defaults; the race changed %d of %d choices made in it\n", differ, racing);
-
-  // The closing changes a choice only where the seat's own side can close and no other side can;
-  // late piles only in a draw phase, with a pile of pile_take_cards or more and another side
-  // having a burraco, or in the race (whose piles are judged with late_pile_margin).
-  HeuristicParams open_hand = race, every_pile = race;
-  open_hand.closing = false;
-  every_pile.late_piles = false;
-  CHECK(race.closing && race.late_piles);
-  int closing_differ = 0, closing = 0, late_differ = 0, late = 0;
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-    GameState s = deal_seeded(rules, seed, 0, {});
-    for (int step = 0; step < 2000 && !s.over(); ++step) {
-      legal_moves(s, rules, moves);
-      const std::size_t a = heuristic_choice(s, rules, moves, race, scratch);
-      const std::size_t b = heuristic_choice(s, rules, moves, open_hand, scratch);
-      const std::size_t c = heuristic_choice(s, rules, moves, every_pile, scratch);
+      const std::size_t c = heuristic_choice(s, rules, moves, open_hand, scratch);
+      const std::size_t d = heuristic_choice(s, rules, moves, every_pile, scratch);
       const int own = s.turn % 2, other = 1 - own;
       const bool other_closes = side_took_packet(s, rules, other) && has_required_burraco(s, rules, other);
       const bool own_closes = side_took_packet(s, rules, own) && has_required_burraco(s, rules, own);
@@ -1190,13 +1169,18 @@ void check_heuristic_defaults() {
       for (int i = 0; i < s.meld_count; ++i) other_burraco |= s.meld_side[i] == other && s.melds[i].size() >= 7;
       const bool judged =
           s.phase == Phase::Draw && ((s.pile_size >= race.pile_take_cards && other_burraco) || other_closes);
+      racing += other_closes;
       closing += own_closes && !other_closes;
       late += judged;
       if (a != b) {
+        ++differ;
+        CHECK(other_closes);
+      }
+      if (a != c) {
         ++closing_differ;
         CHECK(own_closes && !other_closes);
       }
-      if (a != c) {
+      if (a != d) {
         ++late_differ;
         CHECK(judged);
       }
@@ -1204,7 +1188,9 @@ void check_heuristic_defaults() {
     }
     CHECK(s.over());
   }
+  CHECK(differ > 0 && racing > differ);
   CHECK(closing_differ > 0 && closing > closing_differ && late_differ > 0 && late > late_differ);
+  std::printf("selftest: heuristic defaults; the race changed %d of %d choices made in it\n", differ, racing);
   std::printf("selftest: the closing changed %d of %d choices made in it, late piles %d of %d\n", closing_differ,
               closing, late_differ, late);
 }
