@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 import burraco  # noqa: E402
 from burraco import cli  # noqa: E402
 from burraco.server import Limits, ServerConfig, create_app  # noqa: E402
+from burraco.server import Retry  # noqa: E402
 from burraco.server._store import SCHEMA  # noqa: E402
 from burraco.server._table import public_view  # noqa: E402
 
@@ -152,7 +153,8 @@ def test_knobs_and_matches(client):
 ])
 def test_bad_bodies_are_refused_with_a_message_quoting_them(client, body, status, quoted):
     if isinstance(body, str):
-        answer = client.post("/api/tables", content=body)
+        answer = client.post("/api/tables", content=body,
+                             headers={"Content-Type": "application/json"})
     else:
         answer = client.post("/api/tables", json=body)
     assert answer.status_code == status, answer.text
@@ -171,6 +173,7 @@ def test_unknown_tables_are_404(client):
 
 def test_a_person_plays_a_whole_hand_against_a_bot_through_the_socket(client):
     table_id, tokens = new_table(client, ["human", "bot:heuristic"])
+    table = table_of(client, table_id)
     rng = random.Random(5)
     sent: list[int] = []
     with socket(client, table_id, tokens["0"]) as ws:
@@ -185,7 +188,7 @@ def test_a_person_plays_a_whole_hand_against_a_bot_through_the_socket(client):
     assert len(records) == 1 and records[0] == result["record"]
     game = burraco.Game.from_record(records[0])
     assert game.is_over() and records[0]["result"] == result["result"]
-    assert game.state_string() == table_of(client, table_id).game.state_string()
+    assert game.state_string() == table.game.state_string()
     bot_moves = [m for f in frames if f["type"] == "view" and f["last"] and f["last"]["seat"] == 1
                  for m in f["last"]["moves"]]
     assert bot_moves and len(bot_moves) + len(sent) <= len(records[0]["moves"])
@@ -357,12 +360,12 @@ def test_a_table_of_bots_only_plays_on_its_own_and_spectators_watch_it(client):
     made = answer.json()
     assert made["tokens"] == {} and made["bot_delay"] == 0
     table_id = made["id"]
+    table = table_of(client, table_id)
     with client.websocket_connect(f"/api/tables/{table_id}/watch") as ws:
         frame = ws.receive_json()
         while frame["type"] != "result":
             assert frame["type"] == "view" and frame["seat"] is None and frame["legal"] == []
             frame = ws.receive_json()
-    table = table_of(client, table_id)
     assert table.finished and table.game.is_over()
     # Every move went through the same path as a person's: committed, and the record replays.
     records = client.get(f"/api/tables/{table_id}/record").json()
@@ -944,3 +947,327 @@ def test_serve_refuses_bad_options(tmp_path, capsys):
     (tmp_path / "junk").write_text("not a database" * 100)
     assert cli.main(["serve", "--db", str(tmp_path / "junk"), "--port", "0"]) == 1
     assert "junk" in capsys.readouterr().err
+
+
+# ---- a database locked by another process --------------------------------------------------------
+
+QUICK_RETRY = Retry(first=0.01, most=0.1, patience=60.0)
+
+
+def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_resume(tmp_path):
+    """Another connection holds the database's lock (BEGIN EXCLUSIVE) for longer than the busy
+    timeout: the commits fail, nothing is announced that is not stored, and once the lock is
+    released the bots' table and the person's move go on by themselves; every move anyone was
+    shown is in the database."""
+    import sqlite3
+
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db, busy_timeout=0.05, retry=QUICK_RETRY)) as client:
+        store = server_of(client).store
+        made = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
+                                                "seats": ["bot:heuristic", "bot:random"]})
+        bots_id = made.json()["id"]
+        bots = table_of(client, bots_id)
+        person_id, tokens = new_table(client, ["human", "human"])
+        person = table_of(client, person_id)
+        shown: list[str] = []  # the bots' moves the spectator was shown, in order
+        with client.websocket_connect(f"/api/tables/{bots_id}/watch") as watch, \
+                socket(client, person_id, tokens["0"]) as ws:
+            assert ws.receive_json()["ply"] == 0
+            frame = watch.receive_json()
+            first_ply = frame["ply"]
+            while len(shown) < 6:
+                frame = watch.receive_json()
+                shown += frame["last"]["moves"]
+            locker = sqlite3.connect(db, isolation_level=None)
+            locker.execute("BEGIN EXCLUSIVE")
+            try:
+                failed = store.failures
+                ws.send_json({"type": "move", "move": "draw", "seq": 1})
+                # Both tables' commits fail, each after waiting out the busy timeout ...
+                wait_for(lambda: person.commit_failures >= 2 and bots.commit_failures >= 2)
+                assert store.failures >= failed + 2
+                # ... and what failed was not announced: not in the tables' moves.
+                stored = locker.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?",
+                                        (bots_id,)).fetchone()[0]
+                assert len(bots.moves) == stored and person.moves == []
+                assert bots.bot_task is not None and not bots.bot_task.done()
+            finally:
+                locker.execute("ROLLBACK")
+                locker.close()
+            ack = ws.receive_json()  # the person's move, committed once the lock is gone
+            assert ack["type"] == "view" and ack["seq"] == 1 and ack["ply"] == 1
+            # The bots' table plays on to the end of its hand by itself.
+            wait_for(lambda: bots.finished or bots.bot_task.done(), 60)
+            assert bots.bot_error is None and bots.finished
+            while frame["type"] != "result":
+                frame = watch.receive_json()
+                if frame["type"] == "view":
+                    shown += frame["last"]["moves"]
+        rows = store.load_table(bots_id)
+        assert rows.status == "finished" and rows.hands[0].moves[first_ply:] == shown
+        assert store.load_table(person_id).hands[0].moves == ["draw"]
+
+
+def test_a_table_cannot_be_made_while_the_database_is_locked(tmp_path):
+    import sqlite3
+
+    db = str(tmp_path / "tables.sqlite3")
+    with TestClient(app_for(db, busy_timeout=0.05)) as client:
+        locker = sqlite3.connect(db, isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            answer = client.post("/api/tables", json={"preset": "italian-2p",
+                                                      "seats": ["human", "human"]})
+            assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+            assert "locked" in answer.json()["error"] and not server_of(client).tables
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        new_table(client, ["human", "human"])
+
+
+# ---- tables in memory: finished ones freed, idle ones abandoned ----------------------------------
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_finished_table_leaves_memory_and_is_still_read_from_the_database(client):
+    server = server_of(client)
+    made = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
+                                            "seats": ["bot:random", "bot:greedy"]}).json()
+    assert made["id"] in server.tables
+    with client.websocket_connect(f"/api/tables/{made['id']}/watch") as watch:
+        while watch.receive_json()["type"] != "result":
+            pass
+    assert server.tables == {}
+    for _ in range(3):  # reading it back does not keep it either
+        assert client.get(f"/api/tables/{made['id']}").json()["status"] == "finished"
+        assert len(client.get(f"/api/tables/{made['id']}/record").json()) == 1
+        with client.websocket_connect(f"/api/tables/{made['id']}/watch") as watch:
+            assert watch.receive_json()["status"] == "finished"
+    assert server.tables == {}
+    assert client.get("/api/health").json() == {"status": "ok", "version": burraco.__version__,
+                                                "tables": 0, "in_memory": 0}
+
+
+def test_an_untouched_table_is_closed_as_abandoned_and_the_cap_recovers(tmp_path):
+    db = str(tmp_path / "tables.sqlite3")
+    clock = Clock()
+    options = {"clock": clock, "idle_timeout": 600, "max_tables": 2}
+    with TestClient(app_for(db, **options)) as client:
+        server = server_of(client)
+        idle, idle_tokens = new_table(client, ["human", "human"])
+        watched, watched_tokens = new_table(client, ["human", "bot:greedy"])
+        full = client.post("/api/tables", json={"preset": "italian-2p",
+                                                "seats": ["human", "human"]})
+        assert full.status_code == 503 and "2 tables" in full.json()["error"]
+        with socket(client, watched, watched_tokens["0"]) as ws:
+            ws.receive_json()
+            clock.now += 599
+            assert client.portal.call(server.sweep) == 0  # not long enough
+            clock.now += 1
+            assert client.portal.call(server.sweep) == 1  # the idle one; a socket is open here
+            assert set(server.tables) == {watched}
+        clock.now += 599
+        assert client.portal.call(server.sweep) == 0  # the socket's close touched it
+        new_table(client, ["human", "human"])  # a place again
+        clock.now += 1
+        assert client.portal.call(server.sweep) == 1
+        summary = client.get(f"/api/tables/{idle}").json()
+        assert summary["status"] == "abandoned" and summary["ply"] == 0
+        with socket(client, idle, idle_tokens["0"]) as ws:
+            frame = ws.receive_json()
+            assert frame["status"] == "abandoned" and frame["legal"] == []
+            ws.send_json({"type": "move", "move": "draw", "seq": 1})
+            refused = ws.receive_json()
+            assert refused["code"] == "table_abandoned" and "'draw'" in refused["message"]
+        assert idle not in server.tables
+    with TestClient(app_for(db, **options)) as client:  # not reloaded, kept in the database
+        assert set(server_of(client).tables) == set(server.tables)
+        store = server_of(client).store
+        assert store.load_table(idle).status == store.load_table(watched).status == "abandoned"
+        assert set(store.table_ids("abandoned")) == {idle, watched}
+
+
+def test_a_table_being_played_is_touched_by_its_moves_frames_and_reads(tmp_path):
+    clock = Clock()
+    with TestClient(app_for(str(tmp_path / "t.sqlite3"), clock=clock, idle_timeout=60)) as client:
+        server = server_of(client)
+        table_id, tokens = new_table(client, ["human", "human"])
+        table = table_of(client, table_id)
+        clock.now += 59
+        client.get(f"/api/tables/{table_id}")
+        assert table.touched == clock.now
+        with socket(client, table_id, tokens["0"]) as ws:
+            ws.receive_json()
+            for frame in ({"type": "ping"}, {"type": "move", "move": "draw"}):
+                clock.now += 100
+                ws.send_json(frame)
+                ws.receive_json()
+                assert table.touched == clock.now
+            clock.now += 100
+            assert client.portal.call(server.sweep) == 0  # a socket is open
+        clock.now += 59
+        assert client.portal.call(server.sweep) == 0
+        clock.now += 1
+        assert client.portal.call(server.sweep) == 1 and table.status() == "abandoned"
+
+
+# ---- per-client limits ---------------------------------------------------------------------------
+
+
+def test_each_client_may_make_a_burst_of_tables_then_a_few_a_minute(tmp_path):
+    clock = Clock()
+    app = app_for(clock=clock, create_rate=6, create_burst=2)  # one each 10 s after two
+    body = {"preset": "italian-2p", "seats": ["human", "human"]}
+    with TestClient(app, client=("203.0.113.5", 4000)) as client:
+        assert [client.post("/api/tables", json=body).status_code for _ in range(2)] == [201] * 2
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 429 and refused.headers["Retry-After"] == "10"
+        assert "try again in 10 s" in refused.json()["error"]
+        clock.now += 9
+        assert client.post("/api/tables", json=body).headers["Retry-After"] == "1"
+        clock.now += 1
+        assert client.post("/api/tables", json=body).status_code == 201
+        assert len(server_of(client).tables) == 3
+        server = server_of(client)
+        assert server.may_create("203.0.113.6") == 0  # another address: a bucket of its own
+        assert set(server.creators) == {"203.0.113.5", "203.0.113.6"}
+        clock.now += 20  # both buckets full again: forgotten
+        client.portal.call(server.sweep)
+        assert server.creators == {}
+
+
+def test_client_addresses_count_whole_ipv6_subnets():
+    from burraco.server._app import client_key
+
+    assert client_key("2001:db8::1") == client_key("2001:db8::ffff:1") == "2001:db8::/64"
+    assert client_key("2001:db8:0:1::1") != client_key("2001:db8::1")
+    assert client_key("::ffff:192.0.2.7") == client_key("192.0.2.7") == "192.0.2.7"
+    assert client_key("testclient") == "testclient" and client_key(None) == "?"
+
+
+# ---- origins and content types -------------------------------------------------------------------
+
+
+BODY = {"preset": "italian-2p", "seats": ["human", "human"]}
+
+
+def test_a_post_must_be_json_and_from_no_page_or_the_servers_own(client):
+    plain = client.post("/api/tables", content=json.dumps(BODY),
+                        headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415 and "'text/plain'" in plain.json()["error"]
+    none = client.post("/api/tables", content=json.dumps(BODY))
+    assert none.status_code == 415
+    foreign = client.post("/api/tables", json=BODY, headers={"Origin": "https://evil.example"})
+    assert foreign.status_code == 403 and "'https://evil.example'" in foreign.json()["error"]
+    sandboxed = client.post("/api/tables", json=BODY, headers={"Origin": "null"})
+    assert sandboxed.status_code == 403
+    assert not server_of(client).tables
+    own = client.post("/api/tables", json=BODY, headers={"Origin": "http://testserver"})
+    assert own.status_code == 201
+    charset = client.post("/api/tables", content=json.dumps(BODY),
+                          headers={"Content-Type": "application/json; charset=utf-8"})
+    assert charset.status_code == 201
+
+
+def test_a_socket_from_a_foreign_page_is_refused(client):
+    table_id, tokens = new_table(client, ["human", "human"])
+    for path in (f"/api/tables/{table_id}/play?token={tokens['0']}",
+                 f"/api/tables/{table_id}/watch"):
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect(path, headers={"Origin": "https://evil.example"}):
+                pass
+        assert refused.value.code == 1008
+        with client.websocket_connect(path, headers={"Origin": "http://testserver"}) as ws:
+            assert ws.receive_json()["type"] == "view"
+
+
+def test_allowed_origins_may_use_the_server():
+    app = app_for(allowed_origins=frozenset({"HTTPS://Play.Example/"}))
+    with TestClient(app) as client:
+        made = client.post("/api/tables", json=BODY, headers={"Origin": "https://play.example"})
+        assert made.status_code == 201
+        table_id = made.json()["id"]
+        with client.websocket_connect(f"/api/tables/{table_id}/watch",
+                                      headers={"Origin": "https://play.example"}) as ws:
+            assert ws.receive_json()["type"] == "view"
+        assert client.post("/api/tables", json=BODY,
+                           headers={"Origin": "https://other.example"}).status_code == 403
+    with pytest.raises(ValueError, match="'ftp://x'"):
+        ServerConfig(allowed_origins=frozenset({"ftp://x"}))
+
+
+# ---- policies at reload --------------------------------------------------------------------------
+
+
+POLICY_MODULE = '''
+import pathlib
+pathlib.Path({marker!r}).write_text("imported")
+
+
+def first(view, moves):
+    return 0
+'''
+
+
+def test_a_stored_policy_no_longer_allowed_is_not_imported_and_its_table_closed(
+        tmp_path, monkeypatch, caplog):
+    marker = tmp_path / "imported"
+    (tmp_path / "stored_policy_probe.py").write_text(POLICY_MODULE.format(marker=str(marker)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = "stored_policy_probe:first"
+    db = str(tmp_path / "tables.sqlite3")
+    allowed = Limits(allowed_policies=frozenset({spec}))
+    with TestClient(app_for(db, limits=allowed)) as client:
+        table_id, tokens = new_table(client, ["human", f"bot:{spec}"])
+        other, _ = new_table(client, ["human", "bot:greedy"])
+        assert marker.exists()
+    marker.unlink()
+    monkeypatch.delitem(sys.modules, "stored_policy_probe")
+    with caplog.at_level("WARNING", logger="burraco.server"):
+        with TestClient(app_for(db)) as client:
+            server = server_of(client)
+            assert set(server.tables) == {other}
+            assert spec in server.closed[table_id] and "no longer allowed" in server.closed[table_id]
+            assert client.get(f"/api/tables/{table_id}").json()["status"] == "abandoned"
+    assert not marker.exists()  # nothing of the module ran
+    assert any(table_id in r.getMessage() and spec in r.getMessage() for r in caplog.records)
+    with TestClient(app_for(db, limits=allowed)) as client:  # closed for good
+        assert set(server_of(client).tables) == {other}
+    assert not marker.exists()
+
+
+# ---- frames: guards that are real integers -------------------------------------------------------
+
+
+@pytest.mark.parametrize("guard", [{"hand": False}, {"ply": 0.0}, {"hand": "0"}, {"ply": True},
+                                   {"ply": [0]}])
+def test_hand_and_ply_guards_must_be_integers(client, guard):
+    table_id, tokens = new_table(client, ["human", "human"])
+    with socket(client, table_id, tokens["0"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "move": "draw", "seq": 3, **guard})
+        refused = ws.receive_json()
+        (name, value), = guard.items()
+        assert refused["code"] == "bad_message" and refused["seq"] == 3
+        assert f"{name} {value!r}" in refused["message"]
+        assert table_of(client, table_id).moves == []
+        ws.send_json({"type": "move", "move": "draw", "seq": 4, "hand": 0, "ply": 0})
+        assert ws.receive_json()["seq"] == 4
+
+
+def test_a_knob_the_binding_would_refuse_with_its_signature_gets_our_message(client):
+    answer = client.post("/api/tables", json={**BODY, "knobs": {"preset": "italian"}})
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert "'preset'" in error and "incompatible" not in error and "Invoked" not in error

@@ -77,7 +77,7 @@ class ServerProcess:
                  "--port", str(self.port), "--db", str(self.db), "--log-level", "warning",
                  "--bot-threads", str(self.bot_threads),
                  "--max-tables", str(self.max_tables), "--max-bot-tables", str(self.max_tables),
-                 "--rate", "100000", "--burst", "100000"],
+                 "--rate", "100000", "--burst", "100000", "--create-rate", "0"],
                 stdout=subprocess.PIPE, stderr=log, text=True,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert self.process.stdout is not None

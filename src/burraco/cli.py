@@ -1253,9 +1253,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not (args.rate > 0 and args.burst >= 1):
         raise CliError(f"--rate {args.rate:g} --burst {args.burst:g}: expected a rate above 0 "
                        "and a burst of at least 1", 2)
+    if not (args.create_rate >= 0 and args.create_burst >= 1):
+        raise CliError(f"--create-rate {args.create_rate:g} --create-burst "
+                       f"{args.create_burst:g}: expected a rate of at least 0 (0: no limit) and "
+                       "a burst of at least 1", 2)
+    if not (args.idle_timeout > 0 and math.isfinite(args.idle_timeout)):
+        raise CliError(f"--idle-timeout {args.idle_timeout:g}: expected seconds above 0", 2)
+    if not (0 < args.busy_timeout <= 3600):
+        raise CliError(f"--busy-timeout {args.busy_timeout:g}: expected seconds above 0, at "
+                       "most 3600", 2)
+    from .server._app import normal_origin
+
+    try:
+        origins = frozenset(normal_origin(origin) for origin in args.allow_origin or ())
+    except ValueError as error:
+        raise CliError(f"--allow-origin: {error}", 2) from None
     config = ServerConfig(db=args.db, seed=args.seed, engine=args.engine,
                           bot_threads=args.bot_threads, max_tables=args.max_tables,
                           max_bot_tables=args.max_bot_tables, rate=args.rate, burst=args.burst,
+                          create_rate=args.create_rate, create_burst=args.create_burst,
+                          idle_timeout=args.idle_timeout, busy_timeout=args.busy_timeout,
+                          allowed_origins=origins,
                           limits=Limits(max_iterations=args.max_iterations,
                                         allowed_policies=frozenset(args.allow_policy or ())))
     try:
@@ -1535,6 +1553,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="frames a second a socket may send after its burst (default 10)")
     serve.add_argument("--burst", type=float, default=20.0, metavar="N",
                        help="frames a socket may send at once (default 20)")
+    serve.add_argument("--create-rate", type=float, default=10.0, metavar="N",
+                       help="tables one client address may make a minute after its burst "
+                       "(default 10; 0: no limit); over it the answer is 429 with Retry-After")
+    serve.add_argument("--create-burst", type=float, default=10.0, metavar="N",
+                       help="tables one client address may make at once (default 10)")
+    serve.add_argument("--idle-timeout", type=float, default=3600.0, metavar="SECONDS",
+                       help="an unfinished table with no socket open and no move or request for "
+                       "this long is closed as abandoned (default 3600)")
+    serve.add_argument("--busy-timeout", type=float, default=5.0, metavar="SECONDS",
+                       help="how long a commit waits for a database lock another process holds "
+                       "before it fails and is retried (default 5)")
+    serve.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                       help="a web page origin (scheme://host[:port]) besides the server's own "
+                       "that may make tables and open sockets (repeatable; none by default)")
     serve.add_argument("--max-iterations", type=int, default=5000, metavar="N",
                        help="the most ISMCTS iterations a bot seat may ask for (default 5000)")
     serve.add_argument("--allow-policy", action="append", metavar="MODULE:ATTRIBUTE",

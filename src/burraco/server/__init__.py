@@ -10,6 +10,6 @@ picks every table up where its last acknowledged move left it. Needs the ``serve
 """
 
 from ._app import Server, ServerConfig, create_app
-from ._table import Limits
+from ._table import Limits, Retry
 
-__all__ = ["Limits", "Server", "ServerConfig", "create_app"]
+__all__ = ["Limits", "Retry", "Server", "ServerConfig", "create_app"]

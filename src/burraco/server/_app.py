@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
+import math
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,14 +29,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .._errors import BurracoError
 from ._store import Store
 from ._table import (
+    CommitFailed,
     Connection,
     Limits,
     MoveRefused,
+    PolicyNotAllowed,
     RequestError,
+    Retry,
     Seat,
     SeedSource,
     Table,
     TokenBucket,
+    _short,
     load_bot,
     new_table_id,
     new_token,
@@ -46,6 +53,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 POLICY_VIOLATION = 1008  # the WebSocket close code for a wrong token or a flood
 CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay")
 BOTS_ONLY_DELAY = 1.0  # the default bot_delay of a table of bots only: a pace people can follow
+MAX_CLIENTS = 65536  # creation buckets kept before the full ones are dropped at once
 
 
 @dataclass
@@ -63,8 +71,18 @@ class ServerConfig:
     max_tables: int = 1000  # tables being played at once
     max_bot_tables: int = 100  # of which tables of bots only (they play without anyone waiting)
     max_bot_delay: float = 60.0  # the longest bot_delay a table may ask for, seconds
+    create_rate: float = 10.0  # tables a client may make a minute, once its burst is spent (0: any)
+    create_burst: float = 10.0  # tables a client may make at once
+    idle_timeout: float = 3600.0  # seconds untouched before an unfinished table is abandoned
+    sweep_interval: float | None = None  # how often idle tables are looked for (None: derived)
+    allowed_origins: frozenset[str] = frozenset()  # other origins than the server's own
+    busy_timeout: float = 5.0  # seconds a commit waits for a lock held by another process
+    retry: Retry = field(default_factory=Retry)  # how a commit that failed is tried again
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self.allowed_origins = frozenset(normal_origin(o) for o in self.allowed_origins)
 
 
 class Server:
@@ -74,8 +92,13 @@ class Server:
         self.config = config
         self.engine: ModuleType = _engine(config.engine)
         self.seeds = SeedSource(config.seed)
+        # The tables being played: a finished table is dropped (and read back from the database
+        # when asked for), an abandoned one too.
         self.tables: dict[str, Table] = {}
         self.broken: set[str] = set()  # the stored tables that could not be reloaded
+        self.closed: dict[str, str] = {}  # tables closed at reload, with why
+        self.creators: dict[str, TokenBucket] = {}  # a creation bucket per client
+        self.janitor: asyncio.Task[None] | None = None
         self.store: Store | None = None
         self.limiter: anyio.CapacityLimiter | None = None
         # The moves of tables of bots only under way at once: two per bot thread, so that a
@@ -89,17 +112,40 @@ class Server:
         if ``burraco serve`` has not, and then starts their bots)."""
         if self.store is not None:
             return
-        self.store = Store(self.config.db)
+        self.store = Store(self.config.db, self.config.busy_timeout)
         for table_id in self.store.table_ids("playing"):
             try:
                 row = self.store.load_table(table_id)
                 assert row is not None
-                self.tables[table_id] = Table.load(row, self.engine, self.store, self.seeds,
-                                                   self.config.limits)
+                self._keep(Table.load(row, self.engine, self.store, self.seeds,
+                                      self.config.limits))
+            except PolicyNotAllowed as refused:  # nothing imported: closed for good
+                reason = f"{refused} (the policy is no longer allowed)"
+                try:
+                    self.store.set_status(table_id, "abandoned")
+                except Exception:
+                    self.broken.add(table_id)
+                    log.exception("table %s cannot be closed: it is not served", table_id)
+                    continue
+                self.closed[table_id] = reason
+                log.warning("table %s closed as abandoned: %s", table_id, reason)
             except Exception:  # one broken table (a policy gone, a row edited) is not served
                 self.broken.add(table_id)
                 log.exception("table %s cannot be reloaded: it is not served", table_id)
         log.info("%d unfinished tables reloaded from %s", len(self.tables), self.config.db)
+
+    def _keep(self, table: Table) -> None:
+        """Keeps a table being played in memory, wired to this server."""
+        table.clock = self.config.clock
+        table.touch()
+        table.retry = self.config.retry
+        table.on_finish = self._forget
+        self.tables[table.id] = table
+
+    def _forget(self, table: Table) -> None:
+        """Drops a finished or abandoned table from memory (the database has it)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     def start(self) -> None:
         """In the event loop: opens the database if need be and starts the bots to act."""
@@ -108,10 +154,59 @@ class Server:
         self.gate = asyncio.Semaphore(2 * max(1, self.config.bot_threads))
         for table in self.tables.values():
             table.kick(self.limiter, self.gate)
+        self.janitor = asyncio.get_running_loop().create_task(self._janitor())
+
+    async def _janitor(self) -> None:
+        interval = self.config.sweep_interval
+        if interval is None:  # a quarter of the idle time, from a second to a minute
+            interval = min(60.0, max(1.0, self.config.idle_timeout / 4))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of idle tables failed: tried again in %g s", interval)
+
+    async def sweep(self) -> int:
+        """Closes as abandoned every table idle for ``idle_timeout`` seconds (no socket open,
+        no move, no request), and drops the creation buckets that are full again; the number
+        of tables closed."""
+        now = self.config.clock()
+        for key in [k for k, bucket in self.creators.items() if bucket.full()]:
+            del self.creators[key]
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.idle(now, self.config.idle_timeout) and await self.abandon(table):
+                closed += 1
+        return closed
+
+    async def abandon(self, table: Table) -> bool:
+        """Closes an idle table as abandoned: its status in the database, then out of memory.
+        False if it is no longer idle, or the database refused (the next sweep tries again)."""
+        async with table.lock:
+            if not table.idle(self.config.clock(), self.config.idle_timeout):
+                return False
+            assert self.store is not None
+            try:
+                await anyio.to_thread.run_sync(self.store.set_status, table.id, "abandoned")
+            except Exception as error:
+                log.warning("table %s: cannot be closed as abandoned now (%s)", table.id, error)
+                return False
+            table.abandoned = True
+            if table.bot_task is not None and not table.bot_task.done():
+                table.bot_task.cancel()
+            self._forget(table)
+        log.info("table %s closed as abandoned: untouched for %g s", table.id,
+                 self.config.idle_timeout)
+        return True
 
     async def stop(self) -> None:
         """Stops the bots (a bot's move being committed is finished first) and closes the
         database."""
+        if self.janitor is not None:
+            self.janitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.janitor
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
@@ -122,7 +217,8 @@ class Server:
             self.store.close()
 
     def table(self, table_id: str) -> Table | None:
-        """The table of an id, from memory or (a finished one) from the database."""
+        """The table of an id, from memory or (a finished or abandoned one) from the database;
+        a table read back is not kept in memory unless it is being played."""
         table = self.tables.get(table_id)
         if (table is None and self.store is not None and len(table_id) <= 64
                 and table_id not in self.broken):
@@ -131,7 +227,8 @@ class Server:
                 if row is not None:
                     table = Table.load(row, self.engine, self.store, self.seeds,
                                        self.config.limits)
-                    self.tables[table_id] = table
+                    if table.status() == "playing":
+                        self._keep(table)
             except Exception:
                 self.broken.add(table_id)
                 log.exception("table %s cannot be read back: it is not served", table_id)
@@ -162,10 +259,17 @@ class Server:
         knobs = body.get("knobs", {})
         if not isinstance(knobs, dict):
             raise RequestError(f"knobs {_short(knobs)}: expected an object of knob values")
+        if "preset" in knobs:  # the engine's binding would answer with its signature
+            raise RequestError(f"knob 'preset' {_short(knobs['preset'])}: the preset is not a "
+                               "knob, it is the body's field 'preset'")
         try:
             rules = self.engine.Rules(preset, **{str(k): _tuples(v) for k, v in knobs.items()})
-        except (BurracoError, TypeError, ValueError) as error:
+        except BurracoError as error:
             raise RequestError(str(error)) from None
+        except (TypeError, ValueError) as error:  # not the engine's own message: ours
+            log.info("rules refused for %r %r: %s", preset, knobs, error)
+            raise RequestError(f"preset {_short(preset)} with knobs {_short(knobs)}: not rules "
+                               "this server can deal") from None
         is_match = body.get("match", False)
         if not isinstance(is_match, bool):
             raise RequestError(f"match {_short(is_match)}: expected true or false")
@@ -202,10 +306,30 @@ class Server:
                 raise RequestError(f"{bots} tables of bots only are being played, the most "
                                    "this server takes: try again later", 503)
         assert self.store is not None
-        table = Table.create(new_table_id(), self.engine, rules, is_match, seats, self.store,
-                             self.seeds, float(bot_delay))
-        self.tables[table.id] = table
+        try:
+            table = Table.create(new_table_id(), self.engine, rules, is_match, seats, self.store,
+                                 self.seeds, float(bot_delay))
+        except (sqlite3.OperationalError, OSError) as error:
+            log.warning("a table could not be stored: %s", error)
+            raise RequestError(f"the database did not store the table ({error}): try again "
+                               "later", 503) from None
+        self._keep(table)
         return table, tokens
+
+    def may_create(self, client: str) -> float:
+        """Takes one table from the client's creation bucket: 0 if it may make a table now,
+        else the seconds until it may."""
+        config = self.config
+        if config.create_rate <= 0:
+            return 0.0
+        bucket = self.creators.get(client)
+        if bucket is None:
+            if len(self.creators) >= MAX_CLIENTS:
+                for key in [k for k, b in self.creators.items() if b.full()]:
+                    del self.creators[key]
+            bucket = self.creators[client] = TokenBucket(config.create_burst,
+                                                         config.create_rate / 60, config.clock)
+        return 0.0 if bucket.take() else max(bucket.wait(), 0.001)
 
 
 def _engine(name: str) -> ModuleType:
@@ -227,14 +351,52 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def _short(value: Any, limit: int = 80) -> str:
-    """``repr`` of a bad value, cut to ``limit`` characters."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def _error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def normal_origin(origin: str) -> str:
+    """An origin as browsers send it: ``scheme://host[:port]``, lower case, no final slash;
+    :class:`ValueError` quoting anything else (for ``--allow-origin``)."""
+    text = origin.strip().lower().rstrip("/")
+    scheme, _, rest = text.partition("://")
+    if scheme not in ("http", "https") or not rest or any(c in rest for c in "/?#@ "):
+        raise ValueError(f"origin {origin!r}: expected scheme://host[:port], such as "
+                         "'https://burraco.example.org'")
+    return text
+
+
+def origin_refused(server: Server, headers: Mapping[str, str]) -> str | None:
+    """Why a request's ``Origin`` is refused, or None: a request without one (not from a
+    browser page) passes, and so does the server's own origin (the host and port the request
+    was addressed to, ``Host``, over http or https) and every ``--allow-origin``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    text = origin.strip().lower().rstrip("/")
+    host = headers.get("host", "").strip().lower()
+    if host and text in (f"http://{host}", f"https://{host}"):
+        return None
+    if text in server.config.allowed_origins:
+        return None
+    return (f"origin {_short(origin)} is not this server's ({host or 'no Host header'}): "
+            "a page of another site may not use it (burraco serve --allow-origin ORIGIN)")
+
+
+def client_key(host: str | None) -> str:
+    """Whom a request is counted against: its address, an IPv6 address's /64 (one machine
+    usually holds a whole /64)."""
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 # ---- HTTP ----------------------------------------------------------------------------------------
@@ -260,6 +422,18 @@ def _server(request: Request | WebSocket) -> Server:
 async def create_table(request: Request) -> Response:
     """``POST /api/tables``: a new table; 201 with its id and one token per human seat."""
     server = _server(request)
+    refused = origin_refused(server, request.headers)
+    if refused is not None:
+        return _error(403, refused)
+    kind = request.headers.get("content-type", "")
+    if kind.split(";")[0].strip().lower() != "application/json":
+        return _error(415, f"Content-Type {_short(kind)}: expected application/json")
+    wait = server.may_create(client_key(request.client.host if request.client else None))
+    if wait > 0:
+        seconds = math.ceil(wait)
+        return _error(429, f"too many tables made from this address: at most "
+                      f"{server.config.create_burst:g} at once and {server.config.create_rate:g} "
+                      f"a minute; try again in {seconds} s", {"Retry-After": str(seconds)})
     try:
         body = await _read_body(request, server.config.max_message)
         try:
@@ -269,7 +443,8 @@ async def create_table(request: Request) -> Response:
         # In a worker thread: the table's first commit waits for the disk.
         table, tokens = await anyio.to_thread.run_sync(server.create, data)
     except RequestError as error:
-        return _error(error.status, str(error))
+        headers = {"Retry-After": "1"} if error.status == 503 else None
+        return _error(error.status, str(error), headers)
     assert server.limiter is not None
     table.kick(server.limiter, server.gate)
     return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
@@ -283,6 +458,7 @@ async def get_table(request: Request) -> Response:
     table = await _server(request).find(table_id)
     if table is None:
         return _error(404, f"no table {_short(table_id)}")
+    table.touch()
     return JSONResponse(table.summary())
 
 
@@ -307,7 +483,8 @@ async def health(request: Request) -> Response:
     import burraco
 
     playing = sum(1 for t in server.tables.values() if not t.finished)
-    return JSONResponse({"status": "ok", "version": burraco.__version__, "tables": playing})
+    return JSONResponse({"status": "ok", "version": burraco.__version__, "tables": playing,
+                         "in_memory": len(server.tables)})
 
 
 # ---- sockets -------------------------------------------------------------------------------------
@@ -316,6 +493,9 @@ async def health(request: Request) -> Response:
 async def play_socket(websocket: WebSocket) -> None:
     """``/api/tables/{id}/play?token=TOKEN``: a seat's socket."""
     server = _server(websocket)
+    if origin_refused(server, websocket.headers) is not None:
+        await websocket.close(POLICY_VIOLATION)  # before the handshake: HTTP 403
+        return
     table = await server.find(websocket.path_params["id"])
     token = websocket.query_params.get("token", "")
     seat = table.seat_of_token(token) if table is not None and len(token) <= 128 else None
@@ -329,6 +509,9 @@ async def play_socket(websocket: WebSocket) -> None:
 async def watch_socket(websocket: WebSocket) -> None:
     """``/api/tables/{id}/watch``: a spectator's socket (public views only)."""
     server = _server(websocket)
+    if origin_refused(server, websocket.headers) is not None:
+        await websocket.close(POLICY_VIOLATION)  # before the handshake: HTTP 403
+        return
     table = await server.find(websocket.path_params["id"])
     await websocket.accept()
     if table is None:
@@ -404,6 +587,7 @@ async def _handle(server: Server, table: Table, connection: Connection,
         connection.send({"type": "error", "code": "bad_message",
                          "message": f"expected a JSON object, got {_short(data)}"})
         return
+    table.touch()
     seq = data.get("seq")
     if not (seq is None or (isinstance(seq, (int, str)) and not isinstance(seq, bool)
                             and len(str(seq)) <= 64)):
@@ -428,6 +612,12 @@ async def _handle(server: Server, table: Table, connection: Connection,
             except MoveRefused as refused:
                 connection.send({"type": "error", "code": refused.code, "seq": seq,
                                  "message": str(refused)})
+                return
+            except CommitFailed:
+                log.exception("table %s: a move could not be stored", table.id)
+                connection.send({"type": "error", "code": "internal", "seq": seq,
+                                 "message": "the database did not store the move: it was not "
+                                 "played"})
                 return
             except Exception:
                 log.exception("table %s: a move could not be played", table.id)

@@ -122,7 +122,7 @@ class _Write:
 class Store:
     """The tables, seats, hands and moves of a server, in one SQLite file (or ``':memory:'``)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, busy_timeout: float = 5.0) -> None:
         self.path = path
         self._lock = threading.Lock()  # the connection
         self._turn = threading.Condition()  # the writes waiting and whether a leader commits
@@ -130,7 +130,11 @@ class Store:
         self._writing = False
         self.batches = 0  # group commits so far
         self.writes = 0  # writes they committed or refused
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.failures = 0  # transactions that failed as a whole (the database locked, the disk)
+        # busy_timeout: how long a transaction waits for a lock another connection holds before
+        # it fails with "database is locked" (the caller retries: docs/server.md "Persistence").
+        self._conn = sqlite3.connect(path, timeout=busy_timeout, check_same_thread=False,
+                                     isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
@@ -208,6 +212,7 @@ class Store:
                     self._conn.execute("ROLLBACK")
                 raise
         except BaseException as error:
+            self.failures += 1
             for write in batch:
                 write.error = write.error or error
             raise
@@ -259,6 +264,10 @@ class Store:
         if finished:
             statements.append(("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,)))
         self._write(statements)
+
+    def set_status(self, table_id: str, status: str) -> None:
+        """Sets a table's status (``'abandoned'``: closed before its end, docs/server.md)."""
+        self._write([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
 
     # ---- reads ----------------------------------------------------------------------------------
 

@@ -16,6 +16,8 @@ import hmac
 import json
 import logging
 import secrets
+import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -43,6 +45,15 @@ class RequestError(Exception):
         self.status = status
 
 
+class PolicyNotAllowed(RequestError):
+    """A ``module:attribute`` bot this server does not allow (``--allow-policy``)."""
+
+
+class CommitFailed(Exception):
+    """The database did not store a move, after every retry its caller allowed: the move was
+    taken back and nobody was told of it."""
+
+
 class MoveRefused(Exception):
     """A move the table refuses; ``code`` names why (docs/server.md "Errors")."""
 
@@ -58,6 +69,29 @@ class Limits:
     max_iterations: int = 5000  # an ISMCTS bot's iterations per move
     max_time_limit: float = 5.0  # an ISMCTS bot's time=... option, seconds
     allowed_policies: frozenset[str] = frozenset()  # the module:attribute specs a bot may name
+
+
+@dataclass
+class Retry:
+    """How a commit the database refused (locked by another process, the disk) is tried again
+    (docs/server.md "Persistence"): after ``first`` seconds, then each wait doubled up to
+    ``most``. A person's move is retried for ``patience`` seconds, the table's lock held (nothing
+    else happens at that table meanwhile), then refused as ``internal``; a bot's move is retried
+    for as long as it takes, each wait outside the table's lock."""
+
+    first: float = 0.05
+    most: float = 5.0
+    patience: float = 30.0
+
+    def next(self, delay: float) -> float:
+        """The wait after a wait of ``delay`` seconds (0: the first)."""
+        return self.first if delay <= 0 else min(self.most, 2 * delay)
+
+
+def retryable(error: BaseException) -> bool:
+    """Whether a failed write may succeed if tried again: the database locked or busy, a full
+    disk, an I/O error (not a write the database refused as such, like a duplicate row)."""
+    return isinstance(error, (sqlite3.OperationalError, OSError))
 
 
 def token_hash(token: str) -> str:
@@ -90,7 +124,7 @@ def load_bot(engine: ModuleType, spec: str, limits: Limits) -> Any:
         return search
     if ":" in spec:
         if spec not in limits.allowed_policies:
-            raise RequestError(f"bot {spec!r}: a module:attribute policy must be allowed when "
+            raise PolicyNotAllowed(f"bot {spec!r}: a module:attribute policy must be allowed when "
                                "the server starts (burraco serve --allow-policy SPEC)")
         try:
             return engine.Policy(spec)
@@ -125,15 +159,28 @@ class TokenBucket:
         self._clock = clock
         self._last = clock()
 
-    def take(self) -> bool:
-        """Takes one token if there is one."""
+    def _refill(self) -> None:
         now = self._clock()
         self.tokens = min(self.capacity, self.tokens + (now - self._last) * self.rate)
         self._last = now
+
+    def take(self) -> bool:
+        """Takes one token if there is one."""
+        self._refill()
         if self.tokens >= 1:
             self.tokens -= 1
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        self._refill()
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def full(self) -> bool:
+        """Whether the bucket is full again (then it is the same as a new one)."""
+        self._refill()
+        return self.tokens >= self.capacity
 
 
 class Connection:
@@ -229,6 +276,15 @@ class Table:
         # Called after a move is committed and before anyone is told of it (tests simulate a
         # crash there).
         self.after_commit: Callable[[], None] | None = None
+        self.abandoned = False  # closed before its end, untouched too long (docs/server.md)
+        self.clock: Callable[[], float] = time.monotonic
+        self.touched = self.clock()  # when a move, a socket or a request last came
+        self.retry = Retry()
+        self.commit_failures = 0  # commits the database refused (each retried or taken back)
+        # Called once the table is finished (the server then forgets it: it is read back from
+        # the database when asked for).
+        self.on_finish: Callable[[Table], None] | None = None
+        self.stopping = False  # the server stops: a failed commit is not retried
 
     # ---- building ------------------------------------------------------------------------------
 
@@ -254,21 +310,28 @@ class Table:
     @classmethod
     def load(cls, row: TableRow, engine: ModuleType, store: Store, seeds: Callable[[], int],
              limits: Limits) -> Table:
-        """A stored table, exactly where its last committed move left it."""
+        """A stored table, exactly where its last committed move left it. The bots of a table
+        being played are loaded again under the server's allow-list (a ``module:attribute``
+        policy no longer allowed raises :class:`PolicyNotAllowed` before anything is imported;
+        the ISMCTS bots keep the iterations they were made with); a finished or abandoned
+        table's bots never move again and are not loaded."""
+        if row.status not in ("playing", "finished", "abandoned"):
+            raise StoreError(f"table {row.id!r} has status {row.status!r}")
         rules = engine.Rules.from_text(row.rules)
         seats = [Seat(s.seat, s.kind, s.policy, s.token_sha256) for s in row.seats]
         for seat in seats:
-            if seat.kind == "bot":
+            if seat.kind == "bot" and row.status == "playing":
                 assert seat.policy is not None
                 seat.player = load_bot(engine, seat.policy, Limits(
                     max_iterations=_MASK, max_time_limit=float("inf"),
-                    allowed_policies=frozenset([seat.policy])))
+                    allowed_policies=limits.allowed_policies))
         table = cls(row.id, engine, rules, row.is_match, seats, store, seeds, row.bot_delay)
         if not row.hands:
             raise StoreError(f"table {row.id!r} has no hand")
         for number, hand in enumerate(row.hands):
             table._replay(hand, number, last=number == len(row.hands) - 1)
         table.finished = row.status == "finished"
+        table.abandoned = row.status == "abandoned"
         return table
 
     def _replay(self, hand: HandRow, number: int, last: bool) -> None:
@@ -317,8 +380,20 @@ class Table:
         return all(seat.kind == "bot" for seat in self.seats)
 
     def status(self) -> str:
-        """``'playing'`` or ``'finished'``."""
+        """``'playing'``, ``'finished'`` or ``'abandoned'``."""
+        if self.abandoned:
+            return "abandoned"
         return "finished" if self.finished else "playing"
+
+    def touch(self) -> None:
+        """Notes that someone used the table now (a table left untouched is abandoned)."""
+        self.touched = self.clock()
+
+    def idle(self, now: float, timeout: float) -> bool:
+        """Whether the table is being played, no socket is open at it and nothing happened
+        there for ``timeout`` seconds."""
+        return (not self.finished and not self.abandoned and not self.connections
+                and now - self.touched >= timeout)
 
     def view_frame(self, seat: int | None, last: dict[str, Any] | None = None,
                    seq: Any = None) -> dict[str, Any]:
@@ -328,7 +403,8 @@ class Table:
             legal: list[str] = []
         else:
             view = json.loads(self.game.to_json(player=seat))
-            legal = list(view["legal_moves"] or []) if not self.finished else []
+            legal = (list(view["legal_moves"] or [])
+                     if not (self.finished or self.abandoned) else [])
         return {"type": "view", "table": self.id, "seat": seat, "hand": self.hand,
                 "ply": len(self.moves), "status": self.status(),
                 "your_turn": bool(legal), "legal": legal, "last": last,
@@ -361,20 +437,32 @@ class Table:
     def attach(self, connection: Connection) -> None:
         """Adds a socket and sends it the fresh view (call with the lock held)."""
         self.connections.append(connection)
+        self.touch()
         connection.send(self.view_frame(connection.seat))
 
     def detach(self, connection: Connection) -> None:
         """Removes a socket."""
         if connection in self.connections:
             self.connections.remove(connection)
+        self.touch()
 
     # ---- moves ---------------------------------------------------------------------------------
 
     async def play(self, seat: int, text: Any, sender: Connection | None = None,
-                   seq: Any = None, hand: Any = None, ply: Any = None) -> None:
+                   seq: Any = None, hand: Any = None, ply: Any = None,
+                   patience: float | None = None) -> None:
         """Plays ``text`` for ``seat``; call with the lock held. Refused moves raise
         :class:`MoveRefused` and change nothing; an accepted one is committed, then every socket
-        gets its view (the sender's carries ``seq``), then the end of the hand if it came."""
+        gets its view (the sender's carries ``seq``), then the end of the hand if it came. A
+        commit the database refuses is retried for ``patience`` seconds (default the table's
+        :class:`Retry`), then the move is taken back and :class:`CommitFailed` raised."""
+        for name, value in (("hand", hand), ("ply", ply)):
+            if value is not None and type(value) is not int:
+                raise MoveRefused("bad_message", f"move {_short(text)} with {name} "
+                                  f"{_short(value)}: expected an integer {name} (or no {name})")
+        if self.abandoned:
+            raise MoveRefused("table_abandoned", f"move {_short(text)}: the table was closed "
+                              "as abandoned")
         if self.finished:
             raise MoveRefused("table_finished", f"move {text!r}: the table is finished")
         if hand is not None and hand != self.hand:
@@ -397,7 +485,8 @@ class Table:
         new = [str(move) for move in self.game.moves[before:]]
         # Committed and shown, or neither: a cancellation (the server stopping) waits for the
         # commit to finish, and is raised after it.
-        commit = asyncio.ensure_future(self._commit(seat, new, sender, seq))
+        commit = asyncio.ensure_future(self._commit(
+            seat, new, sender, seq, self.retry.patience if patience is None else patience))
         cancelled = False
         while True:
             try:
@@ -407,11 +496,12 @@ class Table:
                 if commit.done():
                     raise
                 cancelled = True
+                self.stopping = True  # a commit being retried gives up at its next failure
         if cancelled:
             raise asyncio.CancelledError()
 
     async def _commit(self, seat: int, new: list[str], sender: Connection | None,
-                      seq: Any) -> None:
+                      seq: Any, patience: float) -> None:
         record: dict[str, Any] | None = None
         next_hand: NewHand | None = None
         match = self.match
@@ -425,16 +515,33 @@ class Table:
                                     match.hands_played % self.rules.players, match.scores)
             else:
                 finished = True
+        waited = delay = 0.0
         try:
-            await anyio.to_thread.run_sync(
-                lambda: self.store.add_moves(self.id, self.hand, len(self.moves), new,
-                                             record=record, next_hand=next_hand,
-                                             finished=finished))
+            while True:
+                try:
+                    await anyio.to_thread.run_sync(
+                        lambda: self.store.add_moves(self.id, self.hand, len(self.moves), new,
+                                                     record=record, next_hand=next_hand,
+                                                     finished=finished))
+                    break
+                except Exception as error:
+                    self.commit_failures += 1
+                    if not retryable(error):
+                        raise
+                    delay = self.retry.next(delay)
+                    if self.stopping or waited + delay > patience:
+                        raise CommitFailed(f"the database did not store move {new[0]!r} "
+                                           f"({error})") from error
+                    log.warning("table %s: the database did not store move %r (%s): trying "
+                                "again in %.2f s", self.id, new[0], error, delay)
+                    await asyncio.sleep(delay)
+                    waited += delay
         except BaseException:
             for _ in new:
                 self.game.pop()
             raise
         self.moves.extend(new)
+        self.touch()
         self.match = match
         self.finished = finished
         if self.after_commit is not None:
@@ -450,12 +557,14 @@ class Table:
                 self._deal(next_hand.hand, next_hand.seed, next_hand.first_player,
                            next_hand.scores)
                 self._broadcast(lambda s: self.view_frame(s))
+        if finished and self.on_finish is not None:
+            self.on_finish(self)
 
     # ---- bots ----------------------------------------------------------------------------------
 
     def bot_to_act(self) -> Seat | None:
         """The bot seat to act, if the hand goes on and a bot is to act."""
-        if self.finished or self.game.is_over():
+        if self.finished or self.abandoned or self.game.is_over():
             return None
         seat = self.seats[self.game.turn]
         return seat if seat.kind == "bot" else None
@@ -480,9 +589,15 @@ class Table:
     async def _bots(self, limiter: anyio.CapacityLimiter,
                     gate: asyncio.Semaphore | None = None) -> None:
         """Plays the bots' moves while a bot is to act, each one in a worker thread, each after
-        the table's ``bot_delay`` (outside the lock: the table's sockets are served meanwhile)."""
+        the table's ``bot_delay`` (outside the lock: the table's sockets are served meanwhile).
+        A move the database did not store is chosen and committed again after a wait that grows
+        (:class:`Retry`), outside the lock, for as long as it takes: the table resumes by itself
+        once the database takes writes again."""
+        backoff = 0.0
         while True:
-            if self.bot_delay > 0:
+            if backoff > 0:
+                await asyncio.sleep(backoff)
+            elif self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             async with contextlib.AsyncExitStack() as stack:
                 if gate is not None:
@@ -494,7 +609,12 @@ class Table:
                     try:
                         move = await anyio.to_thread.run_sync(self._choose, seat,
                                                               limiter=limiter)
-                        await self.play(seat.seat, move)
+                        await self.play(seat.seat, move, patience=0.0)
+                        backoff = 0.0
+                    except CommitFailed as error:
+                        backoff = self.retry.next(backoff)
+                        log.warning("table %s: the bot of seat %d waits %.2f s to play again: "
+                                    "%s", self.id, seat.seat, backoff, error)
                     except Exception as error:  # a failing policy stops its table only
                         self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
                         log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
@@ -503,6 +623,12 @@ class Table:
                                                    "failed"})
                         return
             await asyncio.sleep(0)  # let the table's sockets in between two bot moves
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """``repr`` of a bad value, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _encodes(text: str) -> bool:
