@@ -935,6 +935,41 @@ def test_burraco_serve_under_uvicorn_with_the_websockets_client(tmp_path):
     assert process.returncode == 0 and out == "burraco serve: stopped\n", err
 
 
+def test_burraco_serve_takes_its_own_pages_and_the_allowed_origins_only(tmp_path):
+    """What the browser table sends (its page's origin, JSON) is served; a page of another
+    origin gets 403 for its POST and its socket's handshake, unless --allow-origin names it."""
+    import httpx
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    process, port, _ = start_serving(tmp_path / "served.sqlite3", "--allow-origin",
+                                     "https://cards.example")
+    try:
+        own = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=own, trust_env=False, timeout=10) as http:
+            made = http.post("/api/tables", json=BODY, headers={"Origin": own})
+            assert made.status_code == 201, made.text
+            table_id, token = made.json()["id"], made.json()["tokens"]["0"]
+            assert http.post("/api/tables", json=BODY,
+                             headers={"Origin": "https://cards.example"}).status_code == 201
+            foreign = http.post("/api/tables", json=BODY, headers={"Origin": "http://evil.test"})
+            assert foreign.status_code == 403 and "evil.test" in foreign.json()["error"]
+            plain = http.post("/api/tables", content=json.dumps(BODY),
+                              headers={"Content-Type": "text/plain", "Origin": own})
+            assert plain.status_code == 415
+        uri = f"ws://127.0.0.1:{port}/api/tables/{table_id}/play?token={token}"
+        for origin in (own, "https://cards.example"):
+            with connect(uri, origin=origin, open_timeout=10) as ws:
+                assert json.loads(ws.recv(timeout=10))["seat"] == 0
+        with pytest.raises(InvalidStatus) as refused:
+            with connect(uri, origin="http://evil.test", open_timeout=10):
+                pass
+        assert refused.value.response.status_code == 403
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=20)
+
+
 def test_serve_refuses_bad_options(tmp_path, capsys):
     assert cli.main(["serve", "--port", "70000", "--db", str(tmp_path / "x")]) == 2
     assert "--port 70000" in capsys.readouterr().err
@@ -944,6 +979,16 @@ def test_serve_refuses_bad_options(tmp_path, capsys):
     assert "--max-tables 0" in capsys.readouterr().err
     assert cli.main(["serve", "--rate", "0", "--db", str(tmp_path / "x")]) == 2
     assert "--rate 0" in capsys.readouterr().err
+    assert cli.main(["serve", "--create-rate", "-1", "--db", str(tmp_path / "x")]) == 2
+    assert "--create-rate -1" in capsys.readouterr().err
+    assert cli.main(["serve", "--create-burst", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--create-burst 0" in capsys.readouterr().err
+    assert cli.main(["serve", "--idle-timeout", "0", "--db", str(tmp_path / "x")]) == 2
+    assert "--idle-timeout 0" in capsys.readouterr().err
+    assert cli.main(["serve", "--busy-timeout", "nan", "--db", str(tmp_path / "x")]) == 2
+    assert "--busy-timeout nan" in capsys.readouterr().err
+    assert cli.main(["serve", "--allow-origin", "evil.test/x", "--db", str(tmp_path / "x")]) == 2
+    assert "'evil.test/x'" in capsys.readouterr().err
     (tmp_path / "junk").write_text("not a database" * 100)
     assert cli.main(["serve", "--db", str(tmp_path / "junk"), "--port", "0"]) == 1
     assert "junk" in capsys.readouterr().err
@@ -1238,7 +1283,8 @@ def test_a_stored_policy_no_longer_allowed_is_not_imported_and_its_table_closed(
         with TestClient(app_for(db)) as client:
             server = server_of(client)
             assert set(server.tables) == {other}
-            assert spec in server.closed[table_id] and "no longer allowed" in server.closed[table_id]
+            reason = server.closed[table_id]
+            assert spec in reason and "no longer allowed" in reason
             assert client.get(f"/api/tables/{table_id}").json()["status"] == "abandoned"
     assert not marker.exists()  # nothing of the module ran
     assert any(table_id in r.getMessage() and spec in r.getMessage() for r in caplog.records)

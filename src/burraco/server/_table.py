@@ -390,9 +390,10 @@ class Table:
         self.touched = self.clock()
 
     def idle(self, now: float, timeout: float) -> bool:
-        """Whether the table is being played, no socket is open at it and nothing happened
-        there for ``timeout`` seconds."""
+        """Whether the table is being played, no socket is open at it, no bot is playing there
+        (or waiting to) and nothing happened there for ``timeout`` seconds."""
         return (not self.finished and not self.abandoned and not self.connections
+                and (self.bot_task is None or self.bot_task.done())
                 and now - self.touched >= timeout)
 
     def view_frame(self, seat: int | None, last: dict[str, Any] | None = None,
