@@ -548,7 +548,8 @@ def test_a_crash_after_the_commit_and_before_the_acknowledgement_keeps_the_move(
 
 def test_a_commit_that_fails_plays_nothing_and_the_table_goes_on(tmp_path, monkeypatch):
     db = str(tmp_path / "tables.sqlite3")
-    with TestClient(app_for(db)) as client:
+    retry = Retry(first=0.01, most=0.02, patience=0.1)  # a person's move: tried for 0.1 s
+    with TestClient(app_for(db, retry=retry)) as client:
         table_id, tokens = new_table(client, ["human", "human"])
         table = table_of(client, table_id)
         before = table.game.state_string()
@@ -565,9 +566,17 @@ def test_a_commit_that_fails_plays_nothing_and_the_table_goes_on(tmp_path, monke
             answer = ws.receive_json()
             assert answer["code"] == "internal" and "not played" in answer["message"]
             assert table.game.state_string() == before and table.moves == []
-            monkeypatch.setattr(store, "add_moves", real)
+            assert table.commit_failures >= 3  # tried again before giving up
+            failures = [OSError("disk full")] * 2  # then the disk has room again
+
+            def full_for_a_while(*args, **kwargs):
+                if failures:
+                    raise failures.pop()
+                real(*args, **kwargs)
+
+            monkeypatch.setattr(store, "add_moves", full_for_a_while)
             ws.send_json({"type": "move", "move": "draw", "seq": 2})
-            assert ws.receive_json()["seq"] == 2
+            assert ws.receive_json()["seq"] == 2 and not failures
     with TestClient(app_for(db)) as client:
         assert table_of(client, table_id).moves == ["draw"]
 
@@ -999,7 +1008,9 @@ def test_serve_refuses_bad_options(tmp_path, capsys):
 QUICK_RETRY = Retry(first=0.01, most=0.1, patience=60.0)
 
 
-def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_resume(tmp_path):
+@pytest.mark.parametrize("engine_name", ["core", "reference"])
+def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_resume(
+        tmp_path, engine_name):
     """Another connection holds the database's lock (BEGIN EXCLUSIVE) for longer than the busy
     timeout: the commits fail, nothing is announced that is not stored, and once the lock is
     released the bots' table and the person's move go on by themselves; every move anyone was
@@ -1007,10 +1018,11 @@ def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_
     import sqlite3
 
     db = str(tmp_path / "tables.sqlite3")
-    with TestClient(app_for(db, busy_timeout=0.05, retry=QUICK_RETRY)) as client:
+    config = {"busy_timeout": 0.05, "retry": QUICK_RETRY, "engine": engine_name}
+    with TestClient(app_for(db, **config)) as client:
         store = server_of(client).store
         made = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
-                                                "seats": ["bot:heuristic", "bot:random"]})
+                                                "seats": ["bot:greedy", "bot:random"]})
         bots_id = made.json()["id"]
         bots = table_of(client, bots_id)
         person_id, tokens = new_table(client, ["human", "human"])
@@ -1085,7 +1097,13 @@ class Clock:
         return self.now
 
 
-def test_a_finished_table_leaves_memory_and_is_still_read_from_the_database(client):
+@pytest.mark.parametrize("engine_name", ["core", "reference"])
+def test_a_finished_table_leaves_memory_and_is_still_read_from_the_database(engine_name):
+    with TestClient(app_for(engine=engine_name)) as client:
+        finished_tables_leave_memory(client)
+
+
+def finished_tables_leave_memory(client):
     server = server_of(client)
     made = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
                                             "seats": ["bot:random", "bot:greedy"]}).json()
@@ -1104,10 +1122,11 @@ def test_a_finished_table_leaves_memory_and_is_still_read_from_the_database(clie
                                                 "tables": 0, "in_memory": 0}
 
 
-def test_an_untouched_table_is_closed_as_abandoned_and_the_cap_recovers(tmp_path):
+@pytest.mark.parametrize("engine_name", ["core", "reference"])
+def test_an_untouched_table_is_closed_as_abandoned_and_the_cap_recovers(tmp_path, engine_name):
     db = str(tmp_path / "tables.sqlite3")
     clock = Clock()
-    options = {"clock": clock, "idle_timeout": 600, "max_tables": 2}
+    options = {"clock": clock, "idle_timeout": 600, "max_tables": 2, "engine": engine_name}
     with TestClient(app_for(db, **options)) as client:
         server = server_of(client)
         idle, idle_tokens = new_table(client, ["human", "human"])
