@@ -11,6 +11,7 @@ import os
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -1021,21 +1022,19 @@ def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_
     config = {"busy_timeout": 0.05, "retry": QUICK_RETRY, "engine": engine_name}
     with TestClient(app_for(db, **config)) as client:
         store = server_of(client).store
+        # A match: its bots play on for many hands, whenever the lock comes.
         made = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
+                                                "match": True,
                                                 "seats": ["bot:greedy", "bot:random"]})
         bots_id = made.json()["id"]
         bots = table_of(client, bots_id)
         person_id, tokens = new_table(client, ["human", "human"])
         person = table_of(client, person_id)
-        shown: list[str] = []  # the bots' moves the spectator was shown, in order
+        shown: list[tuple[int, str]] = []  # the bots' moves the spectator was shown, in order
         with client.websocket_connect(f"/api/tables/{bots_id}/watch") as watch, \
                 socket(client, person_id, tokens["0"]) as ws:
             assert ws.receive_json()["ply"] == 0
-            frame = watch.receive_json()
-            first_ply = frame["ply"]
-            while len(shown) < 6:
-                frame = watch.receive_json()
-                shown += frame["last"]["moves"]
+            first = frame = watch.receive_json()
             locker = sqlite3.connect(db, isolation_level=None)
             locker.execute("BEGIN EXCLUSIVE")
             try:
@@ -1045,8 +1044,9 @@ def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_
                 wait_for(lambda: person.commit_failures >= 2 and bots.commit_failures >= 2)
                 assert store.failures >= failed + 2
                 # ... and what failed was not announced: not in the tables' moves.
-                stored = locker.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?",
-                                        (bots_id,)).fetchone()[0]
+                hand = bots.hand
+                stored = locker.execute("SELECT COUNT(*) FROM moves WHERE table_id = ? AND "
+                                        "hand = ?", (bots_id, hand)).fetchone()[0]
                 assert len(bots.moves) == stored and person.moves == []
                 assert bots.bot_task is not None and not bots.bot_task.done()
             finally:
@@ -1054,16 +1054,78 @@ def test_a_database_locked_longer_than_the_busy_timeout_stalls_tables_that_then_
                 locker.close()
             ack = ws.receive_json()  # the person's move, committed once the lock is gone
             assert ack["type"] == "view" and ack["seq"] == 1 and ack["ply"] == 1
-            # The bots' table plays on to the end of its hand by itself.
-            wait_for(lambda: bots.finished or bots.bot_task.done(), 60)
-            assert bots.bot_error is None and bots.finished
-            while frame["type"] != "result":
+            # The bots' table plays on by itself: the hand under way when the lock came ends.
+            wait_for(lambda: bots.hand > hand or bots.bot_task.done(), 60)
+            assert bots.bot_error is None and bots.hand > hand
+            while not (frame["type"] == "result" and frame["hand"] == hand):
                 frame = watch.receive_json()
-                if frame["type"] == "view":
-                    shown += frame["last"]["moves"]
+                if frame["type"] == "view" and frame["last"] is not None:
+                    shown += [(frame["hand"], move) for move in frame["last"]["moves"]]
         rows = store.load_table(bots_id)
-        assert rows.status == "finished" and rows.hands[0].moves[first_ply:] == shown
+        stored_moves = [(h.hand, move) for h in rows.hands for move in h.moves]
+        start = sum(len(h.moves) for h in rows.hands[:first["hand"]]) + first["ply"]
+        assert len(shown) > 0 and stored_moves[start:start + len(shown)] == shown
+        assert rows.hands[hand].record is not None  # the hand's end is stored with its last move
         assert store.load_table(person_id).hands[0].moves == ["draw"]
+
+
+LOCKER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+"""
+
+
+def test_burraco_serve_resumes_by_itself_after_another_process_held_the_lock(tmp_path):
+    """The real server, and another process holding the database's lock for longer than
+    --busy-timeout: the bots' table stalls, then goes on when the lock is released, and every
+    move shown to the spectator is stored."""
+    import httpx
+    from websockets.sync.client import connect
+
+    db = tmp_path / "served.sqlite3"
+    process, port, _ = start_serving(db, "--busy-timeout", "0.1")
+    shown: list[tuple[int, str]] = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as http:
+            table_id = http.post("/api/tables", json={  # a match: it plays on for many hands
+                "preset": "italian-2p", "bot_delay": 0, "match": True,
+                "seats": ["bot:greedy", "bot:random"]}).json()["id"]
+            with connect(f"ws://127.0.0.1:{port}/api/tables/{table_id}/watch",
+                         open_timeout=10) as ws:
+                first = json.loads(ws.recv(timeout=10))
+                locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db)],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          text=True)
+                try:
+                    assert locker.stdout.readline() == "locked\n"
+                    deadline = time.monotonic() + 60
+                    while http.get("/api/health").json()["commit_failures"] < 3:
+                        assert time.monotonic() < deadline, "no commit failed"
+                        time.sleep(0.05)
+                    hand = http.get(f"/api/tables/{table_id}").json()["hand"]
+                finally:
+                    locker.communicate("release\n", timeout=10)
+                frame = first
+                while not (frame["type"] == "result" and frame["hand"] == hand):
+                    frame = json.loads(ws.recv(timeout=60))
+                    if frame["type"] == "view" and frame["last"] is not None:
+                        shown += [(frame["hand"], move) for move in frame["last"]["moves"]]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=20)
+    assert "waits" in err and "database is locked" in err  # the bot's retries, logged
+    conn = sqlite3.connect(db)
+    stored = list(conn.execute("SELECT hand, move FROM moves WHERE table_id = ? "
+                               "ORDER BY hand, ply", (table_id,)))
+    start = conn.execute("SELECT COUNT(*) FROM moves WHERE table_id = ? AND hand < ?",
+                         (table_id, first["hand"])).fetchone()[0] + first["ply"]
+    conn.close()
+    assert len(shown) > 0 and stored[start:start + len(shown)] == shown
 
 
 def test_a_table_cannot_be_made_while_the_database_is_locked(tmp_path):
@@ -1119,7 +1181,8 @@ def finished_tables_leave_memory(client):
             assert watch.receive_json()["status"] == "finished"
     assert server.tables == {}
     assert client.get("/api/health").json() == {"status": "ok", "version": burraco.__version__,
-                                                "tables": 0, "in_memory": 0}
+                                                "tables": 0, "in_memory": 0,
+                                                "commit_failures": 0}
 
 
 @pytest.mark.parametrize("engine_name", ["core", "reference"])

@@ -483,8 +483,9 @@ async def health(request: Request) -> Response:
     import burraco
 
     playing = sum(1 for t in server.tables.values() if not t.finished)
+    failures = server.store.failures if server.store is not None else 0
     return JSONResponse({"status": "ok", "version": burraco.__version__, "tables": playing,
-                         "in_memory": len(server.tables)})
+                         "in_memory": len(server.tables), "commit_failures": failures})
 
 
 # ---- sockets -------------------------------------------------------------------------------------
