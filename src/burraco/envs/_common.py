@@ -8,7 +8,8 @@ Only NumPy and the engine are imported here, never Gymnasium or PettingZoo.
 from __future__ import annotations
 
 import operator
-from typing import Callable, Literal, SupportsIndex, Union
+from collections.abc import Mapping
+from typing import Any, Callable, Literal, SupportsIndex, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -124,15 +125,48 @@ def illegal_message(game: Game, action: int, who: str) -> str:
             f"nothing was played; the legal actions are {shown}{more}")
 
 
+SEED_LIMIT = 2**64
+
+
+def is_int(value: object) -> bool:
+    """An int or a NumPy integer, not a bool (nor another type that only has ``__index__``)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_seed(seed: object, what: str = "seed") -> int | None:
+    """A ``reset(seed=...)`` argument as None or an int in [0, 2**64) (the seeds a deal takes):
+    TypeError or ValueError quoting anything else, before the environment changes."""
+    if seed is None:
+        return None
+    if not is_int(seed):
+        raise TypeError(f"{what} {seed!r}: expected None or an int from 0 to 2**64 - 1")
+    value = operator.index(seed)  # type: ignore[arg-type]  # is_int checked it
+    if not 0 <= value < SEED_LIMIT:
+        raise ValueError(f"{what} {seed!r}: expected None or an int from 0 to 2**64 - 1")
+    return value
+
+
+def check_options(options: object) -> dict[str, Any]:
+    """A ``reset(options=...)`` argument as a dict (TypeError quoting anything but a mapping)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options {options!r}: expected None or a dict")
+    return dict(options)
+
+
 def action_index(game: Game, action: object) -> int:
-    """The action id as an int; refuses a non-integer (``TypeError``) or an id outside the action
-    space (``InvalidNotationError``, quoting it)."""
+    """The action id as an int; refuses a non-integer (``TypeError``, also when its ``__index__``
+    fails) or an id outside the action space (``InvalidNotationError``, quoting it)."""
     if isinstance(action, (bool, np.bool_)):
         raise TypeError(f"action {action!r}: expected an integer action id, not a bool")
     try:
         index = operator.index(action)  # type: ignore[arg-type]  # refused just below
     except TypeError:
         raise TypeError(f"action {action!r}: expected an integer action id") from None
+    except Exception as error:  # the caller's __index__ failed: say so, as a bad argument
+        raise TypeError(f"action {action!r}: expected an integer action id (its __index__ "
+                        f"raised {type(error).__name__}: {error})") from None
     if not 0 <= index < game.action_size:
         raise InvalidNotationError(
             f"action {action!r}: expected an action id from 0 to {game.action_size - 1}")

@@ -33,7 +33,9 @@ from ._common import (
     RewardKind,
     SeatPlayer,
     action_index,
+    check_options,
     check_reward,
+    check_seed,
     is_legal,
     margins,
     mask_int8,
@@ -143,8 +145,9 @@ class BurracoEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        seed = check_seed(seed)
+        given = check_options(options).get("game")
         super().reset(seed=seed)
-        given = (options or {}).get("game")
         if given is not None:
             self._game = self._start_from(given)
         else:
