@@ -66,6 +66,8 @@ from ._tally import Tally, hand_winner, unit_scores, units_of
 POLICIES = ("greedy", "heuristic", "random")  # the built-in policies; 'module:attribute' names any other
 ENGINES = _perft_tool.ENGINES
 _MASK = (1 << 64) - 1
+MAX_GAMES = 10**9  # the games (or matches) of one selfplay run, as burraco.distributed takes
+MAX_PERFT_DEPTH = 64  # the engines' perft depth limit: a deeper --depth is refused before counting
 
 
 class CliError(Exception):
@@ -710,8 +712,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     engine = load_engine(args.engine)
     rules = make_rules(engine, args.preset, args.players, args.sides)
     policies = seat_policies(args.policy, args.policies, rules.players, rules.sides)
-    if args.games < 0:
-        raise CliError(f"--games {args.games}: expected 0 or more", 2)
+    if not 0 <= args.games <= MAX_GAMES:
+        raise CliError(f"--games {args.games}: expected 0 to {MAX_GAMES:,}", 2)
     if args.max_hands < 1:
         raise CliError(f"--max-hands {args.max_hands}: expected at least 1", 2)
     seed = seed_or_random(args.seed)
@@ -885,8 +887,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     specs = [spec.strip() for spec in args.bots.split(",")]
     if len(specs) < 2:
         raise CliError(f"--bots {args.bots!r}: expected two bots or more, e.g. heuristic,greedy", 2)
-    if args.pairs < 1:
-        raise CliError(f"--pairs {args.pairs}: expected at least 1", 2)
+    if not 1 <= args.pairs <= arena.MAX_PAIRS:
+        raise CliError(f"--pairs {args.pairs}: expected 1 to {arena.MAX_PAIRS:,}", 2)
     if not 1 <= args.threads <= 64:
         raise CliError(f"--threads {args.threads}: expected 1 to 64", 2)
     if "" not in sys.path and os.getcwd() not in sys.path:
@@ -1132,8 +1134,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
         except _perft_tool.PerftFileError as error:
             raise CliError(str(error)) from None
     engine = load_engine(args.engine)
-    if args.depth < 0:
-        raise CliError(f"--depth {args.depth}: expected 0 or more", 2)
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise CliError(f"--depth {args.depth}: expected 0 to {MAX_PERFT_DEPTH}", 2)
     if args.state is not None:
         try:
             game = engine.Game.from_state_string(args.state)
