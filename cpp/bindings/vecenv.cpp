@@ -141,7 +141,8 @@ std::string problem_text(const VecEnv& env, const VecActionProblem& p, bool give
   const std::string where = std::string(kName) + ".step: env " + std::to_string(p.env) + ": ";
   if (!p.in_range)
     return where + "action " +
-           (given_unsigned ? std::to_string(static_cast<std::uint64_t>(p.action)) : std::to_string(p.action)) +
+           (given_unsigned ? std::to_string(static_cast<std::uint64_t>(p.action))
+                           : std::to_string(p.action)) +
            " is not an action id: expected an int from 0 to " +
            std::to_string(env.action_size() - 1) + "; no env was stepped";
   const MeldTable& table = meld_table(env.rules());
@@ -257,8 +258,8 @@ void bind_vecenv(py::module_& m) {
            [](PyVectorGames& v, IntArg env, IntArg state, IntArg inc) {
              const std::size_t i = env_index(v, env);
              const Pcg64::u128 increment = u128_arg(inc, "inc");
-             // PCG64 adds `inc` at every step and is only a full-period generator with it odd; NumPy's
-             // state always holds an odd one ((stream << 1) | 1), so an even one is not a state of it.
+             // PCG64 adds `inc` at every step and has its full period only with it odd; NumPy's
+             // state always holds an odd one ((stream << 1) | 1): an even one is none of its states.
              if ((increment & 1U) == 0)
                notation_error(std::string(kName) + ".seed: inc " + quote(inc) +
                               ": expected an odd int (a PCG64 increment, as NumPy's "
@@ -270,7 +271,8 @@ void bind_vecenv(py::module_& m) {
            },
            py::arg("env"), py::arg("state"), py::arg("inc"),
            "Gives env `env` the generator NumPy's PCG64 has in the state (state, inc) (its "
-           "bit_generator.state['state']; inc is odd, an even one raises InvalidNotationError): the deals of its resets without a seed and the seeds of "
+           "bit_generator.state['state']; inc is odd, an even one raises InvalidNotationError): "
+           "the deals of its resets without a seed and the seeds of "
            "the other seats' moves are drawn from it, as BurracoEnv draws them from np_random.")
       .def("reset",
            [](PyVectorGames& v, IntArg env, OptSeedArg deal, VecFloatRowsArg observations, VecMaskRowsArg masks) {
