@@ -513,12 +513,14 @@ def _open_out(path: str | None, stack: contextlib.ExitStack) -> TextIO | None:
 @contextlib.contextmanager
 def _out_errors(path: str) -> Iterator[None]:
     """An OSError of the ``--out`` file as a :class:`CliError` quoting the path (a broken pipe
-    excepted: ``main`` ends quietly on that)."""
+    excepted: ``main`` ends quietly on that; so is an error naming another file)."""
     try:
         yield
     except BrokenPipeError:
         raise
     except OSError as error:
+        if error.filename not in (None, path):
+            raise
         raise CliError(f"--out {path!r}: {error.strerror or error}") from None
 
 
