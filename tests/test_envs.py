@@ -575,6 +575,23 @@ def test_an_action_whose_index_fails_or_is_huge_is_refused():
     assert (env._game.state_string(), aec._game.state_string()) == state
 
 
+def test_numpy_numbers_are_numbers_and_a_reward_must_be_finite():
+    # np.float32 scales and np.int64 seats were refused as if they were not numbers; a NaN
+    # illegal_reward was taken (and would have been every illegal step's reward).
+    env = gym_envs.BurracoEnv("italian-2p", seat=np.int64(1), reward_scale=np.float32(500.0))
+    assert (env.seat, env.reward_scale) == (1, 500.0) and type(env.seat) is int
+    aec = pz_envs.raw_env("italian-2p", reward_scale=np.float64(250.0))
+    assert aec.reward_scale == 250.0
+    for bad in (float("nan"), float("inf"), "-1", _RaisingIndex(), True):
+        with pytest.raises(ValueError, match=r"illegal_reward .*: expected a finite number"):
+            gym_envs.BurracoEnv(illegal_reward=bad)
+    for bad in (np.int64(2), np.float64(1.0), _RaisingIndex()):
+        with pytest.raises(ValueError, match=r"seat .*: expected an int from 0 to 1"):
+            gym_envs.BurracoEnv("italian-2p", seat=bad)
+    with pytest.raises(ValueError, match=r"reward_scale np\.float32\(nan\): expected a positive"):
+        gym_envs.BurracoEnv(reward_scale=np.float32("nan"))
+
+
 # ---- packaging and docs -------------------------------------------------------------------------
 
 

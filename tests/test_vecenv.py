@@ -446,3 +446,17 @@ def test_hostile_index_objects_as_env_numbers_and_sizes():
     with pytest.raises(burraco.InvalidNotationError, match="actions .*dtype object"):
         games.step(np.array([_HugeIndex(), _RaisingIndex()], dtype=object),
                    *BurracoVectorEnv(2)._new_buffers().values())
+
+
+def test_numpy_numbers_as_seat_scale_and_random_actions_seed():
+    env = BurracoVectorEnv(2, seat=np.int64(1), reward_scale=np.float32(500.0))
+    assert (env.games.seat, env.games.reward_scale) == (1, 500.0)
+    env.reset(seed=3)
+    top = 2**64 - 1
+    np.testing.assert_array_equal(env.random_actions(np.uint64(top)), env.random_actions(top))
+    with pytest.raises(burraco.InvalidNotationError, match="nan is not a seed"):
+        env.random_actions(float("nan"))
+    with pytest.raises(burraco.InvalidNotationError, match="seat 2"):
+        BurracoVectorEnv(2, seat=np.int64(2))
+    with pytest.raises(ValueError, match=r"seat 1\.0: expected an int"):
+        BurracoVectorEnv(2, seat=1.0)

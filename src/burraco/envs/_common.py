@@ -45,13 +45,25 @@ def rules_of(preset: str | Rules) -> Rules:
     return Rules(preset)  # type: ignore[arg-type]  # Rules quotes an unknown name itself
 
 
+def is_real(value: object) -> bool:
+    """An int or a float, NumPy's included, not a bool."""
+    return (isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, (bool, np.bool_)))
+
+
 def check_reward(reward: str, scale: float) -> None:
     """Refuses an unknown reward kind or a scale that is not a positive finite number."""
     if reward not in REWARDS:
         raise ValueError(f"reward {reward!r}: expected 'margin' or 'win'")
-    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not (
-            0 < scale < float("inf")):
+    if not is_real(scale) or not 0 < float(scale) < float("inf"):
         raise ValueError(f"reward_scale {scale!r}: expected a positive finite number")
+
+
+def check_seat(seat: object, players: int) -> int:
+    """A seat argument as an int (a NumPy integer too): ValueError quoting anything else."""
+    if not is_int(seat) or not 0 <= operator.index(seat) < players:  # type: ignore[arg-type]
+        raise ValueError(f"seat {seat!r}: expected an int from 0 to {players - 1}")
+    return operator.index(seat)  # type: ignore[arg-type]  # is_int checked it
 
 
 def agent_names(players: int) -> list[str]:

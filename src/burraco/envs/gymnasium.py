@@ -11,6 +11,7 @@ C++ vector environment (``burraco.envs.vector``) unless ``vectorization_mode`` s
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal, SupportsIndex
 
 import numpy as np
@@ -35,8 +36,10 @@ from ._common import (
     action_index,
     check_options,
     check_reward,
+    check_seat,
     check_seed,
     is_legal,
+    is_real,
     margins,
     mask_int8,
     observation_bounds,
@@ -108,8 +111,9 @@ class BurracoEnv(gymnasium.Env[Observation, np.int64]):
         self.rules = rules_of(preset)
         self._game = Game(self.rules, seed=0)
         players = self._game.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat {seat!r}: expected an int from 0 to {players - 1}")
+        seat = check_seat(seat, players)
+        if not is_real(illegal_reward) or not math.isfinite(float(illegal_reward)):
+            raise ValueError(f"illegal_reward {illegal_reward!r}: expected a finite number")
         if partner is not None and players != 4:
             raise ValueError(f"partner {partner!r}: only four players have a fixed partner")
         self.seat = seat

@@ -110,9 +110,11 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         if isinstance(opponent, ISMCTS) or isinstance(partner, ISMCTS):
             raise TypeError("an ISMCTS opponent or partner searches with the GIL held; play it "
                             "in BurracoEnv")
-        if isinstance(seat, bool) or not isinstance(seat, int):
+        if not is_int(seat):
             raise ValueError(f"seat {seat!r}: expected an int")
+        seat = operator.index(seat)  # a NumPy integer too; the engine checks its range
         self.rules = rules_of(preset)
+        reward_scale = float(reward_scale)  # check_reward took it: also a NumPy number
         self.games = VectorGames(
             self.rules, num_envs, seat=seat,
             opponent=opponent,  # type: ignore[arg-type]  # the core quotes a bad name itself
@@ -236,7 +238,8 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         """A uniformly random legal action id per env (0 for an env waiting for its reset),
         drawn in the engine from ``seed``: a masked random learner for baselines and benches."""
         out = np.empty(self.num_envs, np.int64)
-        self.games.random_actions(seed, out)
+        # A NumPy integer is a seed like an int; anything else the engine refuses, quoting it.
+        self.games.random_actions(operator.index(seed) if is_int(seed) else seed, out)
         return out
 
     def __repr__(self) -> str:
