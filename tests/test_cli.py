@@ -780,3 +780,121 @@ def test_play_against_an_ismcts_bot():
 def test_play_refuses_a_bad_ismcts_spec():
     status = cli.main(["play", "--preset", "italian-2p", "--bots", "ismcts:40:depth=2"])
     assert status == 2
+
+
+# ---- hostile command lines: one line on stderr, a non-zero status, nothing half done ---------------
+
+
+def _refused(capsys, argv: list[str], *quoted: str, status: int | None = None) -> str:
+    """``burraco ARGV`` in this process: a non-zero status and one error line quoting ``quoted``."""
+    done = cli.main(argv)
+    captured = capsys.readouterr()
+    assert done != 0 and (status is None or done == status), (done, captured.err)
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"burraco {argv[0]}: error: "), captured.err
+    for text in quoted:
+        assert text in lines[0], (text, lines[0])
+    return lines[0]
+
+
+@pytest.fixture
+def unwritable_folder(tmp_path):
+    """A folder this process may not create files in (root ignores modes: then sysfs's root,
+    where no one may create a file)."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    candidates = [folder, Path("/sys")]
+    for candidate in candidates:
+        try:
+            (candidate / "probe").touch()
+        except OSError:
+            yield candidate
+            break
+        (candidate / "probe").unlink()
+    else:
+        pytest.fail("no folder here refuses to be written to")
+    folder.chmod(0o700)
+
+
+def test_selfplay_out_on_a_full_disk_is_one_line(capsys):
+    _refused(capsys, ["selfplay", "--preset", "italian-2p", "--games", "3", "--seed", "1",
+                      "--out", "/dev/full", "--quiet"], "--out '/dev/full': No space left on device",
+             status=1)
+
+
+def test_arena_out_on_a_full_disk_is_one_line(capsys):
+    _refused(capsys, ["arena", "--preset", "italian-2p", "--bots", "random,greedy", "--pairs", "1",
+                      "--seed", "1", "--out", "/dev/full", "--quiet"],
+             "--out '/dev/full': No space left on device")
+
+
+def test_out_in_a_folder_that_cannot_be_written_is_one_line(capsys, tmp_path, unwritable_folder):
+    out = str(unwritable_folder / "x.jsonl")
+    _refused(capsys, ["selfplay", "--preset", "italian-2p", "--games", "1", "--out", out,
+                      "--quiet"], f"--out {out!r}: Permission denied")
+    missing = str(tmp_path / "no-folder" / "x.jsonl")
+    _refused(capsys, ["selfplay", "--preset", "italian-2p", "--games", "1", "--out", missing,
+                      "--quiet"], f"--out {missing!r}: No such file or directory")
+
+
+def test_replay_says_what_is_wrong_with_the_file(capsys, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    blank = tmp_path / "blank.jsonl"
+    blank.write_text("\n\n", encoding="utf-8")
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage\n")
+    for path, what in (("/dev/null", "empty, not a records file"),
+                       (str(empty), "empty, not a records file"),
+                       (str(blank), "empty, not a records file"),
+                       (str(tmp_path), "is a folder, not a records file"),
+                       (str(binary), "not a records file (not UTF-8 text: invalid start byte at "
+                                     "byte 0)"),
+                       (str(tmp_path / "none.jsonl"), "no such file")):
+        for extra in ([], ["--list"]):
+            _refused(capsys, ["replay", path, *extra], f"{path!r}: {what}", status=1)
+
+
+def test_perft_says_what_is_wrong_with_the_file(capsys, tmp_path):
+    binary = tmp_path / "binary.perft"
+    binary.write_bytes(b"\xff\xfe\n")
+    for path, what in (("/dev/null", "not a perft file (no position in it)"),
+                       (str(tmp_path), "is a folder, not a perft file"),
+                       (str(binary), "not a perft file (not UTF-8 text")):
+        _refused(capsys, ["perft", path], f"{path!r}: {what}")
+    perft_file = str(ROOT / "tests" / "data" / "perft" / "italian-2p.perft")
+    _refused(capsys, ["perft", perft_file, "--id", "no-such-id"],
+             "--id 'no-such-id': no position of", "has that id")
+
+
+@pytest.mark.parametrize("argv, quoted", [
+    (["selfplay", "--games", str(10**23)], f"--games {10**23}: expected 0 to 1,000,000,000"),
+    (["selfplay", "--games", "1000000001"], "--games 1000000001: expected 0 to 1,000,000,000"),
+    (["perft", "--depth", str(10**20)], f"--depth {10**20}: expected 0 to 64"),
+    (["perft", "--depth", "65"], "--depth 65: expected 0 to 64"),
+    (["arena", "--bots", "random,greedy", "--pairs", str(10**14)],
+     f"--pairs {10**14}: expected 1 to 10,000,000"),
+    (["selfplay", "--games", "1", "--policy", "\udcff\udcfe"], "unknown policy '\\udcff\\udcfe'"),
+    (["selfplay", "--games", "1", "--preset", "\udcff"], "'\\udcff' is not valid text"),
+    (["replay", "/tmp/\udcffnone.jsonl"], "'/tmp/\\udcffnone.jsonl': no such file"),
+    (["selfplay", "--games", "1", "--policy", "ismcts:10:c=nan"], "exploration nan"),
+])
+def test_hostile_arguments_are_refused_at_once(capsys, argv, quoted):
+    # A count far beyond what a run takes used to start a run that never ends (a perft depth
+    # beyond the engines' 64 failed only after counting every depth below it).
+    _refused(capsys, [*argv, "--quiet"] if argv[0] == "selfplay" else argv, quoted)
+
+
+def test_arena_plot_goes_to_the_path_asked_for(capsys, tmp_path):
+    # Without a suffix matplotlib wrote path + '.png' while the command said it wrote the path.
+    plot = tmp_path / "plot"
+    argv = ["arena", "--preset", "italian-2p", "--bots", "random,greedy", "--pairs", "1",
+            "--seed", "1", "--quiet", "--plot"]
+    assert cli.main([*argv, str(plot)]) == 0
+    assert f"wrote the plot to {plot}" in capsys.readouterr().out
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and sorted(tmp_path.iterdir()) == [plot]
+    _refused(capsys, [*argv, "/dev/full"], "--plot /dev/full:", "No space left on device")
+    _refused(capsys, [*argv, str(tmp_path / "plot.nope")], "the suffix 'nope' is not an image "
+                                                            "format matplotlib writes")
+    assert not Path("/dev/full.png").exists()

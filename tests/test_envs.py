@@ -495,6 +495,103 @@ def test_gymnasium_arguments_are_checked():
         gymnasium.make("burraco/Italian2p-v0", reward="points")
 
 
+class _RaisingIndex:
+    def __index__(self) -> int:
+        raise RuntimeError("no index here")
+
+
+class _HugeIndex:
+    def __index__(self) -> int:
+        return 2**200
+
+
+BAD_SEEDS = [
+    (1.5, TypeError, r"seed 1\.5: expected None or an int from 0 to 2\*\*64 - 1"),
+    (float("nan"), TypeError, r"seed nan: expected None or an int"),
+    (True, TypeError, r"seed True: expected None or an int"),
+    ("3", TypeError, r"seed '3': expected None or an int"),
+    (_RaisingIndex(), TypeError, r"seed <.*_RaisingIndex.*>: expected None or an int"),
+    (_HugeIndex(), TypeError, r"seed <.*_HugeIndex.*>: expected None or an int"),
+    (-1, ValueError, r"seed -1: expected None or an int from 0 to 2\*\*64 - 1"),
+    (2**64, ValueError, r"seed 18446744073709551616: expected None or an int"),
+]
+
+
+@pytest.mark.parametrize("seed, error, message", BAD_SEEDS)
+def test_gymnasium_and_aec_refuse_a_bad_seed_and_change_nothing(seed, error, message):
+    gym_env = gym_envs.BurracoEnv("italian-2p")
+    gym_env.reset(seed=5)
+    aec = pz_envs.raw_env("italian-2p")
+    aec.reset(seed=5)
+    states = gym_env._game.state_string(), aec._game.state_string()
+    draws = gym_env.np_random.bit_generator.state, aec._np_random.bit_generator.state
+    with pytest.raises(error, match=message):
+        gym_env.reset(seed=seed)
+    with pytest.raises(error, match=message):
+        aec.reset(seed=seed)
+    assert (gym_env._game.state_string(), aec._game.state_string()) == states
+    assert (gym_env.np_random.bit_generator.state, aec._np_random.bit_generator.state) == draws
+
+
+def test_gymnasium_and_aec_take_numpy_integer_seeds():
+    top = 2**64 - 1
+    for given, as_int in ((np.uint64(top), top), (np.int32(7), 7)):
+        assert (gym_envs.BurracoEnv().reset(seed=given)[0]
+                == gym_envs.BurracoEnv().reset(seed=as_int)[0]).all()
+        aec, expected = pz_envs.raw_env(), pz_envs.raw_env()
+        aec.reset(seed=given)
+        expected.reset(seed=as_int)
+        assert aec._game.state_string() == expected._game.state_string()
+
+
+def test_gymnasium_and_aec_refuse_options_that_are_not_a_dict():
+    with pytest.raises(TypeError, match=r"options \[1\]: expected None or a dict"):
+        gym_envs.BurracoEnv().reset(seed=1, options=[1])
+    with pytest.raises(TypeError, match=r"options 'game': expected None or a dict"):
+        pz_envs.raw_env().reset(seed=1, options="game")
+
+
+def test_an_action_whose_index_fails_or_is_huge_is_refused():
+    env = gym_envs.BurracoEnv("italian-2p", illegal="raise")
+    env.reset(seed=2)
+    aec = pz_envs.raw_env("italian-2p")
+    aec.reset(seed=2)
+    state = env._game.state_string(), aec._game.state_string()
+    for step in (env.step, aec.step):
+        with pytest.raises(TypeError, match=r"action <.*_RaisingIndex.*>: expected an integer "
+                                            r"action id \(its __index__ raised RuntimeError: no "
+                                            r"index here\)"):
+            step(_RaisingIndex())
+        with pytest.raises(burraco.InvalidNotationError,
+                           match=r"action <.*_HugeIndex.*>: expected an action id from 0"):
+            step(_HugeIndex())
+        for bad in (float("nan"), np.array([0]), np.float64(1.0)):
+            with pytest.raises(TypeError, match=r"action .*: expected an integer action id"):
+                step(bad)
+        with pytest.raises(burraco.InvalidNotationError,
+                           match=r"action np\.uint64\(18446744073709551615\)|action "
+                                 r"18446744073709551615"):
+            step(np.uint64(2**64 - 1))
+    assert (env._game.state_string(), aec._game.state_string()) == state
+
+
+def test_numpy_numbers_are_numbers_and_a_reward_must_be_finite():
+    # np.float32 scales and np.int64 seats were refused as if they were not numbers; a NaN
+    # illegal_reward was taken (and would have been every illegal step's reward).
+    env = gym_envs.BurracoEnv("italian-2p", seat=np.int64(1), reward_scale=np.float32(500.0))
+    assert (env.seat, env.reward_scale) == (1, 500.0) and type(env.seat) is int
+    aec = pz_envs.raw_env("italian-2p", reward_scale=np.float64(250.0))
+    assert aec.reward_scale == 250.0
+    for bad in (float("nan"), float("inf"), "-1", _RaisingIndex(), True):
+        with pytest.raises(ValueError, match=r"illegal_reward .*: expected a finite number"):
+            gym_envs.BurracoEnv(illegal_reward=bad)
+    for bad in (np.int64(2), np.float64(1.0), _RaisingIndex()):
+        with pytest.raises(ValueError, match=r"seat .*: expected an int from 0 to 1"):
+            gym_envs.BurracoEnv("italian-2p", seat=bad)
+    with pytest.raises(ValueError, match=r"reward_scale np\.float32\(nan\): expected a positive"):
+        gym_envs.BurracoEnv(reward_scale=np.float32("nan"))
+
+
 # ---- packaging and docs -------------------------------------------------------------------------
 
 

@@ -4,7 +4,11 @@ shards, a folder of another run is refused, and the Parquet table holds one row 
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +19,7 @@ import ray
 import burraco
 from burraco import Rules, cli, distributed, playouts, read_records
 from burraco._errors import BurracoError, InvalidNotationError
+from burraco._tally import unit_scores
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -150,7 +155,7 @@ def test_a_shards_lines_and_rows_are_those_of_its_hands(preset, matches):
         for i, line in enumerate(records):
             game = burraco.Game.from_record(line)
             assert json.dumps(game.record(), separators=(",", ":")) == line
-            scores = cli.unit_scores(rules, game.result())
+            scores = unit_scores(rules, game.result())
             winner = max(range(len(scores)), key=scores.__getitem__)
             assert columns["seed"][i] == game.seed and columns["first_player"][i] == game.first_player
             assert columns["moves"][i] == len(game.moves)
@@ -205,3 +210,187 @@ def test_refusals(tmp_path, capsys):
     assert "--ray needs --out DIR" in capsys.readouterr().err
     assert cli.main(["selfplay", "--preset", "italian-2p", "--games", "2", "--shard-size", "3"]) == 2
     assert "--shard-size and --restart go with --ray" in capsys.readouterr().err
+
+
+# ---- six players ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sides", [3, 2])
+@pytest.mark.parametrize("matches", [False, True])
+def test_six_players_have_one_unit_per_side(tmp_path, sides, matches):
+    # Three sides of two used to be summed into two units (an IndexError on the third score).
+    rules = Rules("brazilian", players=6, sides=sides)
+    summary = distributed.selfplay(rules, 3, tmp_path / "run", policies="random", seed=4,
+                                   shard_size=2, matches=matches, max_hands=2)
+    assert summary.units == [f"side {side}" for side in range(sides)]
+    rows = pq.read_table(tmp_path / "run" / "hands").to_pydict()
+    column = "match_scores" if matches else "scores"
+    finals = [scores for scores in rows[column] if scores is not None]
+    assert len(finals) == 3 and all(len(scores) == sides for scores in rows["scores"])
+    assert summary.score_sums == [sum(scores[side] for scores in finals) for side in range(sides)]
+    assert sum(summary.wins) + summary.draws == summary.games == 3
+    for i, line in enumerate(lines(tmp_path / "run")):
+        assert rows["scores"][i] == unit_scores(rules, burraco.Game.from_record(line).result())
+    stored = json.loads((tmp_path / "run" / "summary.json").read_text())["summary"]
+    assert stored["units"] == summary.units and len(stored["score_sums"]) == sides
+
+
+# ---- damaged shards on resume --------------------------------------------------------------------
+
+
+RUN = dict(policies="random", seed=9, shard_size=2)
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory) -> tuple[Path, distributed.RunSummary]:
+    """A finished run of three shards of two hands, the one each damaged copy must come back to."""
+    folder = tmp_path_factory.mktemp("whole") / "run"
+    return folder, distributed.selfplay("italian-2p", 6, folder, **RUN)
+
+
+def _records(folder: Path, shard: int) -> Path:
+    return folder / "records" / f"shard-{shard:05d}.jsonl"
+
+
+def _hands(folder: Path, shard: int) -> Path:
+    return folder / "hands" / f"shard-{shard:05d}.parquet"
+
+
+def _cut_records(folder: Path) -> None:
+    data = _records(folder, 1).read_bytes()
+    _records(folder, 1).write_bytes(data[:len(data) // 2])
+
+
+def _drop_last_record(folder: Path) -> None:
+    first = _records(folder, 1).read_text(encoding="utf-8").splitlines()[0]
+    _records(folder, 1).write_text(first + "\n", encoding="utf-8")
+
+
+def _other_shards_records(folder: Path) -> None:
+    _records(folder, 1).write_bytes(_records(folder, 0).read_bytes())
+
+
+def _garbage_table(folder: Path) -> None:
+    _hands(folder, 1).write_bytes(b"PAR1" + b"\x00" * 64 + b"PAR1")
+
+
+def _cut_table(folder: Path) -> None:
+    data = _hands(folder, 1).read_bytes()
+    _hands(folder, 1).write_bytes(data[:len(data) // 2])
+
+
+def _fewer_rows(folder: Path) -> None:
+    pq.write_table(pq.read_table(_hands(folder, 1)).slice(0, 1), _hands(folder, 1))
+
+
+def _other_columns(folder: Path) -> None:
+    pq.write_table(pq.read_table(_hands(folder, 1)).drop_columns(["moves"]), _hands(folder, 1))
+
+
+def _other_shards_table(folder: Path) -> None:
+    _hands(folder, 1).write_bytes(_hands(folder, 0).read_bytes())
+
+
+def _records_gone(folder: Path) -> None:
+    _records(folder, 1).unlink()
+
+
+@pytest.mark.parametrize("damage, where, what", [
+    (_cut_records, "records", r"not the shard's records \(line \d: .* is not a JSON game record"),
+    (_drop_last_record, "records", r"1 records for the 2 rows of .*shard-00001\.parquet"),
+    (_other_shards_records, "records", r"record 1 is not the hand of row 1 of"),
+    (lambda folder: _records(folder, 1).write_bytes(b"\xff\xfe{}\n"), "records",
+     r"not the shard's records \("),
+    (_records_gone, "records", r"missing, while the shard's table is there"),
+    (_garbage_table, "hands", r"the table does not read \("),
+    (_cut_table, "hands", r"the table does not read \("),
+    (_fewer_rows, "records", r"2 records for the 1 rows of"),
+    (_other_columns, "hands", r"the table's columns are not those of a hands table"),
+    (_other_shards_table, "hands", r"its games are not the shard's games 2 to 3"),
+])
+def test_a_damaged_shard_is_played_again(tmp_path, whole_run, damage, where, what):
+    whole, summary = whole_run
+    folder = tmp_path / "run"
+    shutil.copytree(whole, folder)
+    damage(folder)
+    damaged = (_records if where == "records" else _hands)(folder, 1)
+    # Reading the folder names the damaged file and what is wrong, in one line.
+    with pytest.raises(BurracoError) as raised:
+        distributed.summarize(folder)
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith(f"{damaged}: ")
+    assert re.search(what, message), message
+    # Resuming plays that shard again, and the run is the whole run's, file for file.
+    resumed = distributed.selfplay("italian-2p", 6, folder, **RUN)
+    assert (resumed.shards_played, resumed.shards_skipped, resumed.hands_played) == (1, 2, 2)
+    assert len(resumed.damaged) == 1 and re.search(what, resumed.damaged[0])
+    assert resumed.damaged[0].startswith(f"{damaged}: ")
+    assert lines(folder) == lines(whole)
+    assert pq.read_table(folder / "hands").equals(pq.read_table(whole / "hands"))
+    assert (resumed.wins, resumed.score_sums, resumed.reasons, resumed.hands, resumed.moves) == (
+        summary.wins, summary.score_sums, summary.reasons, summary.hands, summary.moves)
+    assert distributed.summarize(folder).score_sums == summary.score_sums
+    assert not list(folder.rglob("*.tmp"))
+
+
+def test_a_shard_without_its_table_is_played_again_as_unfinished(tmp_path, whole_run):
+    whole, summary = whole_run
+    folder = tmp_path / "run"
+    shutil.copytree(whole, folder)
+    _hands(folder, 2).unlink()  # a kill between the records and the table
+    assert distributed.summarize(folder).hands == 4
+    resumed = distributed.selfplay("italian-2p", 6, folder, **RUN)
+    assert (resumed.shards_played, resumed.shards_skipped, resumed.damaged) == (1, 2, [])
+    assert lines(folder) == lines(whole) and resumed.score_sums == summary.score_sums
+
+
+def test_the_command_says_which_shard_it_played_again(tmp_path, whole_run, capsys):
+    whole, _ = whole_run
+    folder = tmp_path / "run"
+    shutil.copytree(whole, folder)
+    _cut_records(folder)
+    argv = ["selfplay", "--preset", "italian-2p", "--games", "6", "--seed", "9", "--policy",
+            "random", "--ray", "--out", str(folder), "--shard-size", "2", "--quiet", "--no-color"]
+    assert cli.main(argv) == 0
+    shown = capsys.readouterr().out
+    assert "shards: 1 played now (2 hands), 2 finished before (of 3)" in shown
+    assert f"played again, as it was damaged: {_records(folder, 1)}: not the shard's records" \
+        in " ".join(shown.split())
+    assert lines(folder) == lines(whole)
+
+
+def test_a_shard_that_cannot_be_written_leaves_nothing_and_resumes(tmp_path, whole_run,
+                                                                    monkeypatch):
+    # The disk fills while the second table is written: the run stops with one line naming the
+    # file, and leaves that shard without a table and no temporary file; the run then resumes.
+    whole, summary = whole_run
+    folder = tmp_path / "run"
+    real = pq.write_table
+    tables = []
+
+    def fill_the_disk(table, where, **kwargs):
+        tables.append(table)
+        if len(tables) == 2:
+            where.write(b"PAR1 half a table")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(table, where, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", fill_the_disk)
+    with pytest.raises(BurracoError) as raised:
+        distributed.selfplay("italian-2p", 6, folder, **RUN)
+    message = str(raised.value)
+    assert re.fullmatch(r".*/hands/shard-0000\d\.parquet: cannot write it \(No space left on "
+                        r"device\)", message), message
+    assert len(list((folder / "hands").glob("*.parquet"))) == 1
+    assert not list(folder.rglob("*.tmp"))
+    monkeypatch.setattr(pq, "write_table", real)
+    resumed = distributed.selfplay("italian-2p", 6, folder, **RUN)
+    assert (resumed.shards_played, resumed.shards_skipped, resumed.damaged) == (2, 1, [])
+    assert lines(folder) == lines(whole) and resumed.score_sums == summary.score_sums
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_line(tmp_path):
+    for out, message in (("/dev/full", "/dev/full: not a folder"),
+                         ("/dev/full/run", "/dev/full/run: cannot make the run's folder \\(")):
+        with pytest.raises(BurracoError, match=message):
+            distributed.selfplay("italian-2p", 2, out, **RUN)

@@ -337,3 +337,126 @@ def test_copy_false_reuses_its_arrays_and_copy_true_does_not():
     d, *_ = fresh.step(fresh.random_actions(0))
     assert c is not d and not np.shares_memory(c, d)
     np.testing.assert_array_equal(b, d)
+
+
+class _RaisingIndex:
+    """An object whose __index__ raises."""
+
+    def __index__(self) -> int:
+        raise RuntimeError("no index here")
+
+
+class _HugeIndex:
+    """An object whose __index__ is far outside every range."""
+
+    def __index__(self) -> int:
+        return 2**200
+
+
+def test_an_unsigned_action_is_quoted_as_given():
+    # A uint64 id above 2**63 - 1 used to be quoted as the negative int64 it was read as.
+    env = BurracoVectorEnv(2, copy=False)
+    env.reset(seed=4)
+    states = [env.games.game(i).state_string() for i in range(2)]
+    for big in (2**64 - 1, 2**63):
+        actions = np.array([0, big], np.uint64)
+        with pytest.raises(burraco.InvalidNotationError,
+                           match=rf"env 1: action {big} is not an action id: expected an int "
+                                 r"from 0 to 16096; no env was stepped"):
+            env.step(actions)
+    with pytest.raises(burraco.InvalidNotationError, match="env 0: action 16097 is not an action"):
+        env.step(np.array([16097, 0], np.uint16))
+    with pytest.raises(burraco.InvalidNotationError, match="env 0: action -1 is not an action"):
+        env.step(np.array([-1, 0], np.int8))
+    assert [env.games.game(i).state_string() for i in range(2)] == states
+
+
+@pytest.mark.parametrize("seed, error, message", [
+    (1.5, TypeError, r"seed 1\.5: expected None, an int, or a list of 3 seeds"),
+    (float("nan"), TypeError, r"seed nan: expected None, an int"),
+    (True, TypeError, r"seed True: expected None, an int"),
+    (np.bool_(True), TypeError, r"seed np\.True_: expected None, an int|seed True: expected"),
+    ("12", TypeError, r"seed '12': expected None, an int"),
+    (np.zeros((1, 3), np.int64), TypeError, r"seed array\(\[\[0, 0, 0\]\]\): expected"),
+    (_RaisingIndex(), TypeError, r"seed <.*_RaisingIndex.*>: expected None, an int"),
+    (-1, ValueError, r"seed -1: expected an int from 0 to 18446744073709551613 \(env i deals "
+                     r"seed \+ i"),
+    (2**64 - 2, ValueError, r"seed 18446744073709551614: expected an int from 0 to "
+                            r"18446744073709551613"),
+    (2**64, ValueError, r"seed 18446744073709551616: expected an int from 0"),
+    ([1, 2], ValueError, r"seed: a list of 2 seeds for 3 envs"),
+    ([1, 2, 3, 4], ValueError, r"seed: a list of 4 seeds for 3 envs"),
+    ([1, 1.5, None], TypeError, r"seed\[1\] 1\.5: expected None or an int from 0 to 2\*\*64 - 1"),
+    ([1, None, -2], ValueError, r"seed\[2\] -2: expected None or an int from 0 to 2\*\*64 - 1"),
+    ([1, None, 2**64], ValueError, r"seed\[2\] 18446744073709551616: expected None or an int"),
+    ([_HugeIndex(), None, 1], TypeError, r"seed\[0\] <.*_HugeIndex.*>: expected None or an int"),
+    ([False, None, 1], TypeError, r"seed\[0\] False: expected None or an int"),
+])
+def test_a_bad_seed_is_refused_quoting_it_and_changes_nothing(seed, error, message):
+    env = BurracoVectorEnv(3, copy=False)
+    observations, _ = env.reset(seed=8)
+    saved = observations.copy()
+    states = [env.games.game(i).state_string() for i in range(3)]
+    with pytest.raises(error, match=message):
+        env.reset(seed=seed)
+    assert [env.games.game(i).state_string() for i in range(3)] == states
+    np.testing.assert_array_equal(observations, saved)
+
+
+def test_numpy_integer_seeds_deal_as_ints():
+    # np.uint64 near the top, NumPy integers in a list and a 1-d array of seeds are seeds like ints.
+    top = 2**64 - 3
+    for given, ints in ((np.uint64(top), top), ([np.int32(5), np.uint16(6), np.uint8(7)], [5, 6, 7]),
+                        (np.array([9, 10, 11], np.int64), [9, 10, 11])):
+        env, expected = BurracoVectorEnv(3), BurracoVectorEnv(3)
+        np.testing.assert_array_equal(env.reset(seed=given)[0], expected.reset(seed=ints)[0])
+
+
+def test_bad_options_are_refused():
+    env = BurracoVectorEnv(2)
+    with pytest.raises(TypeError, match=r"options \[1, 2\]: expected None or a dict"):
+        env.reset(seed=1, options=[1, 2])
+
+
+def test_an_even_pcg64_increment_is_refused():
+    # NumPy's PCG64 keeps an odd increment ((stream << 1) | 1); an even one is not its state.
+    games = burraco._core.VectorGames(burraco.Rules("italian-2p"), 2)
+    state = np.random.PCG64(5).state["state"]
+    assert state["inc"] % 2 == 1
+    games.seed(0, state["state"], state["inc"])
+    for even in (0, 2, state["inc"] - 1, 2**128 - 2):
+        with pytest.raises(burraco.InvalidNotationError,
+                           match=rf"VectorGames\.seed: inc {even}: expected an odd int \(a PCG64 "
+                                 r"increment"):
+            games.seed(1, state["state"], even)
+    for bad in (-1, 2**128, 1.5, _RaisingIndex()):
+        with pytest.raises(burraco.InvalidNotationError, match=r"inc .*: expected an int in"):
+            games.seed(1, state["state"], bad)
+
+
+def test_hostile_index_objects_as_env_numbers_and_sizes():
+    games = burraco._core.VectorGames(burraco.Rules("italian-2p"), 2)
+    for bad in (_RaisingIndex(), _HugeIndex(), float("nan"), np.float64(1.0)):
+        with pytest.raises(burraco.InvalidNotationError, match=r"env .*: expected an int from 0 to 1"):
+            games.needs_reset(bad)
+        with pytest.raises(burraco.InvalidNotationError, match=r"num_envs .*: expected an int from 1"):
+            BurracoVectorEnv(bad)
+        with pytest.raises(burraco.InvalidNotationError, match=r"threads .*: expected an int from 1"):
+            BurracoVectorEnv(2, threads=bad)
+    with pytest.raises(burraco.InvalidNotationError, match="actions .*dtype object"):
+        games.step(np.array([_HugeIndex(), _RaisingIndex()], dtype=object),
+                   *BurracoVectorEnv(2)._new_buffers().values())
+
+
+def test_numpy_numbers_as_seat_scale_and_random_actions_seed():
+    env = BurracoVectorEnv(2, seat=np.int64(1), reward_scale=np.float32(500.0))
+    assert (env.games.seat, env.games.reward_scale) == (1, 500.0)
+    env.reset(seed=3)
+    top = 2**64 - 1
+    np.testing.assert_array_equal(env.random_actions(np.uint64(top)), env.random_actions(top))
+    with pytest.raises(burraco.InvalidNotationError, match="nan is not a seed"):
+        env.random_actions(float("nan"))
+    with pytest.raises(burraco.InvalidNotationError, match="seat 2"):
+        BurracoVectorEnv(2, seat=np.int64(2))
+    with pytest.raises(ValueError, match=r"seat 1\.0: expected an int"):
+        BurracoVectorEnv(2, seat=1.0)

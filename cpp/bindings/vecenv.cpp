@@ -134,11 +134,16 @@ std::string action_text(const MeldTable& table, int id) {
   return std::to_string(id) + (action_move(id, table, m) ? " ('" + move_text(m) + "')" : "");
 }
 
-// The message of a bad action (docs/rl.md "The vector environment").
-std::string problem_text(const VecEnv& env, const VecActionProblem& p) {
+// The message of a bad action (docs/rl.md "The vector environment"). The ids were read as int64:
+// from an unsigned array (`given_unsigned`) an id above 2**63 - 1 became negative, and is quoted
+// as the caller gave it.
+std::string problem_text(const VecEnv& env, const VecActionProblem& p, bool given_unsigned) {
   const std::string where = std::string(kName) + ".step: env " + std::to_string(p.env) + ": ";
   if (!p.in_range)
-    return where + "action " + std::to_string(p.action) + " is not an action id: expected an int from 0 to " +
+    return where + "action " +
+           (given_unsigned ? std::to_string(static_cast<std::uint64_t>(p.action))
+                           : std::to_string(p.action)) +
+           " is not an action id: expected an int from 0 to " +
            std::to_string(env.action_size() - 1) + "; no env was stepped";
   const MeldTable& table = meld_table(env.rules());
   const GameState& s = env.state(p.env);
@@ -252,14 +257,22 @@ void bind_vecenv(py::module_& m) {
       .def("seed",
            [](PyVectorGames& v, IntArg env, IntArg state, IntArg inc) {
              const std::size_t i = env_index(v, env);
-             const Pcg64 stream(u128_arg(state, "state"), u128_arg(inc, "inc"));
+             const Pcg64::u128 increment = u128_arg(inc, "inc");
+             // PCG64 adds `inc` at every step and has its full period only with it odd; NumPy's
+             // state always holds an odd one ((stream << 1) | 1): an even one is none of its states.
+             if ((increment & 1U) == 0)
+               notation_error(std::string(kName) + ".seed: inc " + quote(inc) +
+                              ": expected an odd int (a PCG64 increment, as NumPy's "
+                              "bit_generator.state['state']['inc'] holds)");
+             const Pcg64 stream(u128_arg(state, "state"), increment);
              py::gil_scoped_release release;
              std::lock_guard<std::mutex> lock(*v.busy);
              v.env->seed(static_cast<int>(i), stream);
            },
            py::arg("env"), py::arg("state"), py::arg("inc"),
            "Gives env `env` the generator NumPy's PCG64 has in the state (state, inc) (its "
-           "bit_generator.state['state']): the deals of its resets without a seed and the seeds of "
+           "bit_generator.state['state']; inc is odd, an even one raises InvalidNotationError): "
+           "the deals of its resets without a seed and the seeds of "
            "the other seats' moves are drawn from it, as BurracoEnv draws them from np_random.")
       .def("reset",
            [](PyVectorGames& v, IntArg env, OptSeedArg deal, VecFloatRowsArg observations, VecMaskRowsArg masks) {
@@ -305,6 +318,7 @@ void bind_vecenv(py::module_& m) {
                                          std::string(py::str(actions.attr("dtype"))) + ")"
                                    : "(a " + type_name(actions) + ")") +
                               ": expected a NumPy integer array of shape (" + std::to_string(n) + ",)");
+             const bool given_unsigned = py::reinterpret_borrow<py::array>(actions).dtype().kind() == 'u';
              // A copy: the envs read it on other threads while the outputs are written.
              const auto ids = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(actions);
              if (!ids) throw py::error_already_set();
@@ -335,7 +349,7 @@ void bind_vecenv(py::module_& m) {
                std::lock_guard<std::mutex> lock(*v.busy);
                problem = v.env->check(chosen.data());
                if (problem) {
-                 message = problem_text(*v.env, *problem);
+                 message = problem_text(*v.env, *problem, given_unsigned);
                } else {
                  try {
                    v.env->step(chosen.data(), out);

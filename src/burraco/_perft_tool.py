@@ -101,9 +101,20 @@ def parse(text: str, name: str = "<perft>") -> list[Position]:
 
 
 def parse_file(path: str | Path) -> list[Position]:
-    """The positions of the perft file at ``path`` (UTF-8)."""
+    """The positions of the perft file at ``path`` (UTF-8); PerftFileError quoting the path when
+    it cannot be read, is not UTF-8 text or holds no position."""
     path = Path(path)
-    return parse(path.read_text(encoding="utf-8"), str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise PerftFileError(f"{str(path)!r}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise PerftFileError(f"{str(path)!r}: not a perft file (not UTF-8 text: {error.reason} "
+                             f"at byte {error.start})") from None
+    positions = parse(text, str(path))
+    if not positions:
+        raise PerftFileError(f"{str(path)!r}: not a perft file (no position in it)")
+    return positions
 
 
 def format_positions(positions: Sequence[Position], header: Sequence[str]) -> str:
@@ -231,8 +242,12 @@ def check_files(
     engine = load_engine(engine_name)
     bad = 0
     total = 0
-    for name in files:
-        positions = parse_file(name)
+    parsed = [(name, parse_file(name)) for name in files]
+    unknown = [i for i in ids or () if not any(p.id == i for _, ps in parsed for p in ps)]
+    if unknown:
+        raise PerftFileError(f"--id {unknown[0]!r}: no position of {', '.join(map(str, files))} "
+                             "has that id")
+    for name, positions in parsed:
         if ids:
             positions = [p for p in positions if p.id in ids]
         print(f"{name}: {len(positions)} positions, engine {engine_name}", file=out)

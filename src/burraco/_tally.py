@@ -5,6 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+
+def units_of(rules: Any) -> list[str]:
+    """What a match scores: the sides (two, or with six players three or two), or with three
+    players each seat (in half points)."""
+    if rules.players == 3:
+        return [f"seat {seat}" for seat in range(3)]
+    return [f"side {side}" for side in range(rules.sides)]
+
+
+def unit_scores(rules: Any, result: Any) -> list[int]:
+    """A finished hand's score per unit of :func:`units_of` (half points with three players)."""
+    if rules.players == 3:
+        return [int(points) for points in result.player_scores]
+    totals = [0] * rules.sides
+    for side in result.sides:
+        totals[side.side] = int(side.total)
+    return totals
 
 
 @dataclass
@@ -27,6 +46,10 @@ class Tally:
 
     def add_game(self, scores: Sequence[int], winner: int | None) -> None:
         """A finished game (a hand, or a match): its score per unit and the winning unit."""
+        if len(scores) != len(self.units) or not (winner is None
+                                                  or 0 <= winner < len(self.units)):
+            raise ValueError(f"scores {list(scores)!r}, winner {winner!r}: expected one score per "
+                             f"unit ({', '.join(self.units)}) and a winner among them or None")
         self.games += 1
         for unit, score in enumerate(scores):
             self.score_sums[unit] += score

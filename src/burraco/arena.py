@@ -34,6 +34,7 @@ An ISMCTS bot reads the match scores from each hand it plays, which ``reward=equ
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,8 @@ __all__ = ["Bot", "Duel", "Tournament", "bot", "bradley_terry", "duel", "plot", 
            "wilson_interval"]
 
 BUILT_IN = ("random", "greedy", "heuristic")
+#: The most pairs one duel plays (the engine plays at most this many in one call).
+MAX_PAIRS = 10**7
 # Spec option -> (ISMCTS keyword, parser).
 _ISMCTS_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "rollout": ("policy", lambda v: _one_of(v, BUILT_IN)),
@@ -208,8 +211,8 @@ def duel(rules: Any, a: str | Any, b: str | Any, *, pairs: int, seed: int = 0, t
     on ``threads``."""
     bot_a = a if isinstance(a, Bot) else bot(a)
     bot_b = b if isinstance(b, Bot) else bot(b)
-    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
-        raise InvalidNotationError(f"pairs {pairs!r}: expected an int of at least 1")
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or not 1 <= pairs <= MAX_PAIRS:
+        raise InvalidNotationError(f"pairs {pairs!r}: expected an int from 1 to {MAX_PAIRS:,}")
     if not isinstance(matches, bool):
         raise InvalidNotationError(f"matches {matches!r}: expected True or False")
     games = _core._arena_pairs(rules, bot_a.player, bot_b.player, seed=seed, first=first,
@@ -347,7 +350,8 @@ def _family(spec: str) -> str:
 
 
 def plot(result: Tournament, path: str, *, title: str | None = None) -> None:
-    """Draws, into the image file ``path`` (PNG by its suffix; matplotlib, the ``plot`` extra),
+    """Draws, into the image file ``path`` (in the format of its suffix, PNG without one; an
+    unknown suffix is an InvalidNotationError; matplotlib, the ``plot`` extra),
     every bot's share of the pairs won against the first bot of ``result``, with its 95 %
     interval: on the left against the search's iterations (ISMCTS bots, one line per set of
     options), on the right against its CPU time per move (every bot). A duel the first bot did not
@@ -398,4 +402,11 @@ def plot(result: Tournament, path: str, *, title: str | None = None) -> None:
     pairs = result.duels[0].pairs
     figure.suptitle(title or f"{pairs} duplicate pairs per bot against {baseline}", fontsize=10)
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    # The format is the suffix's, PNG without one, given explicitly: left to itself matplotlib
+    # would write a path without a suffix to path + '.png', not to the path asked for.
+    suffix = os.path.splitext(os.fspath(path))[1][1:].lower()
+    formats = figure.canvas.get_supported_filetypes()
+    if suffix and suffix not in formats:
+        raise InvalidNotationError(f"arena plot {path!r}: the suffix {suffix!r} is not an image "
+                                   f"format matplotlib writes ({', '.join(sorted(formats))})")
+    figure.savefig(path, dpi=110, format=suffix or "png")

@@ -61,11 +61,13 @@ from ._board import WIDTH, Seating, draw, side_label
 from ._errors import BurracoError
 from ._policy import _splitmix64, play_with
 from ._records import read_records, write_records
-from ._tally import Tally, hand_winner
+from ._tally import Tally, hand_winner, unit_scores, units_of
 
 POLICIES = ("greedy", "heuristic", "random")  # the built-in policies; 'module:attribute' names any other
 ENGINES = _perft_tool.ENGINES
 _MASK = (1 << 64) - 1
+MAX_GAMES = 10**9  # the games (or matches) of one selfplay run, as burraco.distributed takes
+MAX_PERFT_DEPTH = 64  # the engines' perft depth limit: a deeper --depth is refused before counting
 
 
 class CliError(Exception):
@@ -125,24 +127,6 @@ def format_points(half_points: int) -> str:
     """Half points (three players, RULES E.6) as points: ``-3`` -> ``'-1.5'``."""
     text = f"{half_points / 2:.1f}"
     return text.removesuffix(".0")
-
-
-def units_of(rules: Any) -> list[str]:
-    """What a match scores: the sides (two, or three of six players), or with three players each
-    seat (in half points)."""
-    if rules.players == 3:
-        return [f"seat {seat}" for seat in range(3)]
-    return [f"side {side}" for side in range(rules.sides)]
-
-
-def unit_scores(rules: Any, result: Any) -> list[int]:
-    """A finished hand's score per unit of :func:`units_of` (half points with three players)."""
-    if rules.players == 3:
-        return [int(points) for points in result.player_scores]
-    totals = [0] * rules.sides
-    for side in result.sides:
-        totals[side.side] = int(side.total)
-    return totals
 
 
 def show_units(rules: Any, scores: Sequence[int]) -> list[str]:
@@ -518,13 +502,25 @@ def play_hand(
 
 
 def _open_out(path: str | None, stack: contextlib.ExitStack) -> TextIO | None:
-    """The records file of ``--out`` opened for writing, or None; an unwritable path is a
-    :class:`CliError` quoting it."""
+    """The records file of ``--out`` opened for writing, or None. A path that cannot be opened,
+    and a write or close that fails later (a full disk), is a :class:`CliError` quoting it."""
     if not path:
         return None
+    stack.enter_context(_out_errors(path))  # entered first, so it also sees the file's close
+    return stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+
+
+@contextlib.contextmanager
+def _out_errors(path: str) -> Iterator[None]:
+    """An OSError of the ``--out`` file as a :class:`CliError` quoting the path (a broken pipe
+    excepted: ``main`` ends quietly on that; so is an error naming another file)."""
     try:
-        return stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+        yield
+    except BrokenPipeError:
+        raise
     except OSError as error:
+        if error.filename not in (None, path):
+            raise
         raise CliError(f"--out {path!r}: {error.strerror or error}") from None
 
 
@@ -718,8 +714,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     engine = load_engine(args.engine)
     rules = make_rules(engine, args.preset, args.players, args.sides)
     policies = seat_policies(args.policy, args.policies, rules.players, rules.sides)
-    if args.games < 0:
-        raise CliError(f"--games {args.games}: expected 0 or more", 2)
+    if not 0 <= args.games <= MAX_GAMES:
+        raise CliError(f"--games {args.games}: expected 0 to {MAX_GAMES:,}", 2)
     if args.max_hands < 1:
         raise CliError(f"--max-hands {args.max_hands}: expected at least 1", 2)
     seed = seed_or_random(args.seed)
@@ -784,6 +780,8 @@ def _selfplay_ray(args: argparse.Namespace, rules: Any, policies: Sequence[str],
         screen.table(table)
     screen.say(f"shards: {summary.shards_played} played now ({summary.hands_played} hands), "
                f"{summary.shards_skipped} finished before (of {summary.run.shards})")
+    for damage in summary.damaged:
+        screen.say(f"played again, as it was damaged: {damage}")
     screen.say(f"wrote {summary.hands} records to {args.out}/records and the hands table to "
                f"{args.out}/hands")
     return 0
@@ -891,8 +889,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     specs = [spec.strip() for spec in args.bots.split(",")]
     if len(specs) < 2:
         raise CliError(f"--bots {args.bots!r}: expected two bots or more, e.g. heuristic,greedy", 2)
-    if args.pairs < 1:
-        raise CliError(f"--pairs {args.pairs}: expected at least 1", 2)
+    if not 1 <= args.pairs <= arena.MAX_PAIRS:
+        raise CliError(f"--pairs {args.pairs}: expected 1 to {arena.MAX_PAIRS:,}", 2)
     if not 1 <= args.threads <= 64:
         raise CliError(f"--threads {args.threads}: expected 1 to 64", 2)
     if "" not in sys.path and os.getcwd() not in sys.path:
@@ -934,7 +932,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         screen.say(f"wrote the plot to {args.plot}")
     if args.out is not None:
         written = 0
-        with open(args.out, "w", encoding="utf-8") as out:
+        with contextlib.ExitStack() as stack:
+            out = _open_out(args.out, stack)
+            assert out is not None
             for duel in result.duels:
                 games = duel.games
                 for row, moves in enumerate(games["history"]):
@@ -954,16 +954,31 @@ def cmd_arena(args: argparse.Namespace) -> int:
 # ---- replay --------------------------------------------------------------------------------------
 
 
+def _input_file(path: str, what: str) -> None:
+    """A :class:`CliError` quoting ``path`` unless it names something to read: not a missing path
+    nor a folder (a device or a pipe is read as it is)."""
+    if os.path.isdir(path):
+        raise CliError(f"{path!r}: is a folder, not {what}")
+    if not os.path.exists(path):
+        raise CliError(f"{path!r}: no such file")
+
+
 def _load_records(path: str) -> list[dict[str, Any]]:
-    """Every record of a records file; a missing or unreadable file is a :class:`CliError`."""
-    if not Path(path).is_file():
-        raise CliError(f"{path}: no such file")
+    """Every record of a records file; a missing, unreadable or empty file, or one that is not
+    JSON Lines of game records, is a :class:`CliError` quoting the path."""
+    _input_file(path, "a records file")
     try:
-        return list(read_records(path))
+        records = list(read_records(path))
     except OSError as error:
-        raise CliError(f"{path}: {error.strerror or error}") from None
+        raise CliError(f"{path!r}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise CliError(f"{path!r}: not a records file (not UTF-8 text: {error.reason} at byte "
+                       f"{error.start})") from None
     except (ValueError, KeyError, TypeError) as error:
-        raise CliError(f"{path}: not a records file ({error})") from None
+        raise CliError(f"{path!r}: not a records file ({error})") from None
+    if not records:
+        raise CliError(f"{path!r}: empty, not a records file (no game record in it)")
+    return records
 
 
 def _game_from_record(engine: ModuleType, record: dict[str, Any], where: str) -> Any:
@@ -1061,8 +1076,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             screen.say(f"{index:>3}  {record_line(record)}")
         return 0
     if not 0 <= args.game < len(records):
-        raise CliError(f"--game {args.game}: {args.file} holds {len(records)} records "
-                       f"(0 to {len(records) - 1})" if records else f"{args.file} holds no records")
+        raise CliError(f"--game {args.game}: {args.file} holds {_plural(len(records), 'record')} "
+                       f"(0 to {len(records) - 1})")
     where = f"{args.file}: record {args.game}"
     replay = Replay(screen, _game_from_record(engine, records[args.game], where), args.game)
     total = len(replay.moves)
@@ -1112,9 +1127,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_perft(args: argparse.Namespace) -> int:
     """``burraco perft``: move counts of a position (with a divide), or a check of perft files."""
     if args.files:
-        missing = [name for name in args.files if not Path(name).is_file()]
-        if missing:
-            raise CliError(f"{missing[0]}: no such file")
+        for name in args.files:
+            _input_file(name, "a perft file")
         try:
             return _perft_tool.check_files(args.files, args.engine, ids=args.id,
                                            max_nodes=args.max_nodes, show_divide=args.divide,
@@ -1122,8 +1136,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
         except _perft_tool.PerftFileError as error:
             raise CliError(str(error)) from None
     engine = load_engine(args.engine)
-    if args.depth < 0:
-        raise CliError(f"--depth {args.depth}: expected 0 or more", 2)
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise CliError(f"--depth {args.depth}: expected 0 to {MAX_PERFT_DEPTH}", 2)
     if args.state is not None:
         try:
             game = engine.Game.from_state_string(args.state)

@@ -11,10 +11,12 @@ and a table of one row per hand. The driver writes each finished shard into the 
     DIR/hands/shard-00000.parquet    the shard's hands, one row each (HAND_COLUMNS)
     DIR/summary.json                 the merged summary, written when every shard is there
 
-A shard's two files are written under temporary names and renamed, the table last, so a shard
-whose table exists is complete. Running again into the same folder with the same run skips those
-shards and plays only the missing ones (a killed run resumes); a folder holding another run is
-refused, quoting what differs. ``pyarrow.parquet.read_table(DIR / "hands")`` reads every shard as
+A shard's two files are each written under a temporary name, synced to disk and renamed, the
+table last, so a kill leaves a shard either whole or without its table. Running again into the
+same folder with the same run checks each shard whose table exists (the table reads, its rows
+are the records', one each, and the records parse) and skips it, plays the missing shards and
+plays a damaged one again (a killed run resumes); a folder holding another run is refused,
+quoting what differs. ``pyarrow.parquet.read_table(DIR / "hands")`` reads every shard as
 one table.
 
 Ray and pyarrow are the ``ray`` extra (``pip install 'burraco[ray]'``); nothing here imports them
@@ -26,13 +28,14 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ._errors import BurracoError, InvalidNotationError
-from ._tally import Tally, hand_winner
+from ._records import read_records
+from ._tally import Tally, hand_winner, unit_scores, units_of
 
 __all__ = [
     "HAND_COLUMNS",
@@ -106,11 +109,13 @@ class RunSummary(Tally):
     """The merged result of a run: its ``Tally`` (per unit, side or seat with three players, wins
     and score sums, draws, end reasons, moves, over every finished shard, those of an earlier run
     included); and how this call went: shards played and found finished, the hands it played, its
-    seconds."""
+    seconds. ``damaged`` says, for each shard of an earlier run found damaged and played again
+    (counted in ``shards_played``), its file and what was wrong."""
 
     run: Run
     shards_played: int = 0
     shards_skipped: int = 0
+    damaged: list[str] = field(default_factory=list)
     hands_played: int = 0
     seconds: float = 0.0
     folder: str = ""
@@ -195,7 +200,6 @@ def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
     (``HAND_COLUMNS``). The same games as ``burraco selfplay`` with the run's seed plays at those
     positions: this is the body of each Ray task, and can be called directly."""
     from ._policy import play_with
-    from .cli import unit_scores
 
     engine = _engine()
     rules, policies = _load(run)
@@ -245,12 +249,11 @@ def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
     return "".join(line + "\n" for line in lines), columns
 
 
-def _table(columns: dict[str, list[Any]]) -> Any:
-    """The hands table of a shard's columns, with fixed column types (so that every shard's file
-    has the same schema, an empty one included)."""
+def _schema() -> Any:
+    """The hands table's column types, the same in every shard's file (an empty one included)."""
     import pyarrow as pa
 
-    schema = pa.schema([
+    return pa.schema([
         ("preset", pa.string()),
         ("game", pa.int64()),
         ("hand", pa.int32()),
@@ -264,7 +267,13 @@ def _table(columns: dict[str, list[Any]]) -> Any:
         ("match_scores", pa.list_(pa.int32())),
         ("match_winner", pa.int8()),
     ])
-    return pa.table(columns, schema=schema)
+
+
+def _table(columns: dict[str, list[Any]]) -> Any:
+    """The hands table of a shard's columns."""
+    import pyarrow as pa
+
+    return pa.table(columns, schema=_schema())
 
 
 def _shard_task(run: Run, shard: int) -> tuple[int, str, Any]:
@@ -303,26 +312,75 @@ def _prepare(folder: Path, run: Run, resume: bool) -> None:
         if not resume:
             for shard in range(run.shards):
                 for path in _paths(folder, shard):
-                    path.unlink(missing_ok=True)
-            (folder / "summary.json").unlink(missing_ok=True)
+                    _remove(path)
+            _remove(folder / "summary.json")
     else:
-        if folder.exists() and any(folder.iterdir()):
-            raise BurracoError(f"{folder}: not empty and not a run's folder; use a new folder")
-        folder.mkdir(parents=True, exist_ok=True)
-        _write_atomic(manifest, json.dumps(wanted, indent=2) + "\n")
+        try:
+            if folder.exists() and not folder.is_dir():
+                raise BurracoError(f"{folder}: not a folder; name a new folder for the run")
+            if folder.exists() and any(folder.iterdir()):
+                raise BurracoError(f"{folder}: not empty and not a run's folder; use a new folder")
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BurracoError(f"{folder}: cannot make the run's folder ({_reason(error)})") from None
+        _write_atomic(manifest, (json.dumps(wanted, indent=2) + "\n").encode("utf-8"))
     for sub in ("records", "hands"):
-        (folder / sub).mkdir(exist_ok=True)
-        for stale in (folder / sub).glob("*.tmp"):
-            stale.unlink()
+        try:
+            (folder / sub).mkdir(exist_ok=True)
+            stale = list((folder / sub).glob("*.tmp"))
+        except OSError as error:
+            raise BurracoError(f"{folder / sub}: cannot make or list it ({_reason(error)})") from None
+        for path in stale:
+            _remove(path)
 
 
-def _write_atomic(path: Path, text: str | bytes) -> None:
+def _reason(error: OSError) -> str:
+    """What went wrong, without the path the message quotes already."""
+    return error.strerror or str(error)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as error:
+        raise BurracoError(f"{path}: cannot remove it ({_reason(error)})") from None
+
+
+def _sync_folder(folder: Path) -> None:
+    """Makes a rename in ``folder`` durable (where the system can open a folder to sync it)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # e.g. Windows, which cannot open a folder; its renames are durable by themselves
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some file systems cannot sync a folder; the file itself was synced
+    finally:
+        os.close(handle)
+
+
+def _write_atomic(path: Path, content: bytes | Callable[[Any], object]) -> None:
+    """Writes ``content`` (bytes, or a function that writes into a binary file) to ``path``: under
+    a temporary name, synced to disk, then renamed, so ``path`` holds the old file or the whole
+    new one whenever the process stops. BurracoError quoting the path when it cannot."""
     temporary = path.with_name(path.name + ".tmp")
-    if isinstance(text, str):
-        temporary.write_text(text, encoding="utf-8", newline="\n")
-    else:
-        temporary.write_bytes(text)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as file:
+            if isinstance(content, bytes):
+                file.write(content)
+            else:
+                content(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass  # the error below says what matters
+        raise BurracoError(f"{path}: cannot write it ({_reason(error)})") from None
+    _sync_folder(path.parent)
 
 
 def _store(folder: Path, shard: int, text: str, table: Any) -> None:
@@ -330,27 +388,94 @@ def _store(folder: Path, shard: int, text: str, table: Any) -> None:
     import pyarrow.parquet as pq
 
     records, hands = _paths(folder, shard)
-    _write_atomic(records, text)
-    temporary = hands.with_name(hands.name + ".tmp")
-    pq.write_table(table, temporary)
-    os.replace(temporary, hands)
+    _write_atomic(records, text.encode("utf-8"))
+    _write_atomic(hands, lambda file: pq.write_table(table, file))
 
 
-def _done(folder: Path, run: Run) -> set[int]:
-    return {shard for shard in range(run.shards) if _paths(folder, shard)[1].exists()}
+def _check(folder: Path, run: Run, shard: int) -> Any | None:
+    """The table of shard ``shard`` if it is finished and whole; None if it is not finished (no
+    table). A damaged one raises _Damaged saying what is wrong: no records, a table that does not
+    read or has other columns, records that do not parse, or rows that are not the records'
+    hands, one row per record in order (game numbers, seeds, moves)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records, hands = _paths(folder, shard)
+    if not hands.exists():
+        return None
+    try:
+        table = pq.read_table(hands)
+    except (OSError, pa.ArrowException) as error:
+        raise _Damaged(hands, f"the table does not read ({error})") from None
+    if not table.schema.equals(_schema()):
+        raise _Damaged(hands, "the table's columns are not those of a hands table")
+    if not records.exists():
+        raise _Damaged(records, "missing, while the shard's table is there")
+    try:
+        parsed = list(read_records(records))
+    except (OSError, UnicodeDecodeError, InvalidNotationError) as error:
+        raise _Damaged(records, f"not the shard's records ({error})") from None
+    if len(parsed) != table.num_rows:
+        raise _Damaged(records, f"{len(parsed)} records for the {table.num_rows} rows of {hands}")
+    rows = table.select(["game", "seed", "moves"]).to_pydict()
+    first, stop = run.bounds(shard)
+    games = rows["game"]
+    expected = set(range(first, stop))
+    if (games != sorted(games) or set(games) != expected
+            or (not run.matches and len(games) != len(expected))):
+        raise _Damaged(hands, f"its games are not the shard's games {first} to {stop - 1}")
+    for number, (record, seed, moves) in enumerate(zip(parsed, rows["seed"], rows["moves"]), 1):
+        recorded = record["moves"]  # a list of moves: read_records checked it
+        if record["seed"] != seed or not isinstance(recorded, list) or len(recorded) != moves:
+            raise _Damaged(records, f"record {number} is not the hand of row {number} of {hands}")
+    return table
+
+
+class _Damaged(Exception):
+    """A finished shard's file that is not what the driver wrote."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        super().__init__(f"{path}: {' '.join(what.splitlines())}")  # one line, whatever it quotes
+
+
+def _finished(folder: Path, run: Run) -> tuple[list[int], dict[int, str]]:
+    """The finished shards that check whole, and the damaged ones with what is wrong."""
+    whole: list[int] = []
+    damaged: dict[int, str] = {}
+    for shard in range(run.shards):
+        try:
+            if _check(folder, run, shard) is not None:
+                whole.append(shard)
+        except _Damaged as error:
+            damaged[shard] = str(error)
+    return whole, damaged
 
 
 def summarize(folder: str | os.PathLike[str]) -> RunSummary:
-    """The summary of a run's folder from its finished shards' tables."""
-    import pyarrow.parquet as pq
-
+    """The summary of a run's folder from its finished shards, each checked as a resume checks it
+    (BurracoError quoting a damaged shard's file and what is wrong: run the same selfplay again
+    to play it again)."""
     folder = Path(folder)
     run = _read_run(folder)
-    players = len(run.policies)
-    units = [f"seat {seat}" for seat in range(3)] if players == 3 else ["side 0", "side 1"]
-    summary = RunSummary(units, run=run, folder=str(folder))
-    for shard in sorted(_done(folder, run)):
-        rows = pq.read_table(_paths(folder, shard)[1]).to_pydict()
+    tables = []
+    for shard in range(run.shards):
+        try:
+            table = _check(folder, run, shard)
+        except _Damaged as error:
+            raise BurracoError(f"{error}; the same selfplay run again plays that shard again") \
+                from None
+        if table is not None:
+            tables.append(table)
+    return _summary(folder, run, tables)
+
+
+def _summary(folder: Path, run: Run, tables: Iterable[Any]) -> RunSummary:
+    """The summary of these shard tables, in shard order."""
+    from . import Rules
+
+    summary = RunSummary(units_of(Rules.from_text(run.rules)), run=run, folder=str(folder))
+    for table in tables:
+        rows = table.to_pydict()
         for i, reason in enumerate(rows["end_reason"]):
             summary.add_hand(rows["moves"][i], reason)
             if run.matches:
@@ -361,6 +486,18 @@ def summarize(folder: str | os.PathLike[str]) -> RunSummary:
                 scores, winner = rows["scores"][i], rows["winner"][i]
             summary.add_game(scores, None if winner == -1 else winner)
     return summary
+
+
+def _read(folder: Path, shard: int) -> Any:
+    """The table of a shard this run has checked or written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    hands = _paths(folder, shard)[1]
+    try:
+        return pq.read_table(hands)
+    except (OSError, pa.ArrowException) as error:
+        raise BurracoError(f"{hands}: the table does not read ({error})") from None
 
 
 def _read_run(folder: Path) -> Run:
@@ -398,8 +535,11 @@ def selfplay(
     (``random``, ``greedy``, ``heuristic``, ``ismcts:1000``, ``module:attribute``) or one per seat;
     ``games`` hands, or matches with ``matches=True`` (each stopped after ``max_hands`` hands).
     Ray is started with ``ray.init(address=address)`` unless it is already initialised (then
-    that cluster is used as it is). ``resume=False`` plays every shard again. ``progress`` is
-    called with (games done, games) as shards finish, finished shards of an earlier run first.
+    that cluster is used as it is). A shard an earlier run finished is checked (its table reads,
+    has one row per record, in order, and its records parse) and skipped, or played again if it
+    is damaged (``RunSummary.damaged`` says why). ``resume=False`` plays every shard again.
+    ``progress`` is called with (games done, games) as shards finish, finished shards of an
+    earlier run first. A file that cannot be written or removed raises BurracoError quoting it.
     """
     import ray
 
@@ -409,11 +549,15 @@ def selfplay(
     folder = Path(out)
     _prepare(folder, run, resume)
     started = time.perf_counter()
-    finished = _done(folder, run)
+    finished, damaged = _finished(folder, run)
+    for shard in damaged:
+        for path in _paths(folder, shard):
+            _remove(path)
     done_games = sum(run.bounds(s)[1] - run.bounds(s)[0] for s in finished)
     if progress is not None:
         progress(done_games, run.games)
-    pending = [shard for shard in range(run.shards) if shard not in finished]
+    skipped = set(finished)
+    pending = [shard for shard in range(run.shards) if shard not in skipped]
     played_hands = 0
     if pending:
         if not ray.is_initialized():
@@ -421,27 +565,31 @@ def selfplay(
                      configure_logging=False)
         task = ray.remote(num_cpus=1, max_retries=2)(_shard_task)
         waiting = [task.remote(run, shard) for shard in pending]
-        while waiting:
-            ready, waiting = ray.wait(waiting, num_returns=1)
-            try:
-                shard, text, table = ray.get(ready[0])
-            except ray.exceptions.RayTaskError as error:
-                for rest in waiting:
-                    ray.cancel(rest)
-                cause = error.cause if isinstance(error.cause, Exception) else error
-                if isinstance(cause, BurracoError):
-                    raise cause from None
-                raise BurracoError(f"a self-play shard failed: {cause}") from None
-            _store(folder, shard, text, table)
-            played_hands += table.num_rows
-            first, stop = run.bounds(shard)
-            done_games += stop - first
-            if progress is not None:
-                progress(done_games, run.games)
-    summary = summarize(folder)
+        try:
+            while waiting:
+                ready, waiting = ray.wait(waiting, num_returns=1)
+                try:
+                    shard, text, table = ray.get(ready[0])
+                except ray.exceptions.RayTaskError as error:
+                    cause = error.cause if isinstance(error.cause, Exception) else error
+                    if isinstance(cause, BurracoError):
+                        raise cause from None
+                    raise BurracoError(f"a self-play shard failed: {cause}") from None
+                _store(folder, shard, text, table)
+                played_hands += table.num_rows
+                first, stop = run.bounds(shard)
+                done_games += stop - first
+                if progress is not None:
+                    progress(done_games, run.games)
+        finally:
+            for rest in waiting:  # a run that stops leaves no task playing for nothing
+                ray.cancel(rest)
+    summary = _summary(folder, run, (_read(folder, shard) for shard in range(run.shards)))
     summary.shards_played = len(pending)
     summary.shards_skipped = len(finished)
+    summary.damaged = [damaged[shard] for shard in sorted(damaged)]
     summary.hands_played = played_hands
     summary.seconds = time.perf_counter() - started
-    _write_atomic(folder / "summary.json", json.dumps(summary.to_json(), indent=2) + "\n")
+    _write_atomic(folder / "summary.json",
+                  (json.dumps(summary.to_json(), indent=2) + "\n").encode("utf-8"))
     return summary

@@ -30,6 +30,7 @@ namespace burraco {
 
 // NumPy's PCG64 bit generator (PCG XSL-RR 128/64), the generator of Gymnasium's np_random: the
 // same state gives the same numbers. below_2_63() is what np_random.integers(2**63) returns.
+// `inc` is odd, as in every state of NumPy's (the binding refuses an even one).
 class Pcg64 {
  public:
   using u128 = unsigned __int128;

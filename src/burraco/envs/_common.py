@@ -8,7 +8,8 @@ Only NumPy and the engine are imported here, never Gymnasium or PettingZoo.
 from __future__ import annotations
 
 import operator
-from typing import Callable, Literal, SupportsIndex, Union
+from collections.abc import Mapping
+from typing import Any, Callable, Literal, SupportsIndex, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -44,13 +45,25 @@ def rules_of(preset: str | Rules) -> Rules:
     return Rules(preset)  # type: ignore[arg-type]  # Rules quotes an unknown name itself
 
 
+def is_real(value: object) -> bool:
+    """An int or a float, NumPy's included, not a bool."""
+    return (isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, (bool, np.bool_)))
+
+
 def check_reward(reward: str, scale: float) -> None:
     """Refuses an unknown reward kind or a scale that is not a positive finite number."""
     if reward not in REWARDS:
         raise ValueError(f"reward {reward!r}: expected 'margin' or 'win'")
-    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not (
-            0 < scale < float("inf")):
+    if not is_real(scale) or not 0 < float(scale) < float("inf"):
         raise ValueError(f"reward_scale {scale!r}: expected a positive finite number")
+
+
+def check_seat(seat: object, players: int) -> int:
+    """A seat argument as an int (a NumPy integer too): ValueError quoting anything else."""
+    if not is_int(seat) or not 0 <= operator.index(seat) < players:  # type: ignore[arg-type]
+        raise ValueError(f"seat {seat!r}: expected an int from 0 to {players - 1}")
+    return operator.index(seat)  # type: ignore[arg-type]  # is_int checked it
 
 
 def agent_names(players: int) -> list[str]:
@@ -124,15 +137,48 @@ def illegal_message(game: Game, action: int, who: str) -> str:
             f"nothing was played; the legal actions are {shown}{more}")
 
 
+SEED_LIMIT = 2**64
+
+
+def is_int(value: object) -> bool:
+    """An int or a NumPy integer, not a bool (nor another type that only has ``__index__``)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_seed(seed: object, what: str = "seed") -> int | None:
+    """A ``reset(seed=...)`` argument as None or an int in [0, 2**64) (the seeds a deal takes):
+    TypeError or ValueError quoting anything else, before the environment changes."""
+    if seed is None:
+        return None
+    if not is_int(seed):
+        raise TypeError(f"{what} {seed!r}: expected None or an int from 0 to 2**64 - 1")
+    value = operator.index(seed)  # type: ignore[arg-type]  # is_int checked it
+    if not 0 <= value < SEED_LIMIT:
+        raise ValueError(f"{what} {seed!r}: expected None or an int from 0 to 2**64 - 1")
+    return value
+
+
+def check_options(options: object) -> dict[str, Any]:
+    """A ``reset(options=...)`` argument as a dict (TypeError quoting anything but a mapping)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options {options!r}: expected None or a dict")
+    return dict(options)
+
+
 def action_index(game: Game, action: object) -> int:
-    """The action id as an int; refuses a non-integer (``TypeError``) or an id outside the action
-    space (``InvalidNotationError``, quoting it)."""
+    """The action id as an int; refuses a non-integer (``TypeError``, also when its ``__index__``
+    fails) or an id outside the action space (``InvalidNotationError``, quoting it)."""
     if isinstance(action, (bool, np.bool_)):
         raise TypeError(f"action {action!r}: expected an integer action id, not a bool")
     try:
         index = operator.index(action)  # type: ignore[arg-type]  # refused just below
     except TypeError:
         raise TypeError(f"action {action!r}: expected an integer action id") from None
+    except Exception as error:  # the caller's __index__ failed: say so, as a bad argument
+        raise TypeError(f"action {action!r}: expected an integer action id (its __index__ "
+                        f"raised {type(error).__name__}: {error})") from None
     if not 0 <= index < game.action_size:
         raise InvalidNotationError(
             f"action {action!r}: expected an action id from 0 to {game.action_size - 1}")

@@ -11,6 +11,7 @@ C++ vector environment (``burraco.envs.vector``) unless ``vectorization_mode`` s
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal, SupportsIndex
 
 import numpy as np
@@ -33,8 +34,12 @@ from ._common import (
     RewardKind,
     SeatPlayer,
     action_index,
+    check_options,
     check_reward,
+    check_seat,
+    check_seed,
     is_legal,
+    is_real,
     margins,
     mask_int8,
     observation_bounds,
@@ -106,8 +111,9 @@ class BurracoEnv(gymnasium.Env[Observation, np.int64]):
         self.rules = rules_of(preset)
         self._game = Game(self.rules, seed=0)
         players = self._game.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat {seat!r}: expected an int from 0 to {players - 1}")
+        seat = check_seat(seat, players)
+        if not is_real(illegal_reward) or not math.isfinite(float(illegal_reward)):
+            raise ValueError(f"illegal_reward {illegal_reward!r}: expected a finite number")
         if partner is not None and players != 4:
             raise ValueError(f"partner {partner!r}: only four players have a fixed partner")
         self.seat = seat
@@ -143,8 +149,9 @@ class BurracoEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        seed = check_seed(seed)
+        given = check_options(options).get("game")
         super().reset(seed=seed)
-        given = (options or {}).get("game")
         if given is not None:
             self._game = self._start_from(given)
         else:

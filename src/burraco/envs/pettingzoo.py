@@ -40,7 +40,9 @@ from ._common import (
     RewardKind,
     action_index,
     agent_names,
+    check_options,
     check_reward,
+    check_seed,
     is_legal,
     margins,
     mask_int8,
@@ -145,9 +147,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any)
     # ---- the AEC cycle ------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = check_seed(seed)
+        given = check_options(options).get("game")
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        given = (options or {}).get("game")
         if given is not None:
             self._game = self._start_from(given)
         else:

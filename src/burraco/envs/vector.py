@@ -12,6 +12,7 @@ of ``burraco.envs.gymnasium`` name this class as their vector entry point).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +30,18 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess by 
     ) from error
 
 from .._core import ISMCTS, Rules, VectorGames
-from ._common import MARGIN_SCALE, PolicyLike, RewardKind, check_reward, observation_bounds, rules_of
+from ._common import (
+    MARGIN_SCALE,
+    SEED_LIMIT,
+    PolicyLike,
+    RewardKind,
+    check_options,
+    check_reward,
+    check_seed,
+    is_int,
+    observation_bounds,
+    rules_of,
+)
 
 __all__ = ["BurracoVectorEnv", "make"]
 
@@ -98,9 +110,11 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         if isinstance(opponent, ISMCTS) or isinstance(partner, ISMCTS):
             raise TypeError("an ISMCTS opponent or partner searches with the GIL held; play it "
                             "in BurracoEnv")
-        if isinstance(seat, bool) or not isinstance(seat, int):
+        if not is_int(seat):
             raise ValueError(f"seat {seat!r}: expected an int")
+        seat = operator.index(seat)  # a NumPy integer too; the engine checks its range
         self.rules = rules_of(preset)
+        reward_scale = float(reward_scale)  # check_reward took it: also a NumPy number
         self.games = VectorGames(
             self.rules, num_envs, seat=seat,
             opponent=opponent,  # type: ignore[arg-type]  # the core quotes a bad name itself
@@ -151,7 +165,7 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     ) -> tuple[Observations, dict[str, Any]]:
         seeds = self._seeds(seed)
         which = np.ones(self.num_envs, np.bool_)
-        options = dict(options or {})
+        options = check_options(options)
         if "game" in options:
             raise ValueError("options['game']: the vector environment deals its hands; start "
                              "from a given game in BurracoEnv")
@@ -173,14 +187,25 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         return out["observations"], {"action_mask": out["masks"], "_action_mask": which}
 
     def _seeds(self, seed: SeedArgument) -> list[int | None]:
+        """Each env's deal seed of ``reset(seed=...)``: TypeError or ValueError quoting a seed
+        that is not None, an int in [0, 2**64 - num_envs] or a list of one int or None per env."""
+        n = self.num_envs
         if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(self.num_envs)]
-        seeds = list(seed)  # type: ignore[arg-type]  # a non-iterable raises TypeError here
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"seed: a list of {len(seeds)} seeds for {self.num_envs} envs")
-        return seeds
+            return [None] * n
+        if is_int(seed):
+            first = operator.index(seed)  # type: ignore[arg-type]  # is_int checked it
+            if not 0 <= first <= SEED_LIMIT - n:
+                raise ValueError(f"seed {seed!r}: expected an int from 0 to {SEED_LIMIT - n} "
+                                 "(env i deals seed + i, a seed below 2**64)")
+            return [first + i for i in range(n)]
+        if (isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray))
+                or (isinstance(seed, np.ndarray) and seed.ndim != 1)):
+            raise TypeError(f"seed {seed!r}: expected None, an int, or a list of {n} seeds (an "
+                            "int or None per env)")
+        seeds = list(seed)
+        if len(seeds) != n:
+            raise ValueError(f"seed: a list of {len(seeds)} seeds for {n} envs")
+        return [check_seed(given, f"seed[{env}]") for env, given in enumerate(seeds)]
 
     def _reset_mask(self, mask: object) -> npt.NDArray[np.bool_]:
         if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_
@@ -213,7 +238,8 @@ class BurracoVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         """A uniformly random legal action id per env (0 for an env waiting for its reset),
         drawn in the engine from ``seed``: a masked random learner for baselines and benches."""
         out = np.empty(self.num_envs, np.int64)
-        self.games.random_actions(seed, out)
+        # A NumPy integer is a seed like an int; anything else the engine refuses, quoting it.
+        self.games.random_actions(operator.index(seed) if is_int(seed) else seed, out)
         return out
 
     def __repr__(self) -> str:
