@@ -15,11 +15,13 @@ leaves it no legal move. determinize samples under that constraint instead of fa
   seat's determinization with several seeds is a legal position with the observer's view and a
   legal move for the seat to act. The default run is small; ``slow`` plays more hands.
 * Both engines deal the same game for the same observation and seed (the step is specified to
-  the draw).
+  the draw), as docs/search.md's steps say.
+* An observation of such a position pickles (the core pickles a game dealt from it).
 """
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections import Counter
 
@@ -105,6 +107,16 @@ def test_a_lone_card_on_the_reference_with_a_thousand_seeds(number):
     game = reference.Game.from_state_string(LAY_OFF_ONLY[number])
     for seed in range(1000):
         check_determinization(reference, game, (game.turn + 1) % game.players, seed)
+
+
+def test_an_observation_of_such_a_position_pickles(engine):
+    """The core pickles an observation as a game dealt from it with seed 0 (no hidden card is
+    written): at these positions that deal left the seat to act no move, and pickling raised."""
+    for text in LAY_OFF_ONLY:
+        game = engine.Game.from_state_string(text)
+        for player in range(game.players):
+            observation = game.observation(player)
+            assert pickle.loads(pickle.dumps(observation)) == observation, (text, player)
 
 
 def test_the_lone_card_is_spread_as_a_conditioned_uniform_deal():
@@ -245,6 +257,8 @@ def fuzz(engine, rules_id: str, hands: int, seeds: int, every: int) -> None:
     for number, text in enumerate(regular[::every] + lone):
         game = engine.Game.from_state_string(text)
         for player in range(game.players):
+            observation = game.observation(player)
+            assert pickle.loads(pickle.dumps(observation)) == observation, (text, player)
             for seed in range(seeds):
                 check_determinization(engine, game, player, 7919 * number + seed)
 
