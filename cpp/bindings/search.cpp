@@ -334,7 +334,8 @@ void bind_game_search(py::class_<PyGame>& game) {
            },
            py::arg("player"), py::arg("seed"),
            "A game consistent with that player's observation, the unseen cards dealt from `seed` "
-           "(reads only the observation: the same observation and seed give the same game).");
+           "(reads only the observation: the same observation and seed give the same game); a "
+           "position of play, where the seat to act has a legal move (docs/search.md).");
 }
 
 void bind_search(py::module_& m) {
