@@ -8,8 +8,8 @@ observations (RULES C.9), determinization, the greedy playout policy and batch `
   checked field by field (face-down, seen, untaken and stock packets, known cards, empty stock).
 * Determinizations keep the observation (every public field, the player's own hand, the known
   cards), conserve the deck, are legal states, are reproducible and vary with the seed, deal
-  exactly as the spec's three steps (:func:`expected_determinization`, from the observation string
-  alone) and read nothing but the observation.
+  exactly as the spec's steps (:func:`expected_determinization`, from the observation string
+  alone, and the parser for step 4) and read nothing but the observation.
 * The greedy policy is checked on positions where its move is obvious (built by
   :func:`build_state`), and its hands are legal to the end.
 * ``playouts()``: shapes, dtypes, each row against ``Game.playout``, ``threads``, bad arguments.
@@ -336,8 +336,9 @@ def test_observation_refuses_a_bad_player(engine, player):
 # ---- determinization -------------------------------------------------------------------------
 
 
-def expected_determinization(rules, observation: str, seed: int) -> str:
-    """docs/search.md "Determinization", steps 1-4, from the observation string and the rules."""
+def expected_determinization(engine, rules, observation: str, seed: int) -> str:
+    """docs/search.md "Determinization", steps 1-5, from the observation string and the rules;
+    step 4 asks ``engine``'s parser whether the seat to act of a deal has a legal move."""
     fields = state_fields(observation)
     player = int(fields.pop("player"))
     players = rules.players
@@ -359,24 +360,57 @@ def expected_determinization(rules, observation: str, seed: int) -> str:
     unseen = full_deck(rules) - placed
     assert sum(unseen.values()) == sum(full_deck(rules).values()) - sum(placed.values())
     order = sorted(unseen.elements(), key=card_index)
-    shuffle(order, Xoshiro256StarStar(seed))
-    for step in range(1, players):
-        seat = (player + step) % players
-        size = int(hands[seat][1:])
-        hands[seat] = canonical(known[seat] + order[: size - len(known[seat])])
-        del order[: size - len(known[seat])]
-    fields["hands"] = "/".join(hands)
-    for number, packet in enumerate(packets):
-        status, cards = packet.split(":")
-        if cards.startswith("?"):
-            packets[number] = f"{status}:{''.join(order[: int(cards[1:])])}"
-            del order[: int(cards[1:])]
-    fields["pozzetti"] = "/".join(packets)
-    stock = 0 if fields["stock"] == "-" else int(fields["stock"][1:])
-    fields["stock"] = "".join(order[:stock]) or "-"
-    del order[:stock]
-    assert not order
-    return ";".join(f"{name}={value}" for name, value in fields.items())
+    generator = Xoshiro256StarStar(seed)
+    shuffle(order, generator)
+
+    def handed_out(order: list[str]) -> str:
+        order = list(order)
+        dealt = dict(fields)
+        seats = list(hands)
+        for step in range(1, players):
+            seat = (player + step) % players
+            size = int(seats[seat][1:])
+            seats[seat] = canonical(known[seat] + order[: size - len(known[seat])])
+            del order[: size - len(known[seat])]
+        dealt["hands"] = "/".join(seats)
+        written = list(packets)
+        for number, packet in enumerate(written):
+            status, cards = packet.split(":")
+            if cards.startswith("?"):
+                written[number] = f"{status}:{''.join(order[: int(cards[1:])])}"
+                del order[: int(cards[1:])]
+        dealt["pozzetti"] = "/".join(written)
+        stock = 0 if fields["stock"] == "-" else int(fields["stock"][1:])
+        dealt["stock"] = "".join(order[:stock]) or "-"
+        del order[:stock]
+        assert not order
+        return ";".join(f"{name}={value}" for name, value in dealt.items())
+
+    # Step 4: the seat to act, seen from another seat, in its meld phase with one card not known.
+    turn = int(fields["turn"])
+    if (turn == player or fields["phase"] != "meld" or hands[turn] != "?1"
+            or known[turn]):
+        return handed_out(order)
+    t = sum(int(hands[seat][1:]) - len(known[seat])
+            for seat in ((player + step) % players for step in range(1, players))
+            if (seat - player) % players < (turn - player) % players)
+
+    def lets_move(card: str) -> bool:
+        trial = list(order)
+        j = trial.index(card)
+        trial[t], trial[j] = trial[j], trial[t]
+        try:
+            engine.Game.from_state_string(handed_out(trial))
+        except engine.InvalidStateError as error:
+            assert "no legal move" in str(error)
+            return False
+        return True
+
+    if not lets_move(order[t]):
+        playable = [j for j, card in enumerate(order) if lets_move(card)]
+        j = playable[generator.bounded(len(playable))]
+        order[t], order[j] = order[j], order[t]
+    return handed_out(order)
 
 
 @pytest.mark.parametrize("rules_id", playouts.RULES_IDS)
@@ -385,25 +419,16 @@ def test_determinize_keeps_the_observation(engine, rules_id):
     observation (every public field, the player's hand, each seat's known cards and hand size, the
     packets' statuses and sizes), the whole deck, every known card in its seat's hand, no seed and
     no history; it is dealt exactly as the spec's steps say; it is a legal state (read back from
-    its string, with the same legal moves; the player to act has the moves of the real game)."""
+    its string, with the same legal moves; the player to act has the moves of the real game), for
+    every seed: seen from another seat too (step 4 gives the seat to act a card it can move
+    with)."""
     rules = playouts.make_rules(engine, rules_id)
     deck = full_deck(rules)
     for number, game in enumerate(sample_games(engine, rules_id)):
         state = game.state_string()
         for player in {game.turn, (game.turn + 1) % game.players}:
             seed = 1000 * number + player
-            if player != game.turn:
-                # Seen from another seat, the hand dealt to the seat to act may have no legal move
-                # (RULES C.7): determinize then refuses, as the parser refuses that position.
-                try:
-                    det = game.determinize(player, seed)
-                except engine.InvalidStateError:
-                    expected = expected_determinization(rules, str(game.observation(player)), seed)
-                    with pytest.raises(engine.InvalidStateError, match="no legal move"):
-                        engine.Game.from_state_string(expected)
-                    continue
-            else:
-                det = game.determinize(player, seed)
+            det = game.determinize(player, seed)
             text = det.state_string()
             where = f"{state}\nplayer {player} seed {seed}\n{text}"
             assert det.observation(player) == game.observation(player), where
@@ -415,7 +440,8 @@ def test_determinize_keeps_the_observation(engine, rules_id):
             assert det.hand(player) == game.hand(player), where
             assert det.seed is None and det.moves == [], where
             assert state_fields(text)["seed"] == "-", where
-            expected = expected_determinization(rules, str(game.observation(player)), seed)
+            expected = expected_determinization(engine, rules, str(game.observation(player)),
+                                                seed)
             assert text == expected, where
             again = engine.Game.from_state_string(text)
             assert again.state_string() == text, where

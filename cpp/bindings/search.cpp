@@ -320,21 +320,22 @@ void bind_game_search(py::class_<PyGame>& game) {
              // Built in place on the heap and handed to Python as is: no further copies.
              auto out = std::make_unique<PyGame>(
                  determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value), g.rules);
-             // Only hidden cards differ from a real position, and the acting seat's moves depend
-             // on its own hand and public facts: seen from the acting seat the deal is always a
-             // position of play. Seen from another seat, the hand dealt to the acting seat may
-             // have no legal move (RULES C.7), and such a position is refused as a parser would.
+             // Only hidden cards differ from a real position, and determinize gives the seat to
+             // act a hand it can move with (docs/search.md "Determinization" step 4): the deal is
+             // a position of play by construction. Seen from another seat it is checked still,
+             // so that a fault of the sampler is reported and never handed on as a game.
              if (seat != g.state.turn) {
                if (const std::string why = validate_state(out->state, *g.rules); !why.empty())
                  state_error("determinize(" + std::to_string(seat) + ", " + std::to_string(seed_value) +
-                             "): the cards dealt from seat " + std::to_string(seat) +
+                             "): internal error, the cards dealt from seat " + std::to_string(seat) +
                              "'s view give a position that could not arise in play (" + why + ")");
              }
              return out;
            },
            py::arg("player"), py::arg("seed"),
            "A game consistent with that player's observation, the unseen cards dealt from `seed` "
-           "(reads only the observation: the same observation and seed give the same game).");
+           "(reads only the observation: the same observation and seed give the same game); a "
+           "position of play, where the seat to act has a legal move (docs/search.md).");
 }
 
 void bind_search(py::module_& m) {

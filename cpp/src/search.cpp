@@ -110,6 +110,80 @@ std::string observation_string(const Observation& o, const Rules& rules) {
 
 // ---- determinization ----------------------------------------------------------------------------
 
+namespace {
+
+// docs/search.md "Determinization" step 3: `s` (the observed state) gets the shuffled unseen
+// cards, in order: the other seats' hidden cards, the hidden packets, the stock.
+inline void hand_out(GameState& s, const Observation& o, const Card* unseen) {
+  const GameState& v = o.state;
+  const int player = o.player;
+  int next = 0;
+  for (int step = 1; step < v.players; ++step) {
+    const int q = (player + step) % v.players;
+    for (int c = s.hands[q].size(); c < o.hand_sizes[static_cast<std::size_t>(q)]; ++c)
+      s.hands[q].add(unseen[next++]);
+  }
+  for (int k = 0; k < kPackets; ++k)
+    if (packet_hidden(v, player, k))
+      for (int i = 0; i < v.packets[k].size; ++i) s.packets[k].cards[i] = unseen[next++];
+  for (int i = v.stock_pos; i < v.stock_end; ++i) s.stock[i] = unseen[next++];
+  s.has_seed = false;
+  s.seed = 0;
+}
+
+// docs/search.md "Determinization" step 4, on `s` dealt from `unseen` (n cards) by step 3; `rng`
+// is the generator after the shuffle. The seat to act T holds one card, dealt at unseen[t] (its
+// place in the hand-out order). In the meld phase a hand of two or more cards can always be
+// discarded from (RULES C.5, C.7: the hold blocks one card at most, and what is left does not
+// empty the hand), and a draw phase's moves are public; a single card is the one hidden hand
+// that may leave T no legal move. Whether it does depends on that card and public facts alone:
+// it may be discarded when a pozzetto is still available to T's side (whatever the card, but
+// the held one, which is known), else only laid off towards a close, which the melds, the
+// pozzetti taken and the burraco decide (RULES C.4, C.6, C.7). So each kind is playable or not
+// for T whatever the other hidden cards are. If unseen[t] is not, it is exchanged with the i-th
+// of the dealt cards whose kind is (i = bounded(m), m the number of such cards: at least one,
+// T's real card) and the cards are handed out again. Every deal in which T can move then comes
+// out with the same probability n / (m n!): uniform over the deals consistent with the
+// observation that are positions of play. Out of line: determinize itself stays as small as it
+// was (rare positions only come here).
+[[gnu::noinline]] void give_a_playable_card(GameState& s, const Observation& o, const Rules& rules,
+                                            Card* unseen, int n, Rng rng) {
+  const int player = o.player, turn = o.state.turn, players = o.state.players;
+  int t = 0;
+  for (int q = (player + 1) % players; q != turn; q = (q + 1) % players)
+    t += o.hand_sizes[static_cast<std::size_t>(q)] - o.state.hands[q].size();
+  // Playable kinds, worked out on the deal made (T's hand is the one card; nothing reads the
+  // other hidden cards' places, and the lay-offs tried may take a real pozzetto into the hand).
+  std::array<std::int8_t, kKinds> playable{};  // 0 not known yet, 1 yes, -1 no
+  std::vector<Move> moves;
+  GameState trial = s;
+  auto playable_kind = [&](Card c) {
+    std::int8_t& known = playable[c.index];
+    if (known == 0) {
+      trial.hands[turn] = CardSet{};
+      trial.hands[turn].add(c);
+      legal_moves(trial, rules, moves);
+      known = moves.empty() ? -1 : 1;
+    }
+    return known > 0;
+  };
+  if (playable_kind(unseen[t])) return;
+  int m = 0;
+  for (int j = 0; j < n; ++j) m += playable_kind(unseen[j]);
+  if (m == 0) return;  // no consistent deal lets T move: not an observation of a real position
+  int i = static_cast<int>(rng.bounded(static_cast<std::uint64_t>(m)));
+  for (int j = 0; j < n; ++j) {
+    if (playable_kind(unseen[j]) && i-- == 0) {
+      std::swap(unseen[t], unseen[j]);
+      break;
+    }
+  }
+  s = o.state;
+  hand_out(s, o, unseen);
+}
+
+}  // namespace
+
 GameState determinize(const Observation& o, const Rules& rules, std::uint64_t seed) {
   const GameState& v = o.state;
   const int player = o.player;
@@ -145,18 +219,13 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
   rng.shuffle(unseen.data(), n);
   // 3. Handed out: the other seats, the hidden packets, the stock.
   GameState s = v;
-  int next = 0;
-  for (int step = 1; step < v.players; ++step) {
-    const int q = (player + step) % v.players;
-    for (int c = s.hands[q].size(); c < o.hand_sizes[static_cast<std::size_t>(q)]; ++c)
-      s.hands[q].add(unseen[next++]);
-  }
-  for (int k = 0; k < kPackets; ++k)
-    if (packet_hidden(v, player, k))
-      for (int i = 0; i < v.packets[k].size; ++i) s.packets[k].cards[i] = unseen[next++];
-  for (int i = v.stock_pos; i < v.stock_end; ++i) s.stock[i] = unseen[next++];
-  s.has_seed = false;
-  s.seed = 0;
+  hand_out(s, o, unseen.data());
+  // 4. The seat to act T, seen from another seat, in the meld phase with one card it was not
+  // seen to take: the only hidden hand a legal move depends on (docs/search.md).
+  const int turn = v.turn;
+  if (turn != player && v.phase == Phase::Meld && o.hand_sizes[static_cast<std::size_t>(turn)] == 1 &&
+      v.hands[turn].empty()) [[unlikely]]
+    give_a_playable_card(s, o, rules, unseen.data(), n, rng);
   return s;
 }
 

@@ -345,6 +345,15 @@ void check_playouts(const Rules& rules, int hands, std::uint64_t seed) {
       const std::string text = state_string(s, rules);
       CHECK(parse_state_string(text, parsed, parsed_rules, error));
       CHECK(state_string(parsed, parsed_rules) == text);
+      // Every seat's determinization is a position of play with that seat's observation (seen
+      // from another seat, a lone hidden card of the seat to act is one it can move with:
+      // docs/search.md "Determinization" step 4).
+      for (int seat = 0; seat < s.players; ++seat) {
+        const Observation seen = observe(s, rules, seat);
+        const GameState det = determinize(seen, rules, static_cast<std::uint64_t>(step) * 8 + seat);
+        CHECK(validate_state(det, rules).empty());
+        CHECK(observation_string(observe(det, rules, seat), rules) == observation_string(seen, rules));
+      }
       legal_moves(s, rules, moves);
       CHECK(!moves.empty());
       if (moves.empty()) break;

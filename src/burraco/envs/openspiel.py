@@ -38,7 +38,6 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess by 
     ) from error
 
 from .._core import MAX_HAND_MOVES, Card, Game, Rules
-from .._errors import InvalidStateError
 from ._common import MARGIN_SCALE, REWARDS, observation_size, rewards
 
 __all__ = ["GAME_NAME", "BurracoGame", "BurracoState", "deal_actions", "resampler"]
@@ -249,25 +248,26 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped (
         return tuple(self._actions)
 
     def resample(self, player: int, seed: int) -> BurracoState:
-        """:meth:`resample_from_infostate` with the seed given (an int in ``[0, 2**64)``)."""
+        """:meth:`resample_from_infostate` with the seed given (an int in ``[0, 2**64)``; anything
+        else, a bool or a float included, raises ValueError quoting it). After the deal every seed
+        gives a position of play: ``game.determinize`` deals the seat to act a hand it can move
+        with (docs/search.md "Determinization")."""
         game: BurracoGame = self.get_game()
         if not 0 <= player < game.rules.players:
             raise ValueError(f"player {player}: expected 0 to {game.rules.players - 1}")
+        if (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+                or not 0 <= seed < 2**64):
+            raise ValueError(f"resample({player}, {seed!r}): the seed must be an int in [0, 2**64)")
+        seed = int(seed)
         fresh: BurracoState = game.new_initial_state()
         fresh._actions = list(self._actions)
         if self._game is None:
             assert self._deck is not None
             fresh._deck, fresh._left = self._redeal(player, seed)
             return fresh
-        for attempt in range(64):
-            try:
-                fresh._game = self._game.determinize(player, (seed + attempt) % 2**64)
-            except InvalidStateError:  # not the seat to act: that deal leaves it no move
-                continue
-            fresh._deck = fresh._left = None
-            return fresh
-        raise InvalidStateError(f"resample({player}, {seed}): no deal of 64 gave a position "
-                                "of play")  # pragma: no cover
+        fresh._game = self._game.determinize(player, seed)
+        fresh._deck = fresh._left = None
+        return fresh
 
     def _redeal(self, player: int, seed: int) -> tuple[list[int], list[int]]:
         """The deck dealt so far with every position but the player's own cards dealt anew."""

@@ -1331,20 +1331,25 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 def determinize(observation: Observation, seed: int) -> Game:
     """A game consistent with ``observation`` (docs/search.md "Determinization"), no history, no
     seed: the game of :func:`.observation.determinized_state_string` (its seed an int in
-    ``[0, 2**64)``, else InvalidNotationError)."""
+    ``[0, 2**64)``, else InvalidNotationError), in which the seat to act has a legal move."""
     seed = check_seed(seed)
-    text = determinized_state_string(observation, seed)
+    text = determinized_state_string(observation, seed, _seat_to_act_can_move)
     try:
         return Game.from_state_string(text)
     except InvalidStateError as error:
-        # Only the hidden cards differ from a real position, and the acting seat's moves depend
-        # on its own hand and public facts alone: this happens only when the observer is not
-        # the acting seat and the hidden hand dealt to that seat has no legal move (RULES C.7).
+        # Only the hidden cards differ from a real position, and step 4 gives the seat to act a
+        # hand it can move with: a position of the real game's observation always reads back.
         player = observation.player
         raise InvalidStateError(
-            f"determinize({player}, {seed}): the cards dealt from seat {player}'s view give a "
-            f"position that could not arise in play ({error})"
+            f"determinize({player}, {seed}): internal error, the cards dealt from seat {player}'s "
+            f"view give a position that could not arise in play ({error})"
         ) from None
+
+
+def _seat_to_act_can_move(text: str) -> bool:
+    """Whether the seat to act of the whole deal ``text`` (a state string, every card in one
+    place) has a legal move: the one question a determinization's deal leaves open."""
+    return bool(_parse_state(Game, text, validate=False)._legal_moves())
 
 
 def _check_supported(rules: Rules) -> None:
@@ -1542,7 +1547,7 @@ _CARD_PAIR = re.compile(r"..")
 _LAYOUT_TOKEN = re.compile(r"(..)(\(=[^()]*\))?")
 
 
-def _parse_state(cls: type[Game], text: str) -> Game:
+def _parse_state(cls: type[Game], text: str, validate: bool = True) -> Game:
     if not isinstance(text, str):
         raise InvalidStateError(f"{text!r} is not a state string")
     parts = text.split(";")
@@ -1743,7 +1748,8 @@ def _parse_state(cls: type[Game], text: str) -> Game:
         raise InvalidStateError(
             f"{text!r} is not in canonical form: the same position is written {canonical!r}"
         )
-    validate_state(game)
+    if validate:
+        validate_state(game)
     return game
 
 

@@ -16,6 +16,7 @@ This module reads a game through its public API only (``observe``): it does not 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._errors import InvalidNotationError
@@ -329,7 +330,8 @@ def unseen_cards(observation: Observation) -> list[Card]:
     return sorted(unseen.elements(), key=lambda card: card.index)
 
 
-def determinized_state_string(observation: Observation, seed: int) -> str:
+def determinized_state_string(observation: Observation, seed: int,
+                               can_move: Callable[[str], bool] | None = None) -> str:
     """The state string of a game consistent with ``observation`` (docs/search.md
     "Determinization"), no seed, dealt from ``seed`` (an int in ``[0, 2**64)``, else
     InvalidNotationError):
@@ -339,11 +341,56 @@ def determinized_state_string(observation: Observation, seed: int) -> str:
     3. handed out from the front: every other seat q = P+1, P+2, ... gets its known cards plus
        ``size(q) - len(known(q))`` cards; then every packet P cannot see, index 0 first, its size
        in deal order; then the stock, top first;
-    4. every other field copied from the observation string.
+    4. when the seat to act T is not P, is in its meld phase and holds one card not known to be
+       there, T must be able to move with the card it gets: ``can_move(text)`` says whether the
+       seat to act of a whole deal's state string has a legal move. If T's card does not let it
+       move, it is exchanged with the i-th card of the shuffled list whose kind does
+       (i = ``bounded(m)`` from the same generator, m the number of such cards) and the list is
+       handed out again;
+    5. every other field copied from the observation string.
+
+    Without ``can_move`` step 4 is left out (the deal may then leave T no legal move).
     """
     seed = check_seed(seed)
     order = unseen_cards(observation)
-    shuffle(order, Xoshiro256StarStar(seed))
+    generator = Xoshiro256StarStar(seed)
+    shuffle(order, generator)
+    text = _handed_out(observation, order)
+    turn, player = observation.turn, observation.player
+    lone_hidden_card = (turn != player and observation.phase == "meld"
+                        and observation.hand_sizes[turn] == 1 and not observation.known[turn])
+    if can_move is None or not lone_hidden_card:
+        return text
+    # T's card: after the hidden cards of the seats between P and T in the hand-out order.
+    seat_at = [(player + step) % observation.rules.players
+               for step in range(1, observation.rules.players)]
+    t = sum(observation.hand_sizes[seat] - len(observation.known[seat])
+            for seat in seat_at[:seat_at.index(turn)])
+    verdicts: dict[Card, bool] = {}
+
+    def lets_move(card: Card) -> bool:
+        """Whether T holding ``card`` alone has a legal move (the deal of ``order`` with ``card``
+        exchanged into T's place: the same for every place the card comes from)."""
+        if card not in verdicts:
+            trial = list(order)
+            j = trial.index(card)
+            trial[t], trial[j] = trial[j], trial[t]
+            verdicts[card] = can_move(_handed_out(observation, trial))
+        return verdicts[card]
+
+    if lets_move(order[t]):
+        return text
+    playable = [j for j, card in enumerate(order) if lets_move(card)]
+    if not playable:  # no deal lets T move: not the observation of a position of play
+        return text
+    j = playable[generator.bounded(len(playable))]
+    order[t], order[j] = order[j], order[t]
+    return _handed_out(observation, order)
+
+
+def _handed_out(observation: Observation, order: list[Card]) -> str:
+    """Steps 3 and 5 of :func:`determinized_state_string`: the state string of the observation
+    with the shuffled unseen cards ``order`` handed out."""
     position = 0
 
     def deal(count: int) -> list[Card]:
