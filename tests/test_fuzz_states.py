@@ -209,6 +209,18 @@ def test_state_string_corpus(worker, name):
     assert not answer["problems"], report("state", text, answer)
 
 
+def test_known_open_explains_only_its_own_problems():
+    """An input is 'known' only when every one of its problems is a KNOWN_OPEN defect's: one
+    other problem, or none at all, makes it an ordinary input (it then fails, or passes)."""
+    closed = ("reference accepts, core refuses with InvalidStateError: invalid state string: not "
+              "a position of play: end=closed: the closer's hand is not empty")
+    assert fuzzing.known_open([closed]) == ["closed-validator"]
+    assert fuzzing.known_open([closed, closed]) == ["closed-validator"]
+    assert fuzzing.known_open([closed, "core: not over, yet no legal move"]) == []
+    assert fuzzing.known_open(["core accepts, reference refuses with InvalidStateError: x"]) == []
+    assert fuzzing.known_open([]) == []
+
+
 #: How many inputs each kept file held at least when this was last raised: a deleted entry fails
 #: the run (docs/fuzzing.md "Kept inputs": none is ever deleted). Raise a number when you add
 #: inputs; never lower it.
