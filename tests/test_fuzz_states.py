@@ -224,7 +224,7 @@ def test_known_open_explains_only_its_own_problems():
 #: How many inputs each kept file held at least when this was last raised: a deleted entry fails
 #: the run (docs/fuzzing.md "Kept inputs": none is ever deleted). Raise a number when you add
 #: inputs; never lower it.
-KEPT_AT_LEAST = {"regress_*.txt": 12, "fuzz.jsonl": 41, "rules.jsonl": 7}
+KEPT_AT_LEAST = {"regress_*.txt": 12, "fuzz.jsonl": 42, "rules.jsonl": 7}
 
 
 def test_kept_inputs_are_never_deleted():
