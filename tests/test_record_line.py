@@ -2,7 +2,10 @@
 (burraco.distributed) write for every hand, must be byte for byte the text of
 ``json.dumps(game.record(), separators=(",", ":"))`` (docs/records.md), and its move count the
 record's. Compared over whole hands of every rule set and policy, hands cut short, hands of
-matches, hands dealt from a deck or read from a state string, and random rule sets."""
+matches, hands dealt from a deck or read from a state string, and random rule sets; the whole,
+cut-short, deck-dealt and state-string hands on the three-deck and six-player tables too
+(``fuzzing.FUZZ_RULES_IDS``), and random rule sets with their fair share of both
+(``fuzzing.TABLES``)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import burraco
 from burraco import Game, Match, Rules
 from burraco._records import _deck_of
 
-from fuzzing import random_rules
+from fuzzing import FUZZ_FAMILIES, FUZZ_RULES_IDS, random_rules
 from playouts import GAME_RULES, RULES_IDS, make_rules
 
 SUITED = [rank + suit for suit in "cdhs" for rank in "A23456789TJQK"]
@@ -43,12 +46,14 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> str:
     return " ".join(cards)
 
 
-@pytest.mark.parametrize("rules_id", RULES_IDS)
+@pytest.mark.parametrize("rules_id", FUZZ_RULES_IDS)
 @pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
 def test_whole_hands_and_hands_cut_short(rules_id, policy):
     rules = make_rules(burraco, rules_id)
     rng = random.Random(f"{rules_id}:{policy}")
     hands = 12 if policy == "heuristic" else 25
+    if rules_id not in RULES_IDS:  # the longer three-deck and six-player hands: fewer of them
+        hands = 6 if rules_id in FUZZ_FAMILIES["six players"] else 8
     reasons = set()
     for seed in range(hands):
         game = Game(rules, seed=1000 * seed + 17, first_player=seed % rules.players)
@@ -80,13 +85,13 @@ def test_hands_of_matches(rules_id):
     assert match.hands_played > 1
 
 
-@pytest.mark.parametrize("rules_id", RULES_IDS)
+@pytest.mark.parametrize("rules_id", FUZZ_RULES_IDS)
 def test_hands_dealt_from_a_deck_or_a_state_string(rules_id):
     rules = make_rules(burraco, rules_id)
     rng = random.Random(rules_id)
     for number in range(8):
         first = number % rules.players
-        scores = [rng.randrange(-500, 3000) for _ in range(3 if rules.players == 3 else 2)]
+        scores = [rng.randrange(-500, 3000) for _ in range(rules.sides)]  # per side (3p: per seat)
         # A random deck deals packets in an order the record cannot rebuild (it lists their
         # cards in canonical order): the record has a start. The deck the record would write
         # for that deal deals the same hands and sorted packets: that one it has.

@@ -4,13 +4,16 @@
 //
 //   burraco_fuzz_driver [--seed N] [--runs N] [--seconds S] [CORPUS_DIR ...]
 //   --explain prints why each refused corpus input was refused.
-//   burraco_fuzz_driver --emit DIR      writes a seed corpus of engine-made states into DIR
+//   burraco_fuzz_driver --emit DIR      writes a seed corpus of engine-made states into DIR: four
+//                                        of every rule set of fuzz_rules(), six players and
+//                                        three decks included
 //
 // A broken property prints the input and aborts (exit status non-zero). docs/fuzzing.md.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,14 +28,24 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--emit") && has_value) {
-      const std::vector<std::string> states = burraco::fuzz::engine_states(seed, 1);
+      // Four states of one seeded hand per rule set (the deal, then spread over the hand), named
+      // after the table: engine_<preset>_<players>p[<sides>s]_<decks>d_<n>.txt.
       const std::string dir = argv[++i];
-      const std::size_t step = states.size() / 24 + 1;
+      std::map<std::string, int> taken;
+      std::uint64_t sm = seed;
       int written = 0;
-      for (std::size_t k = 0; k < states.size(); k += step) {
-        char name[64];
-        std::snprintf(name, sizeof name, "/engine_%02d.txt", written++);
-        std::ofstream(dir + name, std::ios::binary) << states[k];
+      for (const burraco::Rules& rules : burraco::fuzz::fuzz_rules()) {
+        const std::vector<std::string> states = burraco::fuzz::engine_states_of(rules, sm, 1);
+        std::string table = std::string(burraco::preset_name(rules.preset)) + "_" +
+                            std::to_string(rules.players) + "p" +
+                            (rules.players == 6 ? std::to_string(rules.sides) + "s" : "") + "_" +
+                            std::to_string(rules.decks) + "d";
+        for (std::size_t k = 0; k < 4; ++k) {
+          const std::string name =
+              dir + "/engine_" + table + "_" + std::to_string(taken[table]++) + ".txt";
+          std::ofstream(name, std::ios::binary) << states[k * (states.size() - 1) / 3];
+          ++written;
+        }
       }
       std::printf("wrote %d engine-made states into %s\n", written, dir.c_str());
       return 0;

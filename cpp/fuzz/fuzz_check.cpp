@@ -68,8 +68,6 @@ bool check_state_text(std::string_view text, std::uint64_t seed, Stats& stats) {
   return true;
 }
 
-namespace {
-
 std::vector<Rules> fuzz_rules() {
   std::vector<Rules> out;
   for (std::string_view name : kPresetNames) out.push_back(*preset_rules(name));
@@ -96,29 +94,58 @@ std::vector<Rules> fuzz_rules() {
   r.pozzetto_reveal = PozzettoReveal::AfterPartnerTurn;
   r.deadlock_rule = DeadlockRule::ForceDraw;
   out.push_back(r);
+  // Six players (RULES F.7): three sides of two and two sides of three, with the three-deck pack
+  // and three packets; and the three-deck pack with 2, 3 and 4 players.
+  for (const int sides : {3, 2}) {
+    r = player_baseline(Preset::Brazilian, 6);
+    r.sides = sides;
+    out.push_back(r);
+  }
+  r = player_baseline(Preset::Italian, 6);
+  r.pozzetto_becomes_stock = true;
+  r.stock_end_threshold = 0;
+  out.push_back(r);
+  r = player_baseline(Preset::Brazilian, 2);
+  r.decks = 3;
+  r.jokers = 6;
+  out.push_back(r);
+  r = *preset_rules("italian-3p");
+  r.decks = 3;
+  r.jokers = 6;
+  out.push_back(r);
+  r = *preset_rules("italian");
+  r.decks = 3;
+  r.jokers = 6;
+  out.push_back(r);
   return out;
 }
 
-}  // namespace
+std::vector<std::string> engine_states_of(const Rules& rules, std::uint64_t& sm,
+                                          int hands_per_rules) {
+  std::vector<std::string> out;
+  std::vector<Move> moves;
+  for (int h = 0; h < hands_per_rules; ++h) {
+    GameState s = deal_seeded(rules, splitmix64(sm), h % rules.players, {});
+    Rng rng(splitmix64(sm));
+    for (int step = 0; step < 3000; ++step) {
+      if (step < 3 || rng.bounded(6) == 0 || s.over()) out.push_back(state_string(s, rules));
+      if (s.over()) break;
+      legal_moves(s, rules, moves);
+      // Mostly stock draws and table moves, so the hands reach their later phases.
+      const Move* pick = &moves[rng.bounded(moves.size())];
+      if (moves[0].kind == MoveKind::Draw && rng.bounded(4) != 0) pick = &moves[0];
+      apply_move(s, rules, *pick);
+    }
+  }
+  return out;
+}
 
 std::vector<std::string> engine_states(std::uint64_t seed, int hands_per_rules) {
   std::vector<std::string> out;
-  std::vector<Move> moves;
   std::uint64_t sm = seed;
   for (const Rules& rules : fuzz_rules()) {
-    for (int h = 0; h < hands_per_rules; ++h) {
-      GameState s = deal_seeded(rules, splitmix64(sm), h % rules.players, {});
-      Rng rng(splitmix64(sm));
-      for (int step = 0; step < 3000; ++step) {
-        if (step < 3 || rng.bounded(6) == 0 || s.over()) out.push_back(state_string(s, rules));
-        if (s.over()) break;
-        legal_moves(s, rules, moves);
-        // Mostly stock draws and table moves, so the hands reach their later phases.
-        const Move* pick = &moves[rng.bounded(moves.size())];
-        if (moves[0].kind == MoveKind::Draw && rng.bounded(4) != 0) pick = &moves[0];
-        apply_move(s, rules, *pick);
-      }
-    }
+    const std::vector<std::string> states = engine_states_of(rules, sm, hands_per_rules);
+    out.insert(out.end(), states.begin(), states.end());
   }
   return out;
 }
@@ -228,6 +255,7 @@ const char* const kEdgeNumbers[] = {
     "10000000",  "10000001",   "2147483647", "2147483648", "-2147483648",
     "4294967296", "9223372036854775807", "18446744073709551615", "18446744073709551616"};
 
+// Token values of the fields, up to six seats and three sides (six players) and one past them.
 const char* const kTokens[][18] = {
     {"turnflags", "-", "p", "d", "l", "f", "b", "pd", "pl", "pf", "dl", "df", "lf", "pdl", "dlf",
      "pdlf", "pb", "db"},
@@ -235,11 +263,12 @@ const char* const kTokens[][18] = {
     {"end", "-", "stock_exhausted", "deadlock", "closed:0", "closed:1", "closed:2", "closed:3",
      nullptr},
     {"split", "-", "0", "1", "2", "3", nullptr},
-    {"deadlock", "0", "1", "2", "3", "4", nullptr},
-    {"turn", "0", "1", "2", "3", nullptr},
-    {"opened", "0,0", "1,0", "0,1", "1,1", "0,0,0,0", nullptr},
+    {"deadlock", "0", "1", "2", "3", "4", "5", "6", "7", nullptr},
+    {"turn", "0", "1", "2", "3", "4", "5", "6", nullptr},
+    {"opened", "0,0", "1,0", "0,1", "1,1", "0,0,0", "1,0,1", "0,1,1", "1,1,1", "0,0,0,0", nullptr},
     {"hold", "-", "2c", "Jk", "Kh", "5s", nullptr},
-    {"cut", "-", "0", "1", "2", nullptr},
+    {"cut", "-", "0", "1", "2", "3", nullptr},
+    {"first", "0", "1", "2", "3", "4", "5", "6", nullptr},
 };
 
 const char kBytes[] = ";=/,:+-@()0123456789abcdfhlpsuxAJQKTk ";
@@ -261,8 +290,8 @@ std::string packet_status(std::uint64_t& rng, std::vector<std::string>& fields) 
   auto entries = split(fields[kPozzetti].substr(fields[kPozzetti].find('=') + 1), '/');
   const std::size_t k = below(rng, entries.size());
   const std::size_t colon = entries[k].find(':');
-  const std::string statuses[] = {"u", "f0", "f1", "f2", "f3", "s0", "s1", "s2", "h0", "h1", "h2",
-                                  "h3", "x"};
+  const std::string statuses[] = {"u",  "f0", "f1", "f2", "f3", "f4", "f5", "s0", "s1", "s2",
+                                  "s5", "h0", "h1", "h2", "h3", "h4", "h5", "h6", "x"};
   const std::string status = statuses[below(rng, std::size(statuses))];
   std::string list = colon == std::string::npos ? "-" : entries[k].substr(colon + 1);
   if (status[0] == 'h' || status[0] == 'x') list = "-";

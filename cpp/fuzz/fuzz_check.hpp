@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "burraco/rules.hpp"
+
 namespace burraco::fuzz {
 
 // The documented bound on the moves of one hand (docs/game.md, MAX_HAND_MOVES).
@@ -27,8 +29,18 @@ struct Stats {
 // Returns true if the parser accepted it.
 bool check_state_text(std::string_view text, std::uint64_t seed, Stats& stats);
 
-// Engine-made state strings: seeded random hands in every preset and a few knob variants,
-// sampled along the way (deterministic for a seed).
+// The rule sets the engine-made states are played under: every preset and a few knob variants,
+// both six-player tables (three sides of two, two sides of three) and the three-deck pack with
+// 2, 3 and 4 players.
+std::vector<Rules> fuzz_rules();
+
+// Engine-made state strings of one rule set: `hands_per_rules` seeded random hands (seeds drawn
+// from `sm`), sampled along the way.
+std::vector<std::string> engine_states_of(const Rules& rules, std::uint64_t& sm,
+                                          int hands_per_rules);
+
+// Engine-made state strings: seeded random hands under every rule set of fuzz_rules(), sampled
+// along the way (deterministic for a seed).
 std::vector<std::string> engine_states(std::uint64_t seed, int hands_per_rules);
 
 // One mutation of `base`: byte flips, a field spliced from another state of `pool`, a number
