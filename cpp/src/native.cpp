@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <type_traits>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace burraco {
 
@@ -52,8 +57,82 @@ std::string check_native_policy(const burraco_policy* descriptor) {
   return "";
 }
 
+namespace {
+
+// A descriptor's name as text: its bytes when they are UTF-8, else each byte that is not part of
+// a UTF-8 sequence as \xNN (what Python's bytes.decode('utf-8', 'backslashreplace') gives), so
+// that every message naming the policy is valid text and quotes the name.
+std::string name_text(const char* name) {
+  if (name == nullptr) return "(unnamed)";
+  const auto* p = reinterpret_cast<const unsigned char*>(name);
+  const std::size_t size = std::strlen(name);
+  std::string out;
+  out.reserve(size);
+  std::size_t i = 0;
+  while (i < size) {
+    const unsigned char c = p[i];
+    // The length of a well-formed sequence starting at i (RFC 3629), 0 if none starts there.
+    std::size_t length = 0;
+    if (c < 0x80) {
+      length = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      length = i + 1 < size && (p[i + 1] & 0xC0) == 0x80 ? 2 : 0;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+      length = i + 2 < size && p[i + 1] >= lo && p[i + 1] <= hi && (p[i + 2] & 0xC0) == 0x80 ? 3 : 0;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+      length = i + 3 < size && p[i + 1] >= lo && p[i + 1] <= hi && (p[i + 2] & 0xC0) == 0x80 &&
+                       (p[i + 3] & 0xC0) == 0x80
+                   ? 4
+                   : 0;
+    }
+    if (length == 0) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+      ++i;
+    } else {
+      out.append(name + i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
+// What lies past a count in the view: no card, no meld, nothing of any call.
+constexpr burraco_move kBlankMove{.kind = 0, .card = BURRACO_NO_CARD, .reserved = 0, .meld = 0, .cards = {0, 0}};
+constexpr burraco_meld kBlankMeld{.cards = {0, 0}, .side = 0, .index = 0, .kind = 0, .suit = 0, .rank = 0,
+                                  .lo = 0, .hi = 0, .wild_slot = 0, .wild = BURRACO_NO_CARD,
+                                  .wild_state = 0, .burraco = 0, .size = 0, .points = 0, .bonus = 0};
+
+}  // namespace
+
 NativePolicy::NativePolicy(const burraco_policy* descriptor)
-    : descriptor_(descriptor), name_(descriptor->name ? descriptor->name : "(unnamed)") {}
+    : descriptor_(descriptor), name_(name_text(descriptor->name)) {}
+
+MoveBuffer::~MoveBuffer() { std::free(data_); }
+
+void MoveBuffer::grow(std::size_t count) {
+  const std::size_t capacity = std::max<std::size_t>({count, 2 * capacity_, 64});
+  auto* block = static_cast<burraco_move*>(std::malloc(capacity * sizeof(burraco_move)));
+  if (block == nullptr) throw std::bad_alloc();
+  std::size_t bytes = capacity * sizeof(burraco_move);
+#if defined(__GLIBC__)
+  bytes = malloc_usable_size(block);  // the whole block is the policy's to read: all of it blank
+#endif
+  std::free(data_);
+  data_ = block;
+  capacity_ = bytes / sizeof(burraco_move);
+  std::fill(data_, data_ + capacity_, kBlankMove);
+  std::memset(reinterpret_cast<unsigned char*>(data_) + capacity_ * sizeof(burraco_move), 0,
+              bytes - capacity_ * sizeof(burraco_move));
+}
+
+void MoveBuffer::blank(std::size_t from, std::size_t to) { std::fill(data_ + from, data_ + to, kBlankMove); }
+
+ViewStorage::ViewStorage() { melds.fill(kBlankMeld); }
 
 namespace {
 
@@ -167,10 +246,16 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     out.side = side;
     out.index = per_side[side]++;
   }
+  // Fewer melds than the last view showed (another position, hand or game): the entries past
+  // meld_count are blanked, and no longer cached.
+  if (s.meld_count < storage.shown_melds) {
+    std::fill(storage.melds.begin() + s.meld_count, storage.melds.begin() + storage.shown_melds, kBlankMeld);
+    storage.cached_melds = s.meld_count;
+  }
+  storage.shown_melds = s.meld_count;
   storage.cached_melds = std::max<int>(storage.cached_melds, s.meld_count);
   v.melds = storage.melds.data();
-  std::vector<burraco_move>& moves_out = storage.moves;
-  moves_out.resize(moves.size());
+  burraco_move* moves_out = storage.moves.take(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
     burraco_move& out = moves_out[i];
@@ -180,7 +265,7 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     out.meld = m.index;
     out.cards = planes(m.cards);
   }
-  v.moves = moves_out.data();
+  v.moves = moves_out;
   v.move_count = static_cast<std::uint32_t>(moves.size());
   v.reserved = 0;
   v.rules = &storage.rules;
