@@ -132,7 +132,15 @@ void MoveBuffer::grow(std::size_t count) {
 
 void MoveBuffer::blank(std::size_t from, std::size_t to) { std::fill(data_ + from, data_ + to, kBlankMove); }
 
-ViewStorage::ViewStorage() { melds.fill(kBlankMeld); }
+// What no call changes: the version, the sizes, the reserved fields (zero) and where the melds
+// and the rules block are.
+ViewStorage::ViewStorage() {
+  melds.fill(kBlankMeld);
+  view.abi = BURRACO_POLICY_ABI;
+  view.size = sizeof(burraco_view);
+  view.melds = melds.data();
+  view.rules = &rules;
+}
 
 namespace {
 
@@ -198,8 +206,6 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     storage.cached_melds = 0;
   }
   const int seat = s.turn;
-  v.abi = BURRACO_POLICY_ABI;
-  v.size = sizeof(burraco_view);
   v.players = s.players;
   v.seat = static_cast<std::uint8_t>(seat);
   v.phase = static_cast<std::uint8_t>(s.phase);
@@ -229,7 +235,6 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     out.status = static_cast<std::uint8_t>(p.status);
     out.owner = p.owner;
     out.size = p.size;
-    out.reserved = 0;
     out.cards = planes(packet_visible(s, seat, k) ? p.set() : CardSet{});
   }
   // A meld changes only when a card is laid off on it, and one move changes at most one: the
@@ -254,21 +259,17 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
   }
   storage.shown_melds = s.meld_count;
   storage.cached_melds = std::max<int>(storage.cached_melds, s.meld_count);
-  v.melds = storage.melds.data();
   burraco_move* moves_out = storage.moves.take(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
     burraco_move& out = moves_out[i];
     out.kind = static_cast<std::uint8_t>(m.kind);
     out.card = m.card.index;
-    out.reserved = 0;
-    out.meld = m.index;
+    out.meld = m.index;  // `reserved` stays the blank entry's 0
     out.cards = planes(m.cards);
   }
   v.moves = moves_out;
   v.move_count = static_cast<std::uint32_t>(moves.size());
-  v.reserved = 0;
-  v.rules = &storage.rules;
 }
 
 std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,

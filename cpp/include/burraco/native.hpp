@@ -60,9 +60,12 @@ class MoveBuffer {
 
 // The storage of a view: what its pointers point to, and what one call leaves for the next on
 // the same thread (the rules block, the entries of the melds). The melds past the view's
-// meld_count are blank (kBlankMeld), as the moves past its move_count.
+// meld_count are blank (kBlankMeld), as the moves past its move_count. The view points into the
+// storage itself: it is neither copied nor moved.
 struct ViewStorage {
   ViewStorage();
+  ViewStorage(const ViewStorage&) = delete;
+  ViewStorage& operator=(const ViewStorage&) = delete;
   burraco_view view{};
   burraco_rules rules{};
   Rules rules_copy;           // the rules `rules` and the meld entries were made under
