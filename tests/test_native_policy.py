@@ -621,3 +621,37 @@ def test_a_policy_name_that_is_not_utf8_is_quoted_with_escapes(snoop):
         Game(Rules("brazilian", decks=3, jokers=6), seed=1).playout(snoop.latin1_player)
     assert game.state_string() == before
     assert game.playout(snoop.latin1_player, 3) > 0  # a policy with such a name plays
+
+
+def test_every_policy_name_is_shown_as_backslashreplace_shows_it():
+    """Descriptors made here (ctypes) with names of random bytes, UTF-8 or not: Policy.name is
+    what Python's bytes.decode('utf-8', 'backslashreplace') makes of the bytes."""
+    import ctypes
+    import random
+
+    class Descriptor(ctypes.Structure):
+        _fields_ = [("abi", ctypes.c_uint32), ("size", ctypes.c_uint32), ("name", ctypes.c_char_p),
+                    ("choose", ctypes.c_void_p), ("data", ctypes.c_void_p)]
+
+    choose = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
+        lambda view, stream, data: 0)  # never called: making a Policy reads the descriptor only
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    rng = random.Random(39)
+    pieces = [chr(c).encode() for c in (0x41, 0x5C, 0xE9, 0x20AC, 0xD7FF, 0xE000, 0xFFFD, 0x1F0CF,
+                                         0x10FFFF)]
+    samples = [b"", b"caf\xc3\xa9", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82",
+               b"\xf0\x9f\x83", b"\xe0\x80\x80", b"\xf0\x80\x80\x80", b"\xff\xfe", b"a\x80b"]
+    for _ in range(400):
+        parts = [rng.choice(pieces) if rng.random() < 0.5 else bytes([rng.randrange(1, 256)])
+                 for _ in range(rng.randrange(1, 7))]
+        samples.append(b"".join(part[:rng.randrange(1, len(part) + 1)] if rng.random() < 0.2
+                                else part for part in parts))
+    kept = []
+    for raw in samples:
+        descriptor = Descriptor(burraco.POLICY_ABI, ctypes.sizeof(Descriptor), raw,
+                                ctypes.cast(choose, ctypes.c_void_p), None)
+        kept.append(descriptor)
+        capsule = new_capsule(ctypes.addressof(descriptor), b"burraco.policy", None)
+        assert Policy(capsule).name == raw.decode("utf-8", "backslashreplace"), raw

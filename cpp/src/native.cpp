@@ -59,6 +59,32 @@ std::string check_native_policy(const burraco_policy* descriptor) {
 
 namespace {
 
+// The length of the well-formed UTF-8 sequence at p[i], p[size] the end (RFC 3629): 0 if none
+// starts there (a stray continuation byte, an overlong form, a surrogate, a truncated sequence).
+std::size_t utf8_length(const unsigned char* p, std::size_t i, std::size_t size) {
+  const unsigned char c = p[i];
+  if (c < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    lo = c == 0xE0 ? 0xA0 : 0x80;
+    hi = c == 0xED ? 0x9F : 0xBF;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    lo = c == 0xF0 ? 0x90 : 0x80;
+    hi = c == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 0;
+  }
+  if (length > size - i || p[i + 1] < lo || p[i + 1] > hi) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if ((p[i + k] & 0xC0) != 0x80) return 0;
+  return length;
+}
+
 // A descriptor's name as text: its bytes when they are UTF-8, else each byte that is not part of
 // a UTF-8 sequence as \xNN (what Python's bytes.decode('utf-8', 'backslashreplace') gives), so
 // that every message naming the policy is valid text and quotes the name.
@@ -66,36 +92,18 @@ std::string name_text(const char* name) {
   if (name == nullptr) return "(unnamed)";
   const auto* p = reinterpret_cast<const unsigned char*>(name);
   const std::size_t size = std::strlen(name);
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(size);
-  std::size_t i = 0;
-  while (i < size) {
-    const unsigned char c = p[i];
-    // The length of a well-formed sequence starting at i (RFC 3629), 0 if none starts there.
-    std::size_t length = 0;
-    if (c < 0x80) {
-      length = 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      length = i + 1 < size && (p[i + 1] & 0xC0) == 0x80 ? 2 : 0;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-      length = i + 2 < size && p[i + 1] >= lo && p[i + 1] <= hi && (p[i + 2] & 0xC0) == 0x80 ? 3 : 0;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-      length = i + 3 < size && p[i + 1] >= lo && p[i + 1] <= hi && (p[i + 2] & 0xC0) == 0x80 &&
-                       (p[i + 3] & 0xC0) == 0x80
-                   ? 4
-                   : 0;
-    }
-    if (length == 0) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-      ++i;
-    } else {
+  for (std::size_t i = 0; i < size;) {
+    if (const std::size_t length = utf8_length(p, i, size); length > 0) {
       out.append(name + i, length);
       i += length;
+    } else {
+      out += "\\x";
+      out += kHex[p[i] >> 4];
+      out += kHex[p[i] & 15];
+      ++i;
     }
   }
   return out;
