@@ -5,12 +5,17 @@
     python tools/callgrind_rows.py --rows playout/italian copy
     python tools/callgrind_rows.py --python A --python B # two builds side by side, B against A
     python tools/callgrind_rows.py --json FILE          # also write the counts
-    python tools/callgrind_rows.py --rows native/pilewise native/port ismcts_native view
+    python tools/callgrind_rows.py --rows native/pilewise native/port ismcts_native
 
-The native-policy rows (``native/...``, ``ismcts_native``, ``view``) are not in the default set:
-they play examples/cython_policy's pilewise (``pip install --no-build-isolation
-./examples/cython_policy``, or that folder built in place and put on PYTHONPATH), so they need it
-importable by each interpreter measured.
+The native-policy rows (``native/...``, ``ismcts_native``) are not in the default set: they play
+examples/cython_policy's pilewise (``pip install --no-build-isolation ./examples/cython_policy``,
+or that folder built in place and put on PYTHONPATH), so they need it importable by each
+interpreter measured. ``view`` is the native view alone (``_core._policy_view_repeat``).
+
+Compare builds installed the same way: an editable install run with PYTHONDONTWRITEBYTECODE=1
+parses its Python sources on every run, a cost that need not cancel between the two runs (the
+same build read 3,166 instructions a move on playout/italian-2p installed editable, 3,047
+installed regularly, whose bytecode is compiled when installed).
 
 Each row of ``tools/bench_table.py``'s core column (C++-driven playouts, batch playouts on one
 thread, Python-driven steps, legal moves from Python and in a C++ loop, copy, determinize, ISMCTS)
@@ -135,7 +140,7 @@ print(N)
 """
 
 # Rows measured only when asked for by name (--rows): they need examples/cython_policy.
-NATIVE_ROWS = ("native/pilewise", "native/port", "ismcts_native", "view")
+NATIVE_ROWS = ("native/pilewise", "native/port", "ismcts_native")
 
 RULES_IDS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian", "brazilian-2p")
 
