@@ -449,3 +449,209 @@ def test_a_native_policy_is_refused_on_a_six_player_game(probes):
         text = str(excinfo.value)
         assert "six players" in text and "players=6" in text and "native policy" in text, text
         assert game.state_string() == before
+
+
+# ---- nothing past a count (docs/native.md "What a policy may read") ------------------------------
+
+
+@pytest.fixture(scope="session")
+def snoop(probes):
+    """tests/native/snoop.c: a C policy that reads past every count of its view."""
+    return importlib.import_module("snoop")
+
+
+def kinds(cards):
+    """The card kinds of `cards` as a 53-bit mask (snoop's mask of what it read)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def hidden_from(game, seat):
+    """The kinds of the cards `seat` may not see: every other seat's hand but the cards known to
+    be there, the stock, and the pozzetti it has not seen."""
+    mask = 0
+    for other in range(game.rules.players):
+        if other != seat:
+            rest = [card.index for card in game.hand(other)]
+            for card in game.known(other):
+                rest.remove(card.index)
+            for index in rest:
+                mask |= 1 << index
+    mask |= kinds(game.stock)
+    for (_status, _owner, cards), (_s, _o, _size, seen) in zip(
+            game.pozzetti, game.observation(seat).pozzetti):
+        if seen is None:
+            mask |= kinds(cards)
+    return mask
+
+
+def shown(mask):
+    return " ".join(str(Card.from_index(i)) for i in range(53) if mask >> i & 1)
+
+
+def check_past_counts(entry, game, where):
+    """One call's log entry of snoop at `game`'s position: it read past the counts and found
+    nothing there (the blank entries docs/native.md promises), no card of the hidden ones."""
+    seat, moves_past, melds_past, not_blank, read = entry
+    assert seat == game.turn, where
+    assert melds_past > 0, where  # the policy did read past the count
+    leaked = read & hidden_from(game, seat)
+    assert not leaked, f"{where}: seat {seat} read {shown(leaked)} past its counts, hidden from it"
+    assert not_blank == 0 and read == 0, f"{where}: {not_blank} entries past the counts not blank"
+    return moves_past
+
+
+LEAK_PRESETS = ("italian-2p", "italian", "italian-3p", "brazilian")
+
+
+def test_a_policy_reads_nothing_past_the_counts_position_by_position(probes, snoop):
+    """Positions of a two-player and a four-player (or three-player) game taken in turn: before
+    each call the view's storage held the previous call's view, another seat's or another
+    game's. snoop reads past every count and finds blank entries only; the view within the counts
+    is the observation of the seat to act (check_view)."""
+    native = probes[0]
+    assert snoop.SIZED_BY_ALLOCATOR  # it can see the end of the moves' allocation (glibc)
+    moves_past = positions = 0
+    for preset in LEAK_PRESETS[1:]:
+        for seed in range(2):
+            games = [(Game(Rules("italian-2p"), seed=seed), Rules("italian-2p")),
+                     (Game(Rules(preset), seed=seed + 7), Rules(preset))]
+            for step in range(240):
+                game, rules = games[step % 2]
+                if game.is_over():
+                    continue
+                snoop.reset()
+                game.policy_move(snoop.policy, step)
+                moves_past += check_past_counts(snoop.log()[0], game, f"{preset} step {step}")
+                seen = []
+
+                def capture(view, moves):
+                    seen.append((view, list(moves), view.random.state))
+                    return view.random.below(len(moves))
+
+                game.policy_move(capture, step)
+                game.policy_move(native.echo, step)
+                check_view(native.last_view(), seen[0], rules)
+                positions += 1
+                game.push(game.policy_move("greedy" if step % 3 else "random", step))
+    assert positions > 500 and moves_past > 1000
+
+
+@pytest.mark.parametrize("preset", LEAK_PRESETS)
+def test_a_policy_reads_nothing_past_the_counts_in_a_playout(snoop, preset):
+    """Game.playout with snoop at every seat (the loop of the engine, one view storage for every
+    call): each call's log entry checked against the position it was made at, replayed."""
+    rules = Rules(preset)
+    moves_past = calls = 0
+    for seed in range(4):
+        game = Game(rules, seed=seed)
+        snoop.reset()
+        game.playout(snoop.policy, seed + 100)
+        log = snoop.log()
+        replay = Game(rules, seed=seed)
+        assert len(log) == len(game.moves)
+        calls += len(log)
+        for step, (entry, move) in enumerate(zip(log, game.moves)):
+            moves_past += check_past_counts(entry, replay, f"{preset} seed {seed} move {step}")
+            replay.push(move)
+    assert calls > 40 and moves_past > 100
+
+
+def test_a_policy_reads_nothing_past_the_counts_in_batches_and_searches(snoop):
+    """playouts on two threads, ISMCTS rollouts and Match hands: no entry past a count is other
+    than blank."""
+    snoop.reset()
+    for preset in LEAK_PRESETS:
+        burraco.playouts(Rules(preset), 6, seed=3, policy=snoop.policy, threads=2)
+    game = Game(Rules("italian"), seed=4)
+    game.push("draw")
+    ISMCTS(iterations=40, seed=2, policy=snoop.policy, max_rollout_moves=60).choose(game)
+    Match(Rules("italian-2p"), seed=5).play_hand([snoop.policy, "greedy"])
+    calls, read_past, not_blank = snoop.totals()
+    assert calls > 1000 and read_past > 10 * calls
+    assert not_blank == 0, f"{not_blank} entries past the counts in {calls} calls were not blank"
+
+
+def test_six_players_are_refused_before_the_policy_reads_anything(snoop):
+    """Six players are refused (PolicyError): the policy is not called at all, so it sees
+    nothing of the game."""
+    rules = Rules("brazilian", players=6, decks=2, jokers=4)
+    game = Game(rules, seed=2)
+    for step in range(60):  # some play first, so the hands and the table are not the deal's
+        game.push(game.policy_move("greedy" if step % 2 else "random", step))
+    before = game.state_string()
+    snoop.reset()
+    with pytest.raises(PolicyError, match="six players"):
+        game.policy_move(snoop.policy, 1)
+    with pytest.raises(PolicyError, match="six players"):
+        game.playout(snoop.policy, 1)
+    with pytest.raises(PolicyError, match="six players"):
+        burraco.playouts(rules, 2, seed=1, policy=snoop.policy, threads=2)
+    assert snoop.totals() == (0, 0, 0) and game.state_string() == before
+
+
+# ---- names that are not UTF-8 --------------------------------------------------------------------
+
+
+def test_a_policy_name_that_is_not_utf8_is_quoted_with_escapes(snoop):
+    """A descriptor name is bytes: one that is not UTF-8 is shown with backslash escapes (as
+    bytes.decode(errors='backslashreplace') shows it) in the name and in every PolicyError."""
+    name = b"caf\xe9 \\ bot".decode("utf-8", "backslashreplace")
+    assert name == "caf\\xe9 \\ bot"
+    policy = Policy(snoop.latin1)
+    assert (policy.name, policy.kind) == (name, "native")
+    assert Policy("snoop:latin1").name == name and Policy(snoop.latin1_player).name == "caf\\xe9"
+    rules = Rules("italian-2p")
+    game = Game(rules, seed=2)
+    before = game.state_string()
+    quoted = re.escape(f"policy '{name}'")
+    with pytest.raises(PolicyError, match=quoted):
+        game.playout(snoop.latin1, 1)
+    with pytest.raises(PolicyError, match=quoted):
+        game.policy_move(snoop.latin1, 1)
+    with pytest.raises(PolicyError, match=quoted):
+        burraco.playouts(rules, 4, policy=snoop.latin1, threads=2)
+    with pytest.raises(PolicyError, match=quoted):
+        ISMCTS(iterations=10, policy=snoop.latin1).choose(game)
+    with pytest.raises(PolicyError, match=quoted):
+        Match(rules, seed=1).play_hand(snoop.latin1)
+    with pytest.raises(PolicyError, match=re.escape("native policy 'caf\\xe9' cannot play")):
+        Game(Rules("brazilian", decks=3, jokers=6), seed=1).playout(snoop.latin1_player)
+    assert game.state_string() == before
+    assert game.playout(snoop.latin1_player, 3) > 0  # a policy with such a name plays
+
+
+def test_every_policy_name_is_shown_as_backslashreplace_shows_it():
+    """Descriptors made here (ctypes) with names of random bytes, UTF-8 or not: Policy.name is
+    what Python's bytes.decode('utf-8', 'backslashreplace') makes of the bytes."""
+    import ctypes
+    import random
+
+    class Descriptor(ctypes.Structure):
+        _fields_ = [("abi", ctypes.c_uint32), ("size", ctypes.c_uint32), ("name", ctypes.c_char_p),
+                    ("choose", ctypes.c_void_p), ("data", ctypes.c_void_p)]
+
+    choose = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
+        lambda view, stream, data: 0)  # never called: making a Policy reads the descriptor only
+    new_capsule = ctypes.pythonapi.PyCapsule_New
+    new_capsule.restype = ctypes.py_object
+    new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    rng = random.Random(39)
+    pieces = [chr(c).encode() for c in (0x41, 0x5C, 0xE9, 0x20AC, 0xD7FF, 0xE000, 0xFFFD, 0x1F0CF,
+                                         0x10FFFF)]
+    samples = [b"", b"caf\xc3\xa9", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82",
+               b"\xf0\x9f\x83", b"\xe0\x80\x80", b"\xf0\x80\x80\x80", b"\xff\xfe", b"a\x80b"]
+    for _ in range(400):
+        parts = [rng.choice(pieces) if rng.random() < 0.5 else bytes([rng.randrange(1, 256)])
+                 for _ in range(rng.randrange(1, 7))]
+        samples.append(b"".join(part[:rng.randrange(1, len(part) + 1)] if rng.random() < 0.2
+                                else part for part in parts))
+    kept = []
+    for raw in samples:
+        descriptor = Descriptor(burraco.POLICY_ABI, ctypes.sizeof(Descriptor), raw,
+                                ctypes.cast(choose, ctypes.c_void_p), None)
+        kept.append(descriptor)
+        capsule = new_capsule(ctypes.addressof(descriptor), b"burraco.policy", None)
+        assert Policy(capsule).name == raw.decode("utf-8", "backslashreplace"), raw

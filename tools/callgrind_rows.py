@@ -5,6 +5,17 @@
     python tools/callgrind_rows.py --rows playout/italian copy
     python tools/callgrind_rows.py --python A --python B # two builds side by side, B against A
     python tools/callgrind_rows.py --json FILE          # also write the counts
+    python tools/callgrind_rows.py --rows native/pilewise native/port ismcts_native
+
+The native-policy rows (``native/...``, ``ismcts_native``) are not in the default set: they play
+examples/cython_policy's pilewise (``pip install --no-build-isolation ./examples/cython_policy``,
+or that folder built in place and put on PYTHONPATH), so they need it importable by each
+interpreter measured. ``view`` is the native view alone (``_core._policy_view_repeat``).
+
+Compare builds installed the same way: an editable install run with PYTHONDONTWRITEBYTECODE=1
+parses its Python sources on every run, a cost that need not cancel between the two runs (the
+same build read 3,166 instructions a move on playout/italian-2p installed editable, 3,047
+installed regularly, whose bytecode is compiled when installed).
 
 Each row of ``tools/bench_table.py``'s core column (C++-driven playouts, batch playouts on one
 thread, Python-driven steps, legal moves from Python and in a C++ loop, copy, determinize, ISMCTS)
@@ -107,6 +118,30 @@ burraco.ISMCTS(iterations=N, seed=1, exploration=W.ISMCTS_EXPLORATION,
 print(N)
 """
 
+_NATIVE = """
+rules = W.make_rules(burraco, W.NATIVE_RULES)
+table = burraco.playouts(rules, N, seed=W.NATIVE_SEED, policy=burraco.Policy({spec!r}), threads=1)
+print(int(table['moves'].sum()))
+"""
+
+_ISMCTS_NATIVE = """
+game = W.position(burraco, *W.ISMCTS_POSITION)
+burraco.ISMCTS(iterations=N, seed=1, exploration=W.ISMCTS_EXPLORATION,
+               **{**W.classic_options(burraco), 'policy': burraco.Policy(W.NATIVE_POLICY)}).choose(game)
+print(N)
+"""
+
+_VIEW = """
+from burraco import _core
+position_id, moves = W.LEGAL_POSITIONS['legal_12']
+game = W.position(burraco, position_id, moves)
+_core._policy_view_repeat(game, N)
+print(N)
+"""
+
+# Rows measured only when asked for by name (--rows): they need examples/cython_policy.
+NATIVE_ROWS = ("native/pilewise", "native/port", "ismcts_native")
+
 RULES_IDS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian", "brazilian-2p")
 
 
@@ -139,6 +174,10 @@ def _rows() -> dict[str, tuple[str, int, int, str]]:
     rows["ismcts_heuristic"] = (_ISMCTS_HEURISTIC, 100, 500, "iteration")
     rows["ismcts_heuristic_2p"] = (_ISMCTS_HEURISTIC.replace("ISMCTS_POSITION", "ISMCTS_POSITION_2P"),
                                    100, 500, "iteration")
+    rows["native/pilewise"] = (_NATIVE.format(spec="pilewise._native:policy"), 4, 20, "move")
+    rows["native/port"] = (_NATIVE.format(spec="pilewise._greedy:policy"), 2, 8, "move")
+    rows["ismcts_native"] = (_ISMCTS_NATIVE, 100, 500, "iteration")
+    rows["view"] = (_VIEW, 2000, 12000, "call")
     return rows
 
 
@@ -191,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     pythons = [_resolve(p) for p in (args.python or [sys.executable])]
     if len(pythons) > 2:
         parser.error("--python at most twice")
-    rows = args.rows or list(_rows())
+    rows = args.rows or [row for row in _rows() if row not in NATIVE_ROWS]
     unknown = [row for row in rows if row not in _rows()]
     if unknown:
         parser.error(f"unknown rows {unknown}; rows are {list(_rows())}")

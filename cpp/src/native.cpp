@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <type_traits>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace burraco {
 
@@ -52,8 +57,98 @@ std::string check_native_policy(const burraco_policy* descriptor) {
   return "";
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at p[i], p[size] the end (RFC 3629): 0 if none
+// starts there (a stray continuation byte, an overlong form, a surrogate, a truncated sequence).
+std::size_t utf8_length(const unsigned char* p, std::size_t i, std::size_t size) {
+  const unsigned char c = p[i];
+  if (c < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+  if (c >= 0xC2 && c <= 0xDF) {
+    length = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    lo = c == 0xE0 ? 0xA0 : 0x80;
+    hi = c == 0xED ? 0x9F : 0xBF;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    lo = c == 0xF0 ? 0x90 : 0x80;
+    hi = c == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 0;
+  }
+  if (length > size - i || p[i + 1] < lo || p[i + 1] > hi) return 0;
+  for (std::size_t k = 2; k < length; ++k)
+    if ((p[i + k] & 0xC0) != 0x80) return 0;
+  return length;
+}
+
+// A descriptor's name as text: its bytes when they are UTF-8, else each byte that is not part of
+// a UTF-8 sequence as \xNN (what Python's bytes.decode('utf-8', 'backslashreplace') gives), so
+// that every message naming the policy is valid text and quotes the name.
+std::string name_text(const char* name) {
+  if (name == nullptr) return "(unnamed)";
+  const auto* p = reinterpret_cast<const unsigned char*>(name);
+  const std::size_t size = std::strlen(name);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(size);
+  for (std::size_t i = 0; i < size;) {
+    if (const std::size_t length = utf8_length(p, i, size); length > 0) {
+      out.append(name + i, length);
+      i += length;
+    } else {
+      out += "\\x";
+      out += kHex[p[i] >> 4];
+      out += kHex[p[i] & 15];
+      ++i;
+    }
+  }
+  return out;
+}
+
+// What lies past a count in the view: no card, no meld, nothing of any call.
+constexpr burraco_move kBlankMove{.kind = 0, .card = BURRACO_NO_CARD, .reserved = 0, .meld = 0, .cards = {0, 0}};
+constexpr burraco_meld kBlankMeld{.cards = {0, 0}, .side = 0, .index = 0, .kind = 0, .suit = 0, .rank = 0,
+                                  .lo = 0, .hi = 0, .wild_slot = 0, .wild = BURRACO_NO_CARD,
+                                  .wild_state = 0, .burraco = 0, .size = 0, .points = 0, .bonus = 0};
+
+}  // namespace
+
 NativePolicy::NativePolicy(const burraco_policy* descriptor)
-    : descriptor_(descriptor), name_(descriptor->name ? descriptor->name : "(unnamed)") {}
+    : descriptor_(descriptor), name_(name_text(descriptor->name)) {}
+
+MoveBuffer::~MoveBuffer() { std::free(data_); }
+
+void MoveBuffer::grow(std::size_t count) {
+  const std::size_t capacity = std::max<std::size_t>({count, 2 * capacity_, 64});
+  auto* block = static_cast<burraco_move*>(std::malloc(capacity * sizeof(burraco_move)));
+  if (block == nullptr) throw std::bad_alloc();
+  std::size_t bytes = capacity * sizeof(burraco_move);
+#if defined(__GLIBC__)
+  bytes = malloc_usable_size(block);  // the whole block is the policy's to read: all of it blank
+#endif
+  std::free(data_);
+  data_ = block;
+  capacity_ = bytes / sizeof(burraco_move);
+  std::fill(data_, data_ + capacity_, kBlankMove);
+  std::memset(reinterpret_cast<unsigned char*>(data_) + capacity_ * sizeof(burraco_move), 0,
+              bytes - capacity_ * sizeof(burraco_move));
+}
+
+void MoveBuffer::blank(std::size_t from, std::size_t to) { std::fill(data_ + from, data_ + to, kBlankMove); }
+
+// What no call changes: the version, the sizes, the reserved fields (zero) and where the melds
+// and the rules block are.
+ViewStorage::ViewStorage() {
+  melds.fill(kBlankMeld);
+  view.abi = BURRACO_POLICY_ABI;
+  view.size = sizeof(burraco_view);
+  view.melds = melds.data();
+  view.rules = &rules;
+}
 
 namespace {
 
@@ -119,8 +214,6 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     storage.cached_melds = 0;
   }
   const int seat = s.turn;
-  v.abi = BURRACO_POLICY_ABI;
-  v.size = sizeof(burraco_view);
   v.players = s.players;
   v.seat = static_cast<std::uint8_t>(seat);
   v.phase = static_cast<std::uint8_t>(s.phase);
@@ -150,7 +243,6 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     out.status = static_cast<std::uint8_t>(p.status);
     out.owner = p.owner;
     out.size = p.size;
-    out.reserved = 0;
     out.cards = planes(packet_visible(s, seat, k) ? p.set() : CardSet{});
   }
   // A meld changes only when a card is laid off on it, and one move changes at most one: the
@@ -167,23 +259,25 @@ void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& 
     out.side = side;
     out.index = per_side[side]++;
   }
+  // Fewer melds than the last view showed (another position, hand or game): the entries past
+  // meld_count are blanked, and no longer cached.
+  if (s.meld_count < storage.shown_melds) {
+    std::fill(storage.melds.begin() + s.meld_count, storage.melds.begin() + storage.shown_melds, kBlankMeld);
+    storage.cached_melds = s.meld_count;
+  }
+  storage.shown_melds = s.meld_count;
   storage.cached_melds = std::max<int>(storage.cached_melds, s.meld_count);
-  v.melds = storage.melds.data();
-  std::vector<burraco_move>& moves_out = storage.moves;
-  moves_out.resize(moves.size());
+  burraco_move* moves_out = storage.moves.take(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
     burraco_move& out = moves_out[i];
     out.kind = static_cast<std::uint8_t>(m.kind);
     out.card = m.card.index;
-    out.reserved = 0;
-    out.meld = m.index;
+    out.meld = m.index;  // `reserved` stays the blank entry's 0
     out.cards = planes(m.cards);
   }
-  v.moves = moves_out.data();
+  v.moves = moves_out;
   v.move_count = static_cast<std::uint32_t>(moves.size());
-  v.reserved = 0;
-  v.rules = &storage.rules;
 }
 
 std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@
 #include "burraco/vecenv.hpp"
 #include "fuzz_check.hpp"
 #include "../src/turn.hpp"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace burraco;
 
@@ -944,6 +949,7 @@ void check_keep_reject_last_turn() {
 const GameState* probe_state = nullptr;
 const Rules* probe_rules = nullptr;
 long probe_calls = 0;
+std::size_t probe_read_past = 0;  // move entries the probe read past move_count
 
 bool same(burraco_cards a, CardSet b) { return a.one == b.one() && a.two == b.two(); }
 
@@ -975,6 +981,22 @@ std::int32_t probe_choose(const burraco_view* v, burraco_random* random, void*) 
     CHECK(burraco_cards_list(m.cards, cards) == burraco_cards_size(m.cards));
   }
   CHECK(v->rules->card_points[kJoker] == probe_rules->card_points(Card::joker()));
+  // Past every count, to the end of what the policy can size (BURRACO_MAX_MELDS melds, the moves'
+  // heap block), blank entries only: nothing of an earlier call (docs/native.md).
+  burraco_meld blank_meld{};
+  blank_meld.wild = BURRACO_NO_CARD;
+  for (int i = v->meld_count; i < BURRACO_MAX_MELDS; ++i)
+    CHECK(std::memcmp(&v->melds[i], &blank_meld, sizeof(burraco_meld)) == 0);
+#if defined(__GLIBC__)
+  burraco_move blank_move{};
+  blank_move.card = BURRACO_NO_CARD;
+  const std::size_t bytes = malloc_usable_size(const_cast<burraco_move*>(v->moves));
+  for (std::size_t i = v->move_count; i < bytes / sizeof(burraco_move); ++i)
+    CHECK(std::memcmp(&v->moves[i], &blank_move, sizeof(burraco_move)) == 0);
+  const auto* tail = reinterpret_cast<const unsigned char*>(v->moves) + bytes / sizeof(burraco_move) * sizeof(burraco_move);
+  for (std::size_t i = 0; i < bytes % sizeof(burraco_move); ++i) CHECK(tail[i] == 0);
+  probe_read_past += bytes / sizeof(burraco_move) - v->move_count;
+#endif
   return static_cast<std::int32_t>(burraco_random_below(random, v->move_count));
 }
 
@@ -996,6 +1018,15 @@ void check_native_policies() {
   CHECK(!check_native_policy(&other).empty());
   CHECK(!check_native_policy(nullptr).empty());
   const NativePolicy probe_hook(&probe), bad_hook(&bad);
+  // A name that is not UTF-8 is shown with \xNN escapes (as Python's backslashreplace); UTF-8 as is.
+  const burraco_policy latin1{BURRACO_POLICY_ABI, sizeof(burraco_policy), "caf\xe9 \xc3", probe_choose, nullptr};
+  const burraco_policy utf8{BURRACO_POLICY_ABI, sizeof(burraco_policy), "caf\xc3\xa9 \xf0\x9f\x83\x8f",
+                            probe_choose, nullptr};
+  const burraco_policy surrogate{BURRACO_POLICY_ABI, sizeof(burraco_policy), "\xed\xa0\x80x\xf4\x90\x80\x80",
+                                 probe_choose, nullptr};
+  CHECK(NativePolicy(&latin1).name() == "caf\\xe9 \\xc3");
+  CHECK(NativePolicy(&utf8).name() == "caf\xc3\xa9 \xf0\x9f\x83\x8f");
+  CHECK(NativePolicy(&surrogate).name() == "\\xed\\xa0\\x80x\\xf4\\x90\\x80\\x80");
   for (std::string_view name : kPresetNames) {
     const Rules rules = *preset_rules(name);
     probe_rules = &rules;
@@ -1039,7 +1070,11 @@ void check_native_policies() {
   legal_moves(root, rules, legal);
   CHECK(std::find(legal.begin(), legal.end(), chosen) != legal.end());
   CHECK(counted.iterations() == 80 && probe_calls > before);
-  std::printf("selftest: native policies: %ld calls checked field by field\n", probe_calls);
+#if defined(__GLIBC__)
+  CHECK(probe_read_past > static_cast<std::size_t>(probe_calls));
+#endif
+  std::printf("selftest: native policies: %ld calls checked field by field, %zu move entries past "
+              "the counts read blank\n", probe_calls, probe_read_past);
 }
 
 // forbid_discard_of_single_pile_card=False: no hold after a one-card pile take (RULES C.5).

@@ -11,5 +11,6 @@ setup(
     ext_modules=cythonize([Extension("probes", ["probes.pyx"], include_dirs=[include])],
                           include_path=[include], language_level=3)
     + [Extension("cpp_probe", ["cpp_probe.cpp"], include_dirs=[include],
-                 extra_compile_args=["-std=c++17"], language="c++")],
+                 extra_compile_args=["-std=c++17"], language="c++"),
+       Extension("snoop", ["snoop.c"], include_dirs=[include])],
 )

@@ -29,17 +29,52 @@ class NativePolicy final : public PolicyHook {
   std::string name_;
 };
 
+// The moves of a view: a heap block of their own, every entry of which past the moves of the
+// last call is blank (kBlankMove), and the allocator's slack after the last entry zero: a policy
+// that reads past move_count, even to the end of the block, reads nothing (docs/native.md).
+class MoveBuffer {
+ public:
+  MoveBuffer() = default;
+  MoveBuffer(const MoveBuffer&) = delete;
+  MoveBuffer& operator=(const MoveBuffer&) = delete;
+  ~MoveBuffer();
+
+  // Room for `count` moves, to be written in full before the policy reads them: the entries past
+  // `count` are blank. Grows the block when it is too small (throws std::bad_alloc).
+  burraco_move* take(std::size_t count) {
+    if (count > capacity_) [[unlikely]]
+      grow(count);
+    else if (count < shown_)
+      blank(count, shown_);
+    shown_ = count;
+    return data_;
+  }
+
+ private:
+  void grow(std::size_t count);
+  void blank(std::size_t from, std::size_t to);
+  burraco_move* data_ = nullptr;
+  std::size_t capacity_ = 0;  // entries in the block
+  std::size_t shown_ = 0;     // entries the last take() handed out; all past it are blank
+};
+
 // The storage of a view: what its pointers point to, and what one call leaves for the next on
-// the same thread (the rules block, the entries of the melds).
+// the same thread (the rules block, the entries of the melds). The melds past the view's
+// meld_count are blank (kBlankMeld), as the moves past its move_count. The view points into the
+// storage itself: it is neither copied nor moved.
 struct ViewStorage {
+  ViewStorage();
+  ViewStorage(const ViewStorage&) = delete;
+  ViewStorage& operator=(const ViewStorage&) = delete;
   burraco_view view{};
   burraco_rules rules{};
   Rules rules_copy;           // the rules `rules` and the meld entries were made under
   bool rules_ready = false;
-  std::array<burraco_meld, kMaxMelds> melds{};
   std::array<Meld, kMaxMelds> meld_keys{};  // the melds the first cached_melds entries show
+  std::array<burraco_meld, kMaxMelds> melds;
   int cached_melds = 0;
-  std::vector<burraco_move> moves;
+  int shown_melds = 0;        // the meld_count of the last view; every entry past it is blank
+  MoveBuffer moves;
 };
 
 // The view of the seat to act in `s` with `moves` (what NativePolicy passes), in `storage`: the

@@ -8,6 +8,9 @@
  * The engine gives the policy a burraco_view: what the seat to act sees (its hand, the table,
  * the pile, the sizes of what it cannot see, the cards it knows to be in other hands) and the
  * legal moves; it never holds a hidden card. The policy returns the index of one of the moves.
+ * Every array of the view ends at its count: what lies past melds[meld_count - 1] or
+ * moves[move_count - 1] is blank (zero bytes, the card fields BURRACO_NO_CARD), never a move or
+ * meld of another call (docs/native.md "What a policy may read, and for how long").
  *
  * ABI rule: BURRACO_POLICY_ABI names the layout of every struct below. A module exports a
  * burraco_policy whose first two fields are the version and the size it was compiled with; the
@@ -159,9 +162,10 @@ typedef struct burraco_view {
                                                since; public, the viewer's own seat too) */
   burraco_cards pile;                      /* every card of the discard pile (public) */
   burraco_packet packets[2];
-  const burraco_meld* melds;               /* meld_count melds in creation order, all sides */
+  const burraco_meld* melds;               /* meld_count melds in creation order, all sides;
+                                              nothing past them */
   const burraco_move* moves;               /* the legal moves (the candidates of docs/search.md),
-                                              in canonical order */
+                                              in canonical order; nothing past move_count */
   uint32_t move_count;                     /* >= 1 */
   uint32_t reserved;
   const burraco_rules* rules;
@@ -205,7 +209,7 @@ typedef int32_t (*burraco_choose_fn)(const burraco_view* view, burraco_random* r
 typedef struct burraco_policy {
   uint32_t abi;              /* BURRACO_POLICY_ABI of the headers the policy was compiled with */
   uint32_t size;             /* sizeof(burraco_policy) there */
-  const char* name;          /* shown in errors and reprs */
+  const char* name;          /* shown in errors and reprs (bytes not UTF-8 as \xNN escapes) */
   burraco_choose_fn choose;
   void* data;                /* passed to every call */
 } burraco_policy;
