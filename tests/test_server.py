@@ -1399,3 +1399,78 @@ def test_a_knob_the_binding_would_refuse_with_its_signature_gets_our_message(cli
     assert answer.status_code == 422
     error = answer.json()["error"]
     assert "'preset'" in error and "incompatible" not in error and "Invoked" not in error
+
+
+# ---- a bot's random state tells nothing of the deal -------------------------------------------
+
+_M64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+def _unmix(z: int) -> int:
+    """The inverse of SplitMix64's output function."""
+    z ^= z >> 31
+    z ^= z >> 62
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & _M64
+    z ^= z >> 27
+    z ^= z >> 54
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & _M64
+    z ^= z >> 30
+    z ^= z >> 60
+    return z
+
+
+def _stream_seed(random_state: int) -> int:
+    """What a policy can work out from the random state its view hands it: the seed of the
+    stream (xoshiro256** seeded by SplitMix64), by undoing the output and seeding steps."""
+    s1 = (random_state * pow(9, -1, 1 << 64)) & _M64
+    s1 = ((s1 >> 7) | (s1 << 57)) & _M64
+    s1 = (s1 * pow(5, -1, 1 << 64)) & _M64
+    return (_unmix(s1) - 2 * _GAMMA) & _M64
+
+
+@pytest.mark.parametrize("with_seed", [None, 7])
+def test_a_bots_random_state_does_not_give_away_the_hand_seed(with_seed):
+    """A `module:attribute` bot is handed a random state each move. The seed of that stream is
+    the policy's to work out (the test does); it must not lead back to the hand's seed, which
+    deals the hand. The SplitMix64 step used before did: the test shows that it recovers the hand
+    seed through the old step, then that the server's seed gives it nothing."""
+    from burraco.server._table import SeedSource, bot_seed
+
+    rules = burraco.Rules("italian-2p")
+    source = SeedSource(with_seed)
+    for hand_seed in (11, 2**63 + 5, random.Random(3).getrandbits(64)):
+        game = burraco.Game(rules, seed=hand_seed)
+        for _ in range(3):
+            game.push(game.policy_move("greedy", 0))
+        ply = len(game.moves)
+        seen: list[int] = []
+
+        def spy(view, moves):
+            seen.append(view.random.state)
+            return 0
+
+        # The step used before: SplitMix64 of hand_seed + ply * gamma, inverted by the policy.
+        old_move_seed = _splitmix_output((hand_seed + ply * _GAMMA) & _M64)
+        game.policy_move(spy, old_move_seed)
+        recovered = _stream_seed(seen[-1])
+        assert recovered == old_move_seed
+        assert (_unmix(recovered) - _GAMMA - ply * _GAMMA) & _M64 == hand_seed
+
+        move_seed = bot_seed(source, hand_seed, ply)
+        game.policy_move(spy, move_seed)
+        recovered = _stream_seed(seen[-1])
+        assert recovered == move_seed  # the policy still learns its stream's seed ...
+        for k in range(ply + 1):  # ... but no step back from it gives the hand seed
+            assert (_unmix(recovered) - _GAMMA - k * _GAMMA) & _M64 != hand_seed
+        assert (recovered - _GAMMA) & _M64 != hand_seed
+    # The same --seed gives the same bot seeds (a run can be repeated); no --seed, a fresh key.
+    assert bot_seed(SeedSource(7), 5, 3) == bot_seed(SeedSource(7), 5, 3)
+    assert bot_seed(SeedSource(), 5, 3) != bot_seed(SeedSource(), 5, 3)
+
+
+def _splitmix_output(x: int) -> int:
+    z = (x + _GAMMA) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)

@@ -34,7 +34,7 @@ log = logging.getLogger("burraco.server")
 
 BUILT_IN_POLICIES = ("random", "greedy", "heuristic")
 _MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_FALLBACK_BOT_KEY = secrets.token_bytes(32)  # for a seed source without a key of its own
 
 
 class RequestError(Exception):
@@ -584,7 +584,7 @@ class Table:
         """A bot's move (in a worker thread, the table's lock held by the caller)."""
         if hasattr(seat.player, "choose"):
             return str(seat.player.choose(self.game))
-        _, move_seed = _splitmix64((self.hand_seed + len(self.moves) * _GOLDEN) & _MASK)
+        move_seed = bot_seed(self.seeds, self.hand_seed, len(self.moves))
         return str(self.game.policy_move(seat.player, move_seed))
 
     async def _bots(self, limiter: anyio.CapacityLimiter,
@@ -647,6 +647,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def bot_seed(seeds: Callable[[], int], hand_seed: int, ply: int) -> int:
+    """The playout-policy seed of a bot's move at ``ply`` of the hand dealt from ``hand_seed``:
+    a keyed BLAKE2b digest, so that the random state a policy is handed (its view's ``random``)
+    tells nothing of the hand's seed, and so of the deal (docs/server.md "Bots"). A SplitMix64
+    step of the hand seed, as before, could be inverted by the policy. The key is the seed
+    source's ``bot_key`` (a fresh key when the source has none)."""
+    key = getattr(seeds, "bot_key", b"") or _FALLBACK_BOT_KEY
+    message = hand_seed.to_bytes(8, "little") + ply.to_bytes(8, "little")
+    digest = hashlib.blake2b(message, key=key, digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
 def new_table_id() -> str:
     """A table id: 12 random bytes from :mod:`secrets`, URL-safe (not guessable)."""
     return secrets.token_urlsafe(12)
@@ -655,13 +667,20 @@ def new_table_id() -> str:
 @dataclass
 class SeedSource:
     """Deal seeds: from :mod:`secrets`, or (``--seed``, for tests) the SplitMix64 stream of a
-    seed, so that a run can be repeated."""
+    seed, so that a run can be repeated. ``bot_key`` keys the bots' playout-policy seeds
+    (:func:`bot_seed`): random bytes from :mod:`secrets`, or with ``--seed`` a digest of it."""
 
     seed: int | None = None
     _state: int = field(default=0, repr=False)
+    bot_key: bytes = field(default=b"", repr=False)
 
     def __post_init__(self) -> None:
         self._state = self.seed or 0
+        if self.seed is None:
+            self.bot_key = secrets.token_bytes(32)
+        else:
+            self.bot_key = hashlib.blake2b(b"burraco bot key %d" % self.seed,
+                                           digest_size=32).digest()
 
     def __call__(self) -> int:
         if self.seed is None:
