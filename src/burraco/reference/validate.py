@@ -77,13 +77,14 @@ Hands (RULES C.4, C.6, C.7, D.1)
   V18 While the hand goes on, a hand is empty exactly when its seat has a pending packet (so the
       acting hand is never empty).
   V19 ``closed:<side>``: the closer (the acting seat) is of that side, which has a packet and the
-      burraco RULES C.6 asks for; the closer has no pending packet; with
+      burraco RULES C.6 asks for; the closer's hand is empty (closing is going out: discarding the
+      last card or putting every card down, RULES C.6, D.1); the closer has no pending packet; with
       ``closing_discard = required`` the pile's top, the closing discard, is not a wild unless
       ``closing_discard_wild_allowed``.
   A finished hand is checked for what its result and its end read (V4, V7, V12, V16's statuses,
   V17, V19-V22), not for where a position written by hand puts its cards: its empty hands and
-  the hands of pending packets' owners, its pile, its stock (V5, V6, V16, V18) and the melds of
-  a side that took a packet (V15) are not checked.
+  the hands of pending packets' owners (but the closer's, V19), its pile, its stock (V5, V6,
+  V16, V18) and the melds of a side that took a packet (V15) are not checked.
 
 Melds and openings (RULES B.2, C.3, F.6)
   V20 At most one set of a rank per side, but two in the three-player pair's slot (each partner's
@@ -303,6 +304,9 @@ class _Validator:
             side = cast("tuple[str, int]", s.end)[1]
             if self.side_of(s.turn) != side:
                 self.fail("V19", f"the closer, seat {s.turn}, is not of side {side}")
+            if s.hands[s.turn]:
+                self.fail("V19", f"the closer, seat {s.turn}, holds cards: closing empties the "
+                                 f"closer's hand (RULES C.6, D.1)")
             if not game._may_close(s, side):
                 self.fail("V19", f"side {side} cannot close: it needs its packet and a burraco")
             if s.turn in pending:
