@@ -42,7 +42,9 @@ Stock and its end (RULES D.2, D.3)
 Turn flags and the hold (docs/game.md "turnflags", RULES C.2, C.5, D.4)
   V7  A finished hand has no turn flag and no hold. The draw phase has only ``f`` and ``b``;
       ``p``, ``d``, ``l`` and the hold belong to the meld phase.
-  V8  ``p`` (a one-card pile taken): the pile is now empty, and ``l`` and ``f`` are off.
+  V8  ``p`` (a one-card pile taken): the pile is now empty, ``l`` and ``f`` are off, and the card
+      taken is known in the acting hand unless a card went down since (``d``: it may have been
+      that card, RULES C.9).
   V9  ``f`` (force_draw): only under ``deadlock_rule = force_draw``, with the deadlock count 0, a
       pile of exactly one card (the last exchange turn's discard, never taken), no ``p``, no ``b``.
   V10 ``b``: only under ``first_draw_rule = may_reject_first_card``, the first player acting.
@@ -175,6 +177,10 @@ class _Validator:
             self.fail("V7", f"the draw phase has only the flags f and b (here {on!r}) and no hold")
         if s.took_single and (s.pile or s.last_turn or s.force_draw):
             self.fail("V8", "after a one-card pile take (p) the pile is empty, and l and f are off")
+        if s.took_single and not s.put_down and not s.known[s.turn]:
+            # The card taken is known in the hand (RULES C.9); only a card put down (d) forgets it.
+            self.fail("V8", "a one-card pile was taken (p), but no card is known in the hand and "
+                            "none went down (d)")
         if s.force_draw:
             if rules.deadlock_rule != "force_draw":
                 self.fail("V9", "the flag f needs deadlock_rule='force_draw'")
