@@ -1,9 +1,10 @@
 """The brazilian opening requirement saturates (docs/game.md, ``need``).
 
 RULES C.3 raises a side's requirement by ``opening_fail_increment`` at every short opening and
-is silent on a bound; a player may put the same cards down and take them back again and again.
-Both engines stop the requirement at 10,000,000 (also the largest a state string may give), so
-that the loop can never overflow the core's 32-bit counter.
+is silent on a bound; a player may put the same cards down and take them back turn after turn
+(once a turn: H-38 leaves only discards after a return). Both engines stop the requirement at
+10,000,000 (also the largest a state string may give), so that no run of short openings can
+overflow the core's 32-bit counter.
 """
 
 from __future__ import annotations
@@ -51,10 +52,11 @@ def test_a_short_opening_raises_the_requirement_up_to_the_cap(engine):
     near = _with_need(engine, game, side, CAP - 5)
     near.push(move)  # short of 9,999,995 points: the cards come back, the requirement rises
     assert playouts.state_fields(near.state_string())["need"].split(",")[side] == str(CAP)
-    assert move in near.legal_moves()
-    near.push(move)  # and again: it stays at the cap
-    assert playouts.state_fields(near.state_string())["need"].split(",")[side] == str(CAP)
     assert near.phase == "meld"
+    assert all(text.startswith("discard ") for text in near.legal_moves().strings())  # H-38
+    at = _with_need(engine, game, side, CAP)
+    at.push(move)  # short again: it stays at the cap
+    assert playouts.state_fields(at.state_string())["need"].split(",")[side] == str(CAP)
 
 
 @pytest.mark.parametrize("need, accepted", [(CAP, True), (CAP + 1, False), (2**31, False)])

@@ -326,6 +326,7 @@ MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& mo
     case MoveKind::Meld:
     case MoveKind::Add: {
       if (draw_phase) return {MoveError::WrongPhase};
+      if (opening_returned(s, rules, seat_side(s, rules, s.turn))) return {MoveError::OpeningReturned};
       // Two or more cards stay in hand: the hand cannot empty and the turn can always be finished
       // by a discard (C.7), and the in-place moves change nothing before their last check.
       const int left = s.hands[s.turn].size() - (move.kind == MoveKind::Meld ? move.cards.size() : 1);

@@ -73,6 +73,8 @@ std::string_view move_error_text(MoveError error) {
     case MoveError::WildClosingDiscard: return "a wild may not be the closing discard";
     case MoveError::NoBurracoToClose: return "closing needs a burraco on the side's table";
     case MoveError::NoPozzettoToClose: return "closing needs the side's pozzetto";
+    case MoveError::OpeningReturned:
+      return "a short opening returned its cards this turn; only a discard may follow (RULES C.3, H-38)";
   }
   return "?";
 }

@@ -697,9 +697,14 @@ void legal_moves(const GameState& s, const Rules& rules, std::vector<Move>& out)
     return;
   }
   const CardSet hand = s.hands[s.turn];
-  const std::uint16_t set_ranks = side_set_ranks(s, seat_side(s, rules, s.turn));
-  if (hand.three() & CardSet::kRankBits) MeldWalk<true>(s, rules, hand, set_ranks, out).run();
-  else MeldWalk<false>(s, rules, hand, set_ranks, out).run();
+  const int side = seat_side(s, rules, s.turn);
+  // RULES C.3 H-38: after a short opening's return only discards (the side has no melds, so
+  // append_lay_offs_and_discards finds no lay-off either).
+  if (!opening_returned(s, rules, side)) {
+    const std::uint16_t set_ranks = side_set_ranks(s, side);
+    if (hand.three() & CardSet::kRankBits) MeldWalk<true>(s, rules, hand, set_ranks, out).run();
+    else MeldWalk<false>(s, rules, hand, set_ranks, out).run();
+  }
   append_lay_offs_and_discards(s, rules, out);
 }
 

@@ -84,6 +84,14 @@ inline bool provisional(const GameState& s, const Rules& rules, int side) {
   return rules.opening_steps > 0 && !s.opened[side];
 }
 
+// RULES C.3 H-38: a short opening returned the side's cards this turn, which ended the meld
+// phase: only discards are left. Read off the position: nothing else clears the table of a side
+// not yet open in mid-turn, so it is that side having put a card down this turn (flag d) and
+// having none on the table (docs/game.md "turnflags").
+inline bool opening_returned(const GameState& s, const Rules& rules, int side) {
+  return provisional(s, rules, side) && (s.flags & kPutDown) && !side_has_melds(s, side);
+}
+
 inline bool side_table_has(const GameState& s, int side, Card card) {
   for (int i = 0; i < s.meld_count; ++i)
     if (s.meld_side[i] == side && s.melds[i].cards.count(card)) return true;

@@ -263,16 +263,26 @@ std::string check(const GameState& s, const Rules& rules) {
     convertible = convertible && rules.pozzetto_becomes_stock;
     if (last_stock_packet >= 0 && s.stock_size() > rules.pozzetto_sizes[last_stock_packet])
       return "stock: " + num(s.stock_size()) + " cards, more than the pozzetto it came from";
-    // A draw that leaves the stock at the threshold makes the turn the last (RULES D.2); below
-    // it only the rules where the deal leaves no more (check_rules: a first draw still takes one)
-    // or an empty stock a pozzetto will replace.
-    const bool no_draw_yet = rules.initial_stock() <= threshold || (s.flags & kFirstDraw) ||
-                             (s.stock_size() == 0 && convertible && s.phase == Phase::Draw);
-    if (!over && threshold > 0 && s.stock_size() <= threshold && !(s.flags & kLastTurn) &&
-        !no_draw_yet)
-      return "turnflags=" + flag_text(s.flags) + ": a draw left the stock at " +
-             num(s.stock_size()) + " cards (stock_end_threshold=" + num(threshold) +
-             ") without the last-turn flag l";
+    if (!over && threshold > 0) {
+      // A draw that leaves the stock at the threshold makes the turn the last (RULES D.2), so no
+      // draw takes it below but the brazilian first draw, from a stock the deal left near it:
+      // the first player to act, with the dealt stock (the draw pending) or one or two cards less
+      // (after keep or reject). A draw phase at the threshold has only that first draw left.
+      const int size = s.stock_size(), initial = rules.initial_stock();
+      const bool first_draw = rules.first_draw_rule == FirstDrawRule::MayRejectFirstCard &&
+                              s.turn == s.first &&
+                              (size == initial - 1 || size == initial - 2 ||
+                               ((s.flags & kFirstDraw) && size == initial));
+      if (size < threshold && !first_draw)
+        return "stock: " + num(size) + " cards, below stock_end_threshold=" + num(threshold) +
+               ", which no draw but the brazilian first draw goes below (RULES D.2)";
+      if (s.phase == Phase::Draw && size <= threshold && !((s.flags & kFirstDraw) && size >= 1))
+        return "stock: " + num(size) + " cards at a draw, at or below stock_end_threshold=" +
+               num(threshold) + ": the hand ended with the last turn's discard (RULES D.2)";
+      if (s.phase == Phase::Meld && size <= threshold && !(s.flags & kLastTurn))
+        return "turnflags=" + flag_text(s.flags) + ": a draw left the stock at " + num(size) +
+               " cards (stock_end_threshold=" + num(threshold) + ") without the last-turn flag l";
+    }
     if (!over && threshold == 0 && s.stock_size() == 0 && !convertible && s.phase != Phase::Meld)
       return "stock=-: the stock is out with no pozzetto to replace it, so the hand ended with the "
              "last turn's discard (RULES D.3)";
@@ -381,6 +391,10 @@ std::string check(const GameState& s, const Rules& rules) {
       return "end=closed:" + num(s.closing_side) + ": the closer is the seat of turn=" +
              num(s.turn) + ", side " + num(side);
     if (!s.hands[s.turn].empty()) return "end=closed: the closer's hand is not empty";
+    for (const Packet& p : s.packets)  // a discard that takes the pozzetto does not close (C.4)
+      if ((p.status == PacketStatus::FaceDown || p.status == PacketStatus::Seen) && p.owner == s.turn)
+        return "end=closed: the closer's own pozzetto is waiting, taken by the last discard, "
+               "which then cannot have closed (RULES C.4, C.6)";
     if (!side_took_packet(s, rules, side)) return "end=closed: the side has no pozzetto (C.6)";
     if (!has_required_burraco(s, rules, side))
       return "end=closed: the side has no burraco to close with (C.6)";

@@ -175,6 +175,7 @@ enum class MoveError : std::uint8_t {
   WildClosingDiscard,
   NoBurracoToClose,
   NoPozzettoToClose,
+  OpeningReturned,  // RULES C.3 H-38: a short opening returned its cards; only discards follow
 };
 
 struct MoveResult {

@@ -359,6 +359,11 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         if kind == "discard":
             self._apply_discard(s, move)
             return
+        if self._opening_returned(s, self._side_of_seat(s.turn, s.split)):
+            raise IllegalMoveError(
+                f"{str(move)!r}: a short opening returned its cards this turn; only a discard "
+                f"may follow (RULES C.3, H-38)"
+            )
         if kind == "meld":
             self._apply_meld(s, move)
         else:
@@ -525,6 +530,13 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         else:
             why = "no pozzetto is left for the side, so it can never close (RULES C.4)"
         raise IllegalMoveError(f"{str(move)!r}: it would empty the hand, but {why}")
+
+    def _opening_returned(self, s: _State, side: int) -> bool:
+        """RULES C.3, H-38: a short opening returned the side's cards this turn, which ended the
+        meld phase: only discards are left. Nothing else clears the table of a side not yet open
+        in mid-turn, so this is what the position shows: the side is not open, a card went down
+        this turn (``d``) and none lies on its table."""
+        return self._provisional(s, side) and s.put_down and not s.melds[side]
 
     def _opening_short(self, s: _State, side: int) -> bool:
         total = sum(meld.points for _number, meld in s.melds[side])
@@ -724,6 +736,10 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
         set_ranks = {meld.rank for _number, meld in melds if meld.kind == "set"}
         lay_offs = _memo(rules)[1]
         moves: list[Move] = []
+        if self._opening_returned(s, side):
+            # RULES C.3, H-38: the meld phase is over (no melds are left to lay off on either).
+            return [_discard_move(card) for card in sorted(hand, key=lambda card: card.index)
+                    if self._discard_problem(s, card) is None]
         for key, meld in _valid_new_melds(hand, rules):
             if meld.kind == "set" and meld.rank in set_ranks:
                 continue

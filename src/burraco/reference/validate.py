@@ -42,7 +42,9 @@ Stock and its end (RULES D.2, D.3)
 Turn flags and the hold (docs/game.md "turnflags", RULES C.2, C.5, D.4)
   V7  A finished hand has no turn flag and no hold. The draw phase has only ``f`` and ``b``;
       ``p``, ``d``, ``l`` and the hold belong to the meld phase.
-  V8  ``p`` (a one-card pile taken): the pile is now empty, and ``l`` and ``f`` are off.
+  V8  ``p`` (a one-card pile taken): the pile is now empty, ``l`` and ``f`` are off, and the card
+      taken is known in the acting hand unless a card went down since (``d``: it may have been
+      that card, RULES C.9).
   V9  ``f`` (force_draw): only under ``deadlock_rule = force_draw``, with the deadlock count 0, a
       pile of exactly one card (the last exchange turn's discard, never taken), no ``p``, no ``b``.
   V10 ``b``: only under ``first_draw_rule = may_reject_first_card``, the first player acting.
@@ -77,13 +79,14 @@ Hands (RULES C.4, C.6, C.7, D.1)
   V18 While the hand goes on, a hand is empty exactly when its seat has a pending packet (so the
       acting hand is never empty).
   V19 ``closed:<side>``: the closer (the acting seat) is of that side, which has a packet and the
-      burraco RULES C.6 asks for; the closer has no pending packet; with
+      burraco RULES C.6 asks for; the closer's hand is empty (closing is going out: discarding the
+      last card or putting every card down, RULES C.6, D.1); the closer has no pending packet; with
       ``closing_discard = required`` the pile's top, the closing discard, is not a wild unless
       ``closing_discard_wild_allowed``.
   A finished hand is checked for what its result and its end read (V4, V7, V12, V16's statuses,
   V17, V19-V22), not for where a position written by hand puts its cards: its empty hands and
-  the hands of pending packets' owners, its pile, its stock (V5, V6, V16, V18) and the melds of
-  a side that took a packet (V15) are not checked.
+  the hands of pending packets' owners (but the closer's, V19), its pile, its stock (V5, V6,
+  V16, V18) and the melds of a side that took a packet (V15) are not checked.
 
 Melds and openings (RULES B.2, C.3, F.6)
   V20 At most one set of a rank per side, but two in the three-player pair's slot (each partner's
@@ -174,6 +177,10 @@ class _Validator:
             self.fail("V7", f"the draw phase has only the flags f and b (here {on!r}) and no hold")
         if s.took_single and (s.pile or s.last_turn or s.force_draw):
             self.fail("V8", "after a one-card pile take (p) the pile is empty, and l and f are off")
+        if s.took_single and not s.put_down and not s.known[s.turn]:
+            # The card taken is known in the hand (RULES C.9); only a card put down (d) forgets it.
+            self.fail("V8", "a one-card pile was taken (p), but no card is known in the hand and "
+                            "none went down (d)")
         if s.force_draw:
             if rules.deadlock_rule != "force_draw":
                 self.fail("V9", "the flag f needs deadlock_rule='force_draw'")
@@ -303,6 +310,9 @@ class _Validator:
             side = cast("tuple[str, int]", s.end)[1]
             if self.side_of(s.turn) != side:
                 self.fail("V19", f"the closer, seat {s.turn}, is not of side {side}")
+            if s.hands[s.turn]:
+                self.fail("V19", f"the closer, seat {s.turn}, holds cards: closing empties the "
+                                 f"closer's hand (RULES C.6, D.1)")
             if not game._may_close(s, side):
                 self.fail("V19", f"side {side} cannot close: it needs its packet and a burraco")
             if s.turn in pending:
