@@ -1298,35 +1298,6 @@ def deep_check(kind: str, value: Any, seed: int = 0) -> dict[str, Any]:
     return {"verdict": verdict, "problems": problems}
 
 
-# ---- defects known and open ----------------------------------------------------------------------
-
-#: Defects found by these checks whose fixes are under way (issue 39), each with the pattern every
-#: problem it causes matches. An input whose problems all match one of them is *known*: the fuzz
-#: tests count it and report it (xfail, naming the defect) instead of stopping there, and a kept
-#: input that shows one (``"open"`` in tests/data/regressions/fuzz.jsonl or rules.jsonl) is
-#: replayed as such; any other problem fails as always. The fix of a defect removes its entry here
-#: and the ``"open"`` marks that name it (docs/fuzzing.md "Kept inputs").
-KNOWN_OPEN: dict[str, tuple[str, re.Pattern]] = {
-    "closed-validator": (
-        "issue 39 class 8: the reference accepts a finished position ended `closed` where no seat "
-        "of the closing side has an empty hand, the core refuses it",
-        re.compile(r"reference accepts, core refuses with InvalidStateError: invalid state "
-                   r"string: not a position of play: end=closed: the closer's hand is not empty")),
-}
-
-
-def known_open(problems: list[str]) -> list[str]:
-    """The KNOWN_OPEN defects that account for every problem of one input (sorted), or ``[]`` if
-    there is no problem or one that no open defect explains."""
-    labels = set()
-    for problem in problems:
-        found = [label for label, (_, pattern) in KNOWN_OPEN.items() if pattern.search(problem)]
-        if not found:
-            return []
-        labels.update(found)
-    return sorted(labels)
-
-
 # ---- one hand under random rules, core against reference -----------------------------------------
 
 

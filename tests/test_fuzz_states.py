@@ -24,9 +24,7 @@ Default run: 120 state strings, 60 records, 60 views (derandomized, so the run i
 every time; no shrinking, so a hang costs one timeout), and every file of the C++ fuzzer's corpus
 (tests/data/fuzz/state_strings); ``-m slow``: 3,000 of each, random. Every input that showed a
 defect is kept in tests/data/regressions/fuzz.jsonl and replayed by :func:`test_regression`; none
-is ever deleted (docs/fuzzing.md "Kept inputs"). An input whose problems all come from a defect of
-``fuzzing.KNOWN_OPEN`` (a fix under way) does not stop a run: the test ends as an expected failure
-that names the defect, every other input checked in full.
+is ever deleted (docs/fuzzing.md "Kept inputs"). Any input with a problem fails the test.
 """
 
 from __future__ import annotations
@@ -50,11 +48,8 @@ def regression_lines() -> list[dict]:
     for number, line in enumerate(REGRESSIONS.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             entry = json.loads(line)
-            assert {"kind", "input", "why"} <= set(entry) <= {"kind", "input", "why", "open"}, \
-                f"line {number}: {sorted(entry)}"
+            assert set(entry) == {"kind", "input", "why"}, f"line {number}: {sorted(entry)}"
             assert entry["kind"] in fuzzing.REFUSALS, f"line {number}: {entry['kind']!r}"
-            assert entry.get("open", "closed-validator") in fuzzing.KNOWN_OPEN, \
-                f"line {number}: 'open' names no defect of fuzzing.KNOWN_OPEN: {entry['open']!r}"
             entry["line"] = number
             lines.append(entry)
     return lines
@@ -73,11 +68,9 @@ def report(kind: str, value, answer: dict) -> str:
             f"{problems}")
 
 
-def fuzz(worker, strategy, kind: str, examples: int, derandomize: bool,
-         known: list | None = None) -> Counter:
+def fuzz(worker, strategy, kind: str, examples: int, derandomize: bool) -> Counter:
     """Run the deep checks on ``examples`` inputs drawn from ``strategy``; fail at the first
-    input with a problem, except one that only a defect of ``fuzzing.KNOWN_OPEN`` explains (those
-    go to ``known``, as (labels, input) pairs); return the verdicts counted."""
+    input with a problem; return the verdicts counted."""
     verdicts: Counter = Counter()
 
     @settings(max_examples=examples, derandomize=derandomize, deadline=None, database=None,
@@ -86,24 +79,11 @@ def fuzz(worker, strategy, kind: str, examples: int, derandomize: bool,
     def run(value, seed):
         answer = worker.call({"op": "check", "kind": kind, "input": value, "seed": seed})
         verdicts[answer["verdict"].split()[0]] += 1
-        labels = fuzzing.known_open(answer["problems"])
-        if labels and known is not None:
-            known.append((labels, fuzzing.describe_input(kind, value)[:400]))
-            return
         assert not answer["problems"], report(kind, value, answer)
 
     run()
     print(f"\n{kind}: {sum(verdicts.values())} inputs, {dict(verdicts)}")
     return verdicts
-
-
-def xfail_if_known(known: list) -> None:
-    """After a run: the inputs that hit a defect still open make the test an expected failure
-    that names them (fuzzing.KNOWN_OPEN); the run checked every other input in full."""
-    if known:
-        labels = sorted({label for found, _ in known for label in found})
-        pytest.xfail(f"{len(known)} input(s) hit open defects {labels} (fuzzing.KNOWN_OPEN); "
-                     f"first: {known[0][1]}")
 
 
 def assert_not_vacuous(verdicts: Counter, examples: int) -> None:
@@ -119,20 +99,15 @@ DEFAULT_EXAMPLES = {"state": 120, "record": 60, "json": 60}
 
 @pytest.mark.parametrize("kind", list(STRATEGIES))
 def test_mutated_inputs(worker, kind):
-    known: list = []
-    verdicts = fuzz(worker, STRATEGIES[kind](), kind, DEFAULT_EXAMPLES[kind], derandomize=True,
-                    known=known)
+    verdicts = fuzz(worker, STRATEGIES[kind](), kind, DEFAULT_EXAMPLES[kind], derandomize=True)
     assert_not_vacuous(verdicts, DEFAULT_EXAMPLES[kind])
-    xfail_if_known(known)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", list(STRATEGIES))
 def test_mutated_inputs_slow(worker, kind):
-    known: list = []
-    verdicts = fuzz(worker, STRATEGIES[kind](), kind, 3000, derandomize=False, known=known)
+    verdicts = fuzz(worker, STRATEGIES[kind](), kind, 3000, derandomize=False)
     assert_not_vacuous(verdicts, 3000)
-    xfail_if_known(known)
 
 
 @pytest.mark.parametrize("kind", list(STRATEGIES))
@@ -184,8 +159,6 @@ def test_regression(worker, entry):
     seed = int(found.group(1)) if found else entry["line"]
     answer = worker.call({"op": "check", "kind": entry["kind"], "input": entry["input"],
                           "seed": seed})
-    if "open" in entry and fuzzing.known_open(answer["problems"]) == [entry["open"]]:
-        pytest.xfail(f"open defect {entry['open']}: {fuzzing.KNOWN_OPEN[entry['open']][0]}")
     assert not answer["problems"], f"{entry['why']}\n" + report(entry["kind"], entry["input"],
                                                                 answer)
 
@@ -202,23 +175,7 @@ def test_state_string_corpus(worker, name):
     deep checks on both engines too: refused alike, or accepted alike and played alike."""
     text = (CORPUS / name).read_bytes().decode("utf-8", "replace")
     answer = worker.call({"op": "check", "kind": "state", "input": text, "seed": len(text)})
-    labels = fuzzing.known_open(answer["problems"])
-    if labels:
-        pytest.xfail(f"open defects {labels}: " + "; ".join(
-            fuzzing.KNOWN_OPEN[label][0] for label in labels))
     assert not answer["problems"], report("state", text, answer)
-
-
-def test_known_open_explains_only_its_own_problems():
-    """An input is 'known' only when every one of its problems is a KNOWN_OPEN defect's: one
-    other problem, or none at all, makes it an ordinary input (it then fails, or passes)."""
-    closed = ("reference accepts, core refuses with InvalidStateError: invalid state string: not "
-              "a position of play: end=closed: the closer's hand is not empty")
-    assert fuzzing.known_open([closed]) == ["closed-validator"]
-    assert fuzzing.known_open([closed, closed]) == ["closed-validator"]
-    assert fuzzing.known_open([closed, "core: not over, yet no legal move"]) == []
-    assert fuzzing.known_open(["core accepts, reference refuses with InvalidStateError: x"]) == []
-    assert fuzzing.known_open([]) == []
 
 
 #: How many inputs each kept file held at least when this was last raised: a deleted entry fails

@@ -21,11 +21,8 @@ players included: ``fuzzing.random_rules_id``). Everything else goes to
 libFuzzer (``-max_total_time``, ``-timeout`` (seconds for one input: pass it, a hang is a
 defect), ``-runs``, ``-dict``, a corpus directory, ...). The harness runs in one process: the
 fork modes (``-fork``, ``-jobs``) do not work with it. It stops at the first input the checks
-flag; add that input to the regressions file (always: fixed or not, docs/fuzzing.md "Kept
-inputs"), fix the defect or report it, and run again. An input whose problems all come from a
-defect of ``fuzzing.KNOWN_OPEN`` (under repair) does not stop the run: the first three of each
-are printed (one JSON line each, ready for the regressions file with its ``"open"`` mark), the
-rest counted.
+flag, whatever the problem; add that input to the regressions file together with the fix of its
+defect (docs/fuzzing.md "Kept inputs"), and run again.
 
 The first byte of an input chooses what the rest is: the text of a state string, of a record (one
 JSON line) or of a view, read as UTF-8; or (one value in four) the choices of the structured
@@ -117,8 +114,6 @@ def main() -> None:
         print(f"seed corpus: {corpus}", file=sys.stderr)
         rest.append(corpus)
 
-    known: dict[str, int] = {}
-
     def test_one_input(data: bytes) -> None:
         if not data:
             return
@@ -141,15 +136,6 @@ def main() -> None:
                 value = fuzzing.mutate_view(draw, base[2], other[2], other[0],
                                             fuzzing.reference_view)
         answer = fuzzing.deep_check(kind, value, seed=len(data))
-        labels = fuzzing.known_open(answer["problems"])
-        if labels:
-            key = ",".join(labels)
-            known[key] = known.get(key, 0) + 1
-            if known[key] <= 3:
-                print(f"known open defect {key} (hit {known[key]}): "
-                      + json.dumps({"kind": kind, "input": value, "open": labels[0],
-                                    "seed": len(data)}), file=sys.stderr)
-            return
         if answer["problems"]:
             raise AssertionError(json.dumps({"kind": kind, "input": value})[:20000] + "\n"
                                  + "\n".join(answer["problems"]))
