@@ -33,6 +33,7 @@ import json
 import math
 import os
 import pathlib
+import re
 from collections import Counter
 
 import fuzzing
@@ -285,7 +286,9 @@ def test_no_retrace_after_cards_came_back(name):
     """RETRACE_RULES, seed 21411, greedy: seat 1 melds nine spades, melds its last three cards, and
     the short opening brings every card back (the requirement is at its cap, so nothing changes
     but the turn's ``d`` flag). Putting the nine spades down again would give the position after
-    the first meld: greedy's candidates leave it out, and the hand goes on to its end."""
+    the first meld, and so on for ever: RULES H-38 ends the turn's meld phase there, so the
+    repeat is refused (quoting the move, the game unchanged), every legal move is a discard, and
+    the hand goes on to its end."""
     engine = ENGINES[name]
     game = engine.Game(engine.Rules(RETRACE_RULES[0], **RETRACE_RULES[1]), seed=21411)
     for _ in range(104):
@@ -295,11 +298,13 @@ def test_no_retrace_after_cards_came_back(name):
     after_nine = game.state_string()
     game.push("meld 3h 4h 5h")  # the whole hand: short, the cards come back
     assert game.phase == "meld" and len(game.hand(1)) == 12
-    retrace = game.copy()
-    retrace.push(nine)
-    assert retrace.state_string() == after_nine  # the repeat the candidates must avoid
+    before = game.state_string()
+    with pytest.raises(engine.IllegalMoveError, match=re.escape(nine)):
+        game.push(nine)  # the repeat: refused under H-38
+    assert game.state_string() == before
+    assert {str(move).split()[0] for move in game.legal_moves()} == {"discard"}
     chosen = str(game.policy_move("greedy", 0))
-    assert chosen != nine
+    assert chosen.startswith("discard ")
     game.push(chosen)
     assert game.state_string() != after_nine
     game.playout("greedy", 0)
