@@ -534,30 +534,119 @@ def test_the_gymnasium_env_plays_a_six_player_seat():
     assert terminated
 
 
-# ---- the core's cap of 36 melds (docs/game.md "Three decks in the core") ------------------------
+# ---- tables of more than 36 melds (RULES F.7; docs/game.md "Three decks in the core") ----------
+
+SIDE_0_SETS = [f"{rank}c {rank}d {rank}h" for rank in "A3456789TJQK"]  # 12 sets: one a rank
+RUNS = ["3{0} 4{0} 5{0}", "6{0} 7{0} 8{0}", "9{0} T{0} J{0}", "Q{0} K{0} A{0}"]
 
 
-def test_the_core_keeps_36_melds_and_says_so():
-    """A table of 36 melds (each side a set of every rank but the two) reads in both
-    engines. The reference, which has no cap, offers a 37th meld; the core offers the same moves
-    less the new melds, refuses one naming its cap and stays as it was, and refuses the state
-    string of 37 melds. The lay-offs on the full table are the same in both."""
-    melds = {side: [f"{rank}c {rank}d {rank}h" for rank in "A3456789TJQK"] for side in range(3)}
-    ref = position(reference.Rules("brazilian", players=6), turn=0,
-                   hands={0: "3s 4s 5s 7s 9s Qs", 1: "Ks", 2: "Ks", 3: "Ks", 4: "Js", 5: "Js"},
-                   melds=melds, packets=[("h0", None), ("h1", None), ("h2", None)],
-                   stock=10, pile_top="Jk", opened="1,1,1", need="50,50,50")
+def many_melds(engine, runs: int):
+    """Two sides of three; side 0 has 12 sets and ``runs`` runs of three (spades, then clubs,
+    hearts, diamonds): 12 + ``runs`` melds, meld 36 (with runs=25) the run 3h 4h 5h; side 1 none.
+    Seat 0 holds 6h 7h 8h 9h Th 2d 2h Jk and acts in its meld phase."""
+    suits = ["s"] * 3 + ["c"] * 2 + ["h"] * 2 + ["d"] * 2  # the copies left after the sets
+    run_melds = [run.format(suit) for suit in suits for run in RUNS][:runs]
+    hands = {0: "6h 7h 8h 9h Th 2d 2h Jk", 1: "2c", 2: "2d", 3: "2h", 4: "2s", 5: "2c"}
+    ref = position(reference.Rules("brazilian", players=6, sides=2), turn=0, hands=hands,
+                   melds={0: SIDE_0_SETS + run_melds},
+                   packets=[("h0", None), ("u", "3d 3d 4d 4d 5d 5d 6d 6d 7d 7d 8d"), ("u", "8d 9d 9d Td Td Jd Jd Qd Qd Kd Kd")],
+                   stock=4, pile_top="Jk", opened="1,0", need="50,50")
     text = ref.state_string()
-    core = burraco.Game.from_state_string(text)
-    assert core.state_string() == text and sum(len(core.melds(side)) for side in range(3)) == 36
-    ref_moves = [str(move) for move in ref.legal_moves()]
-    core_moves = [str(move) for move in core.legal_moves()]
-    assert "meld 3s 4s 5s" in ref_moves
-    assert core_moves == [move for move in ref_moves if not move.startswith("meld")]
-    assert "add 1 3s" in core_moves  # a lay-off still goes on a full table
-    with pytest.raises(burraco.IllegalMoveError, match="36 melds"):
-        core.push("meld 3s 4s 5s")
+    return ref if engine is reference else burraco.Game.from_state_string(text)
+
+
+def test_a_table_of_more_than_36_melds_plays_in_both_engines():
+    """RULES F.7: an engine accepts every meld the rules allow, however many are down. A table of
+    37 melds (side 0: 12 sets and 25 runs) reads, plays and writes alike in both engines: a
+    lay-off goes on side 0's meld 36, a new meld makes the 38th and takes a lay-off too, each with
+    its action id (lay-offs on meld 36 and up come after the meld table: docs/search.md), and the
+    state string, records, pickles and JSON views carry all of them."""
+    games = {engine: many_melds(engine, runs=25) for engine in (burraco, reference)}
+    core, ref = games[burraco], games[reference]
+    text = ref.state_string()
+    assert core.state_string() == text
+    assert [len(core.melds(side)) for side in (0, 1)] == [37, 0]
+    assert str(core.melds(0)[36]) == str(ref.melds(0)[36]) == "3h 4h 5h"
+    moves = [str(move) for move in ref.legal_moves()]
+    assert [str(move) for move in core.legal_moves()] == moves
+    assert {"meld 7h 8h 9h", "add 36 6h"} <= set(moves)
+    late = burraco.Game(burraco.Rules("brazilian", players=6, sides=2)).action_size - 18 * 53
+    for game in (core, ref):
+        assert game.action_id("add 36 6h") == late + 31  # 6h: card index 2 * 13 + 6 - 1
+        assert str(game.action_move(late + 31)) == "add 36 6h"
+        assert game.action_id("add 35 6h") == 57 + 53 * 35 + 31  # where it always was
+        assert game.action_id("add 53 Jk") == game.action_size - 1  # 54 melds: the most of 162
+        with pytest.raises(InvalidNotationError, match="add 54 Jk"):
+            game.action_id("add 54 Jk")
+    assert core.legal_mask().tolist() == ref.legal_mask().tolist()
+    for move in ("add 36 6h", "meld 7h 8h 9h", "add 37 Th"):
+        for game in (core, ref):
+            game.push(move)
+        assert core.state_string() == ref.state_string(), move
+        assert [str(m) for m in core.legal_moves()] == [str(m) for m in ref.legal_moves()]
+    assert [len(core.melds(side)) for side in (0, 1)] == [38, 0]
+    assert str(core.melds(0)[36]) == "3h 4h 5h 6h" and str(core.melds(0)[37]) == "7h 8h 9h Th"
+    text = core.state_string()
+    assert burraco.Game.from_state_string(text).state_string() == text
+    assert reference.Game.from_state_string(text).state_string() == text
+    assert pickle.loads(pickle.dumps(core)).state_string() == text
+    assert copy.copy(core) == core and copy.copy(core).state_string() == text
+    record = core.record()
+    assert record == ref.record()
+    assert burraco.Game.from_record(record).state_string() == text
+    assert core.to_json() == ref.to_json()
+    assert sum(len(side["melds"]) for side in json.loads(core.to_json())["sides"]) == 38
+    assert burraco.Game.from_json(core.to_json()).state_string() == text
+    for _ in range(3):  # undo the three moves: the 37-meld table again
+        core.pop()
+    assert core.state_string() == many_melds(reference, runs=25).state_string()
+
+
+def test_a_meld_past_36_is_refused_only_for_its_own_reasons():
+    """With 37 melds down, a bad meld or lay-off is refused as on any table (no cap names
+    itself), and nothing changes."""
+    core = many_melds(burraco, runs=25)
+    text = core.state_string()
+    for move in ("meld 6h 2d Jk", "add 36 9h"):  # two wilds; not beside the run
+        with pytest.raises(burraco.IllegalMoveError) as raised:
+            core.push(move)
+        assert "36 melds" not in str(raised.value) and "most the core keeps" not in str(raised.value)
     assert core.state_string() == text and core.moves == []
-    ref.push("meld 3s 4s 5s")
-    with pytest.raises(burraco.InvalidStateError, match="melds"):
-        burraco.Game.from_state_string(ref.state_string())
+
+
+def pick_small_melds(rng: random.Random, moves: list[str]) -> int:
+    """A player who keeps many small melds: takes the pile one time in two, puts down every new
+    meld it can, always one of the fewest cards, never lays off, then discards."""
+    kinds = [playouts.kind_of(move) for move in moves]
+    if kinds[0] in playouts.DRAW_KINDS:
+        if "pile" in kinds and rng.random() < 0.5:
+            return kinds.index("pile")
+        return kinds.index("draw") if "draw" in kinds else rng.randrange(len(moves))
+    melds = [i for i, kind in enumerate(kinds) if kind == "meld"]
+    if melds:
+        fewest = min(len(moves[i].split()) for i in melds)
+        return rng.choice([i for i in melds if len(moves[i].split()) == fewest])
+    discards = [i for i, kind in enumerate(kinds) if kind == "discard"]
+    return rng.choice(discards or range(len(moves)))
+
+
+# Seeds whose hands put more than 36 melds down with pick_small_melds (found with the core, then
+# checked here in lockstep): the most melds each reaches.
+SMALL_MELD_HANDS = {"brazilian-6p": {1: 43, 8: 37}, "brazilian-6p-2s": {1: 44, 10: 39}}
+
+
+@pytest.mark.parametrize("table", IDS)
+def test_hands_of_more_than_36_melds_in_lockstep(table):
+    """Random six-player three-deck hands of players who keep many small melds go past 36 melds
+    in real play (about one hand in two), move for move alike in both engines: state strings,
+    legal moves, accessors, results."""
+    for seed, most in SMALL_MELD_HANDS[table].items():
+        done = playouts.lockstep(burraco, reference, table, seed, "small", choose=pick_small_melds)
+        assert done.disagreement is None, report([done])
+        assert done.end_reason is not None
+        game = burraco.Game(rules_of(burraco, table), seed=seed)
+        counts = []
+        for move in done.moves:
+            game.push(move)
+            counts.append(sum(len(game.melds(side)) for side in range(game.rules.sides)))
+        assert max(counts) == most > 36

@@ -294,9 +294,11 @@ def test_the_pack_of_the_cards_a_game_returns(rules_id):
 
 
 def test_the_meld_table_adds_the_sets_with_a_third_copy():
+    """The three-deck action space: the meld table grows by the sets holding a third copy, and
+    the lay-offs on meld indices 36 to 53 (162 cards hold 54 melds) follow it, 53 ids each."""
     two = burraco.Game(burraco.Rules("brazilian"), seed=1)
     three = burraco.Game(RULES, seed=1)
-    assert three.action_size - two.action_size == third_copy_sets()  # counted from RULES B.2
+    assert three.action_size - two.action_size == third_copy_sets() + 18 * 53  # RULES B.2, F.7
     assert two.action_size == burraco.Game(burraco.Rules("brazilian"), seed=2).action_size
 
 

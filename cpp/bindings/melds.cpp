@@ -211,7 +211,8 @@ void bind_melds(py::module_& m) {
                const PyMeld one = py::isinstance<PyMeld>(item) ? meld_from(item, out.rules)
                                                                : meld_from_layout(item, out.rules);
                if (out.side.count >= SideMelds::kCapacity)
-                 notation_error("more than 36 melds for one side");
+                 notation_error("more than " + std::to_string(SideMelds::kCapacity) +
+                                " melds for one side (as many as 162 cards make)");
                out.side.append(one.meld);
              }
              return out;

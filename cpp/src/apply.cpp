@@ -1,6 +1,7 @@
 // Apply: one move played on a GameState, checked first (docs/game.md "What a move does"), and the turn's
 // consequences: a hand emptied, a short opening taken back, the turn passed, the hand ended.
 #include <algorithm>
+#include <cassert>
 #include <string>
 
 #include "burraco/game.hpp"
@@ -122,8 +123,8 @@ bool completable(const GameState& s, const Rules& rules) {
     // A meld that refuses the card is what lay_off_in_place would refuse before changing
     // anything: the position is copied only for a lay-off that fits (the copy is the cost).
     if (!lay_off(s.melds[i], last, rules).ok()) continue;
-    GameState t = s;
-    if (lay_off_in_place(t, rules, at, last).ok()) return true;
+    const ScratchPosition copy(s);
+    if (lay_off_in_place(*copy, rules, at, last).ok()) return true;
   }
   return false;
 }
@@ -151,7 +152,8 @@ MoveResult meld_in_place(GameState& s, const Rules& rules, CardSet cards) {
   if (!r.ok()) return {MoveError::BadMeld, r.error};
   if (r.meld.kind == MeldKind::Set && side_has_set_of_rank(s, side, r.meld.rank))
     return {MoveError::SecondSetOfRank, MeldError::SecondSetOfRank};
-  if (s.meld_count >= kMaxMelds) return {MoveError::BadMeld, MeldError::TableFull};
+  // A slot is always free: a table holds at most a third of the pack (kMaxMelds, game.hpp).
+  assert(s.meld_count < kMaxMelds);
   s.melds[s.meld_count] = r.meld;
   s.meld_side[s.meld_count] = static_cast<std::uint8_t>(side);
   ++s.meld_count;
@@ -333,7 +335,8 @@ MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& mo
       if (left >= 2)
         return move.kind == MoveKind::Meld ? meld_in_place(s, rules, move.cards)
                                            : lay_off_in_place(s, rules, move.index, move.card);
-      GameState t = s;
+      const ScratchPosition copy(s);
+      GameState& t = *copy;
       const MoveResult r = move.kind == MoveKind::Meld
                                ? meld_in_place(t, rules, move.cards)
                                : lay_off_in_place(t, rules, move.index, move.card);

@@ -239,7 +239,7 @@ double discard_danger(const GameState& s, const Rules& rules, int side, Card car
 struct MeldValues {
   const GameState* base = nullptr;
   MeldMemo* memo = nullptr;
-  std::array<double, kMaxMelds> value{};
+  std::array<double, kMaxMelds> value;  // value[i] for i < base->meld_count (only those are read)
 
   MeldValues(const GameState& s, [[maybe_unused]] const Rules& rules,
              [[maybe_unused]] const HeuristicParams& p)
@@ -545,9 +545,7 @@ class QuickValues {
     if (!usable_) return kNone;
     switch (m.kind) {
       case MoveKind::Meld: {
-        if (hand.size() - m.cards.size() < 2 || !m.cards.subset_of(hand) ||
-            s_.meld_count >= kMaxMelds)
-          return kNone;
+        if (hand.size() - m.cards.size() < 2 || !m.cards.subset_of(hand)) return kNone;
         const MeldMemo::Candidate& c = memo_.of(m.cards);
         const MeldResult& r = c.result;
         if (!r.ok()) return kNone;
@@ -653,7 +651,7 @@ class QuickValues {
   double melds_sum_;  // own_melds(-1, 0): the side's melds as they are
   bool bounded_;  // a larger usefulness never lowers hand_value (of() may bound a meld's value)
   Discards discards_ = Discards::Unknown;
-  std::array<std::uint8_t, kMaxMelds> pool_{};  // the side's melds' indices in s_.melds
+  std::array<std::uint8_t, kMaxMelds> pool_;  // the side's melds' indices in s_.melds (pool_count_)
   int pool_count_ = 0;
   unsigned set_ranks_ = 0;  // bit r: the side has a set of rank r
 };
@@ -678,7 +676,8 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
     Card card;
     t.hands[seat].for_each([&](Card c) { card = c; });
     const Move m{MoveKind::Discard, card, 0, CardSet{}};
-    GameState u = t;
+    const ScratchPosition scratch(t);
+    GameState& u = *scratch;
     if (!apply_move(u, rules, m).ok()) return best;
     if (!u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
       if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
@@ -691,7 +690,8 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
   legal_moves(t, rules, here);
   for (const Move& m : here) {
     if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
-    GameState u = t;
+    const ScratchPosition scratch(t);
+    GameState& u = *scratch;
     if (!apply_move(u, rules, m).ok()) continue;
     best = std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
   }
@@ -751,7 +751,8 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     bool over = false, ends = discard;
     if (std::isnan(v)) {
       const bool pending = quick.discard_pending(m);
-      GameState t = s;
+      const ScratchPosition scratch(s);
+      GameState& t = *scratch;
       if (!apply_move(t, rules, m).ok()) return;
       if (pending) {
         // The first discard, played to learn the kind of position the discards lead to: when it
@@ -819,7 +820,8 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
-      GameState t = s;
+      const ScratchPosition scratch(s);
+      GameState& t = *scratch;
       if (!apply_move(t, rules, m).ok()) continue;
       const double v = emptying_value(s, t, rules, seat, p, next);
       if (v > chosen.value) chosen = {i, v, true};
@@ -829,15 +831,17 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
 }
 
 // a == b for two positions, the same answer as GameState's operator== for less: that compares the
-// stock, the packets and the melds member by member, and these hold only integers with no padding
-// between them (unique object representations), so comparing their bytes gives the same answer.
+// stock, the packets and the melds in play member by member, and these hold only integers with no
+// padding between them (unique object representations), so comparing their bytes gives the same
+// answer.
 // Every other member is compared as operator== does; the size check asks that a member added to
 // GameState be added here too.
 bool same_position(const GameState& a, const GameState& b) {
   static_assert(std::has_unique_object_representations_v<Card> &&
                 std::has_unique_object_representations_v<Packet> &&
                 std::has_unique_object_representations_v<Meld>);
-  static_assert(sizeof(GameState) == 1448, "GameState changed: compare its new members here");
+  static_assert(sizeof(GameStateHead) == 592 && sizeof(GameState) == 592 + sizeof(Meld) * kMaxMelds,
+                "GameState changed: compare its new members here");
   return a.players == b.players && a.first == b.first && a.turn == b.turn && a.phase == b.phase &&
          a.end == b.end && a.closing_side == b.closing_side && a.split == b.split &&
          a.cut_side == b.cut_side && a.flags == b.flags && a.deadlock == b.deadlock &&
@@ -848,7 +852,7 @@ bool same_position(const GameState& a, const GameState& b) {
          a.scores == b.scores && a.meld_side == b.meld_side &&
          std::memcmp(a.stock.data(), b.stock.data(), sizeof a.stock) == 0 &&
          std::memcmp(a.packets.data(), b.packets.data(), sizeof a.packets) == 0 &&
-         std::memcmp(a.melds.data(), b.melds.data(), sizeof a.melds) == 0;
+         std::memcmp(a.melds.data(), b.melds.data(), sizeof(Meld) * a.meld_count) == 0;
 }
 
 // The turn the draw-phase choice imagined after taking the pile, position by position with the
@@ -1111,7 +1115,8 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     const bool big = p.pile_take_cards > 0 && s.pile_size >= p.pile_take_cards;
     const bool late = big && p.late_piles && other_side_has_burraco(s, rules, seat_side(s, rules, s.turn));
     if (big && !late) return pile;
-    GameState taken = s;
+    const ScratchPosition taken_scratch(s);
+    GameState& taken = *taken_scratch;
     if (!apply_move(taken, rules, moves[pile]).ok()) return draw;
     bool melds_from_pile = false, unused = false;
     ImaginedTurn& pile_turn = imagined_pile_turn();
@@ -1121,7 +1126,8 @@ std::size_t choice(const GameState& s, const Rules& rules, const std::vector<Mov
     // A one-card pile taken and nothing put down is an exchange turn (RULES D.4): enough of them
     // in a row end the hand, so the heuristic never plays one.
     if (s.pile_size == 1 && !melds_from_pile) return draw;
-    GameState as_is = s;  // the turn on the hand as it is: the stock card is not known
+    const ScratchPosition as_is_scratch(s);
+    GameState& as_is = *as_is_scratch;  // the turn on the hand as it is: the stock card is not known
     as_is.phase = Phase::Meld;
     // Its hand is the pile turn's first hand less the pile: the same table, so the moves of the
     // pile turn's first position give its melds.

@@ -34,8 +34,8 @@ std::string_view meld_error_text(MeldError error) {
     case MeldError::BadLayout: return "not a meld layout";
     case MeldError::BadNotation: return "cannot read the cards";
     case MeldError::TableFull:
-      static_assert(SideMelds::kCapacity == 36, "the text names the cap");
-      return "the table already holds 36 melds, the most the core keeps";
+      static_assert(SideMelds::kCapacity == 54, "the text names the cap");
+      return "a side holds at most 54 melds, as many as 162 cards make";
   }
   return "?";
 }

@@ -180,8 +180,8 @@ class MeldWalk {
       const unsigned high = missing ? ~((2u << (31 - std::countl_zero(missing))) - 1) : ~0u;
       beside_ace_[suit] = ((1u << 3) | (1u << 4) | high) & 0x3FF8u;
     }
-    // Melds leaving two cards or more go out unchecked while a meld slot is free (none else).
-    plain_max_ = s.meld_count < kMaxMelds ? hand_size_ - 2 : -1;
+    // Melds leaving two cards or more go out unchecked (a meld slot is always free: kMaxMelds).
+    plain_max_ = hand_size_ - 2;
     max_set_ = rules.sets_allowed ? rules.max_set_size : 0;
     max_run_ = rules.max_run_size;
   }
@@ -549,8 +549,8 @@ class MeldWalk {
   // A meld that would leave one card or none: apply_move decides (RULES C.4).
   [[gnu::noinline]] void emit_checked(CardSet cards) {
     const Move move{MoveKind::Meld, Card{}, 0, cards};
-    GameState t = s_;
-    if (apply_move(t, rules_, move).ok()) out_.push_back(move);
+    const ScratchPosition t(s_);
+    if (apply_move(*t, rules_, move).ok()) out_.push_back(move);
   }
 
   const GameState& s_;
@@ -610,8 +610,8 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
       if (hand.size() - 1 >= 2) {
         out.push_back(move);
       } else {
-        GameState t = s;
-        if (apply_move(t, rules, move).ok()) out.push_back(move);
+        const ScratchPosition t(s);
+        if (apply_move(*t, rules, move).ok()) out.push_back(move);
       }
     });
     ++index;
@@ -726,7 +726,7 @@ void legal_moves_after(const GameState& before, const std::vector<Move>& before_
   const std::uint16_t set_ranks = side_set_ranks(s, side), earlier_ranks = side_set_ranks(before, side);
   const bool filter = !s.over() && s.phase == Phase::Meld && before.phase == Phase::Meld &&
                       before.turn == seat && seat_side(before, rules, seat) == side &&
-                      before.meld_count < kMaxMelds && n >= 5 && n < earlier.size() &&
+                      n >= 5 && n < earlier.size() &&
                       hand.subset_of(earlier) && (earlier_ranks & ~set_ranks) == 0 &&
                       !may_meld_all_but_one(hand);
   if (!filter) {
@@ -742,19 +742,17 @@ void legal_moves_after(const GameState& before, const std::vector<Move>& before_
   out.clear();
   const std::uint16_t new_ranks = set_ranks & ~earlier_ranks;
   constexpr std::uint64_t naturals = CardSet::kRankBits & ~CardSet::rank_column(kTwo);
-  if (s.meld_count < kMaxMelds) {
-    for (const Move& m : before_moves) {
-      if (m.kind != MoveKind::Meld) break;  // the melds come first
-      if (m.cards.size() > n - 2 || !m.cards.subset_of(hand)) continue;
-      const std::uint64_t cards = (m.cards.one() | m.cards.two()) & naturals;
-      for (unsigned ranks = new_ranks; ranks; ranks &= ranks - 1) {
-        if ((cards & ~CardSet::rank_column(std::countr_zero(ranks))) == 0) {
-          legal_moves(s, rules, out);  // perhaps a set of a rank no longer allowed
-          return;
-        }
+  for (const Move& m : before_moves) {
+    if (m.kind != MoveKind::Meld) break;  // the melds come first
+    if (m.cards.size() > n - 2 || !m.cards.subset_of(hand)) continue;
+    const std::uint64_t cards = (m.cards.one() | m.cards.two()) & naturals;
+    for (unsigned ranks = new_ranks; ranks; ranks &= ranks - 1) {
+      if ((cards & ~CardSet::rank_column(std::countr_zero(ranks))) == 0) {
+        legal_moves(s, rules, out);  // perhaps a set of a rank no longer allowed
+        return;
       }
-      out.push_back(m);
     }
+    out.push_back(m);
   }
   append_lay_offs_and_discards(s, rules, out);
 #ifndef NDEBUG

@@ -288,8 +288,8 @@ std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const 
                       ": the native policy interface (policy.h, version " +
                       std::to_string(BURRACO_POLICY_ABI) + ") carries 2, 3 or 4 players, not the "
                       "six players of these rules (players=6)");
-  // The interface's card planes hold two copies of a card and four jokers, and its meld count
-  // the 36 melds of two decks: a three-deck game cannot be shown to the policy (docs/native.md).
+  // The interface's card planes hold two copies of a card and four jokers: a three-deck game
+  // cannot be shown to the policy (docs/native.md).
   if (rules.decks > kTwoDeckCopies || rules.jokers > kTwoDeckJokers)
     throw PolicyError("native policy '" + name_ + "' cannot play " + rules_text(rules) +
                       ": the native policy interface (policy.h, version " +

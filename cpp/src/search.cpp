@@ -33,9 +33,9 @@ bool packet_hidden(const GameState& s, int player, int k) {
 
 Observation observe(const GameState& s, const Rules& rules, int player) {
   (void)rules;
-  Observation o;
-  o.state = s;
-  o.player = static_cast<std::uint8_t>(player);
+  // Made from a copy of the position (no GameState is first built empty: that costs more than
+  // the copy).
+  Observation o{s, static_cast<std::uint8_t>(player), {}};
   GameState& v = o.state;
   v.has_seed = false;
   v.seed = 0;
@@ -613,6 +613,7 @@ std::unique_ptr<MeldTable> build_meld_table(const Rules& rules) {
   std::sort(melds.begin(), melds.end(), meld_less);
   melds.erase(std::unique(melds.begin(), melds.end()), melds.end());
   for (std::size_t i = 0; i < melds.size(); ++i) data->index.emplace(melds[i], static_cast<int>(i));
+  data->late_add_melds = std::max(0, rules.total_cards() / 3 - kActionAddMelds);
   return data;
 }
 
@@ -629,7 +630,8 @@ const MeldTable& meld_table(const Rules& rules) {
 }
 
 int action_size(const Rules& rules) {
-  return kActionMeld + static_cast<int>(meld_table(rules).melds.size());
+  const MeldTable& table = meld_table(rules);
+  return kActionMeld + static_cast<int>(table.melds.size()) + kKinds * table.late_add_melds;
 }
 
 int action_id(const Move& move, const MeldTable& table) {
@@ -639,10 +641,15 @@ int action_id(const Move& move, const MeldTable& table) {
     case MoveKind::Keep: return 2;
     case MoveKind::Reject: return 3;
     case MoveKind::Discard: return move.card.valid() ? kActionDiscard + move.card.index : -1;
-    case MoveKind::Add:
-      return move.index < static_cast<std::uint32_t>(kActionAddMelds) && move.card.valid()
-                 ? kActionAdd + kKinds * static_cast<int>(move.index) + move.card.index
-                 : -1;
+    case MoveKind::Add: {
+      if (!move.card.valid()) return -1;
+      if (move.index < static_cast<std::uint32_t>(kActionAddMelds))
+        return kActionAdd + kKinds * static_cast<int>(move.index) + move.card.index;
+      const std::uint32_t late = move.index - static_cast<std::uint32_t>(kActionAddMelds);
+      if (late >= static_cast<std::uint32_t>(table.late_add_melds)) return -1;
+      return kActionMeld + static_cast<int>(table.melds.size()) + kKinds * static_cast<int>(late) +
+             move.card.index;
+    }
     case MoveKind::Meld: {
       const int m = table.find(move.cards);
       return m < 0 ? -1 : kActionMeld + m;
@@ -671,9 +678,16 @@ bool action_move(int id, const MeldTable& table, Move& out) {
     return true;
   }
   const auto m = static_cast<std::size_t>(id - kActionMeld);
-  if (m >= table.melds.size()) return false;
-  out.kind = MoveKind::Meld;
-  out.cards = table.melds[m];
+  if (m < table.melds.size()) {
+    out.kind = MoveKind::Meld;
+    out.cards = table.melds[m];
+    return true;
+  }
+  const std::size_t late = m - table.melds.size();  // a lay-off on meld index 36 or more
+  if (late >= static_cast<std::size_t>(kKinds * table.late_add_melds)) return false;
+  out.kind = MoveKind::Add;
+  out.index = static_cast<std::uint32_t>(kActionAddMelds + late / kKinds);
+  out.card = Card(static_cast<std::uint8_t>(late % kKinds));
   return true;
 }
 

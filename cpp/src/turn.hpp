@@ -4,11 +4,43 @@
 // loops, and each lives in its own translation unit.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "burraco/game.hpp"
 
 namespace burraco::detail {
+
+// A copy of a position to try moves on (copy-make), for the lifetime of this object: one of the
+// positions kept for that on this thread (one per level of nesting, LIFO), overwritten by
+// copy_state, which copies the melds in play only. A new GameState would be copied whole, room
+// for 54 melds included (kMaxMelds): the checks that try a move on a copy are hot paths.
+class ScratchPosition {
+ public:
+  explicit ScratchPosition(const GameState& from) : pool_(pool()) {
+    if (pool_.used == pool_.states.size()) pool_.states.push_back(std::make_unique<GameState>());
+    state_ = pool_.states[pool_.used++].get();
+    copy_state(*state_, from);
+  }
+  ScratchPosition(const ScratchPosition&) = delete;
+  ScratchPosition& operator=(const ScratchPosition&) = delete;
+  ~ScratchPosition() { --pool_.used; }
+  GameState& operator*() const { return *state_; }
+
+ private:
+  struct Pool {
+    std::vector<std::unique_ptr<GameState>> states;  // each keeps its address as more are added
+    std::size_t used = 0;
+  };
+  static Pool& pool() {
+    thread_local Pool pool;
+    return pool;
+  }
+  Pool& pool_;
+  GameState* state_;
+};
 
 // side_of, side_took_packet and has_required_burraco (game.hpp) are these, out of line.
 inline int seat_side(const GameState& s, const Rules& rules, int seat) {

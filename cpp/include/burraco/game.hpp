@@ -13,8 +13,10 @@
 // meld index (the `add` move) counts that side's melds in pool order.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,13 +31,12 @@ namespace burraco {
 inline constexpr int kMaxPlayers = 6;
 inline constexpr int kSideSlots = 4;
 inline constexpr int kMaxDeck = 162;   // three decks and six jokers (RULES A.1, F.7)
-// The most melds on the table in one hand, every side counted: all that 108 cards (two decks)
-// make. 162 cards could make 54, but each of the 18 more slots is copied with every GameState
-// (+4.8 % instructions a heuristic move): a three-deck hand with 36 melds on the table is not
-// offered a 37th (docs/game.md "Three decks in the core"), where the reference has no cap.
-inline constexpr int kMaxMelds = 36;
-static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == 108 / 3);
-// One cap for a game's table and a Melds container, as MeldError::TableFull's text names it.
+// The most melds on the table in one hand, every side counted: every meld holds at least three
+// distinct cards and melds never merge, so a table holds at most a third of the pack (54 with
+// three decks; 36 with two, 108 cards). No legal move can ask for a slot more (RULES F.7).
+inline constexpr int kMaxMelds = kMaxDeck / 3;
+static_assert(kMaxDeck == 52 * kMaxSuitedCopies + kMaxJokers && kMaxMelds == 54);
+// A Melds container holds as many as a table (MeldError::TableFull's text names the number).
 static_assert(kMaxMelds == SideMelds::kCapacity);
 static_assert(kMaxDeck <= 255, "stock_pos, stock_end and pile_size are bytes");
 inline constexpr int kMaxPacket = 30;  // pozzetto_sizes knob limit
@@ -85,7 +86,9 @@ struct Packet {
   friend bool operator==(const Packet&, const Packet&) = default;
 };
 
-struct GameState {
+// Every member of a position but the melds' layouts: GameState below adds those, last, so that a
+// copy of a position may stop after its melds in play (copy_state).
+struct GameStateHead {
   std::uint8_t players = 4;
   std::uint8_t first = 0;
   std::uint8_t turn = 0;
@@ -113,19 +116,41 @@ struct GameState {
 
   std::array<Packet, kPackets> packets{};
 
-  std::array<Meld, kMaxMelds> melds{};
-  std::array<std::uint8_t, kMaxMelds> meld_side{};
+  std::array<std::uint8_t, kMaxMelds> meld_side{};  // 0 past meld_count
   std::uint8_t meld_count = 0;
 
   std::array<bool, kSideSlots> opened{};
   std::array<std::int32_t, kSideSlots> need{};
   std::array<std::int32_t, kSideSlots> scores{};  // cumulative at the start of the hand
 
+  friend bool operator==(const GameStateHead&, const GameStateHead&) = default;
+};
+
+struct GameState : GameStateHead {
+  // The table: melds[0, meld_count) in creation order. The slots past meld_count are no part of
+  // the position (copy_state leaves them as they were): nothing reads them.
+  std::array<Meld, kMaxMelds> melds{};
+
   int stock_size() const { return stock_end - stock_pos; }
   bool over() const { return phase == Phase::Over; }
-  // Every field equal (the seed included): the same position reached the same way.
-  friend bool operator==(const GameState&, const GameState&) = default;
+  // Every member equal (the seed included) and the same melds in play: the same position reached
+  // the same way.
+  friend bool operator==(const GameState& a, const GameState& b) {
+    return static_cast<const GameStateHead&>(a) == b &&
+           std::equal(a.melds.begin(), a.melds.begin() + a.meld_count, b.melds.begin());
+  }
 };
+
+// to = from, as a position: the same answer to every question, for less. The melds are copied
+// two at a time up to the first pair past from.meld_count (whole Meld objects of both states;
+// the slots past meld_count are no part of a position), not the 54 slots a plain copy moves.
+// The copy the hot paths make of a position into one they already have (copy-make).
+inline void copy_state(GameState& to, const GameState& from) {
+  static_assert(kMaxMelds % 2 == 0);
+  static_cast<GameStateHead&>(to) = from;
+  for (int i = 0, n = from.meld_count; i < n; i += 2)
+    std::memcpy(static_cast<void*>(&to.melds[i]), &from.melds[i], 2 * sizeof(Meld));
+}
 
 // ---- setup ------------------------------------------------------------------------------------
 

@@ -60,7 +60,7 @@ enum class MeldError : std::uint8_t {
   SecondSetOfRank,     // the side already has a set of that rank (B.2)
   BadLayout,           // a layout text that is not a legal meld state
   BadNotation,         // a layout text whose cards cannot be read
-  TableFull,           // the table already holds kMaxMelds melds (game.hpp): the core's cap
+  TableFull,           // a Melds container already holds SideMelds::kCapacity melds
 };
 
 std::string_view meld_error_text(MeldError error);
@@ -173,9 +173,11 @@ std::string_view wild_state_name(WildState state);   // "", "bound", "free-low",
 std::string_view burraco_class_name(BurracoClass c); // "", "clean", "semi-clean", "dirty"
 
 // One side's melds in creation order (RULES B.1.4, B.2 one set per rank per side).
-// Fixed capacity: 36 melds, as many as a game holds on its table (kMaxMelds, game.hpp).
+// Fixed capacity: 54 melds, as many as a table holds (kMaxMelds, game.hpp: a third of 162 cards),
+// so every side of a game fits. A container built from melds alone (the Python Melds) meets no
+// deck and is refused a 55th (TableFull).
 struct SideMelds {
-  static constexpr int kCapacity = 36;
+  static constexpr int kCapacity = 54;
   std::array<Meld, kCapacity> melds{};
   std::uint8_t count = 0;
   std::uint16_t set_ranks = 0;  // bit r: the side has a set of rank r

@@ -125,11 +125,11 @@ typedef struct burraco_rules {
 } burraco_rules;
 
 #define BURRACO_MAX_PLAYERS 4
-/* The most melds on the table (108 cards, three a meld; the engine's cap with three decks too).
- * The interface carries two-deck games only: its card planes hold two copies of a suited kind and
- * four jokers, and the engine refuses to call a native policy under three decks (PolicyError,
- * docs/native.md). */
-#define BURRACO_MAX_MELDS 36
+/* The most melds on the table: a third of the largest pack (162 cards, three decks), as the engine
+ * keeps. The interface carries two-deck games only (at most 36 melds then): its card planes hold
+ * two copies of a suited kind and four jokers, and the engine refuses to call a native policy under
+ * three decks (PolicyError, docs/native.md). */
+#define BURRACO_MAX_MELDS 54
 
 /* What the seat to act sees, with the legal moves. The engine fills one for every call; the
  * pointers are valid during the call only. */

@@ -269,8 +269,10 @@ namespace burraco {
 
 inline constexpr int kActionDiscard = 4;                       // 4 + card index
 inline constexpr int kActionAdd = kActionDiscard + kKinds;     // 57 + 53 * meld index + card index
-// Lay-offs have ids for a side's meld indices 0..35 only (36 melds: all a two-deck pack makes),
-// whatever kMaxMelds is, so that the ids of every rule set stay where they were.
+// Lay-offs on a side's meld indices 0..35 (36 melds: all a two-deck pack makes) have their ids
+// here; a pack of more than 108 cards (three decks) may hold more melds, and the lay-offs on
+// indices 36 and up take ids after the meld table (MeldTable::late_add_melds), so that no id of
+// any rule set moved when the table grew past 36 melds.
 inline constexpr int kActionAddMelds = 36;
 inline constexpr int kActionMeld = kActionAdd + kActionAddMelds * kKinds;  // 1965 + meld table entry
 
@@ -286,6 +288,9 @@ struct CardSetHash {
 
 struct MeldTable {
   std::vector<CardSet> melds;
+  // Meld indices past kActionAddMelds a side may reach under these rules (a third of the pack
+  // less 36; 0 with two decks): `add 36 + j <card k>` is id kActionMeld + melds.size() + 53 j + k.
+  int late_add_melds = 0;
   std::unordered_map<CardSet, int, CardSetHash> index;  // melds[index[c]] == c
   int find(CardSet cards) const {  // entry of that multiset, or -1
     const auto it = index.find(cards);

@@ -6,7 +6,9 @@ Action ids, per rule set (``action_size`` of them)::
     0, 1, 2, 3          draw, pile, keep, reject
     4 + k               discard the card of index k (0..52, docs/api.md "card index")
     57 + 53 * i + k     add i <card k>, meld index i from 0 to 35
-    1965 + m            meld the m-th multiset of the rules' meld table
+    1965 + m            meld the m-th multiset of the rules' meld table (T entries)
+    1965 + T + 53 * j + k   add 36 + j <card k>: the meld indices past 35 a pack of more than
+                        108 cards allows (three decks; none with two)
 
 The **meld table** (:func:`meld_table`) lists, once each and in canonical meld order (the order of
 ``meld`` moves in ``legal_moves()``), every multiset of a few fixed shapes that is a valid new meld
@@ -19,7 +21,9 @@ The observation tensor (:func:`observation_tensor`) is 511 float32 features of a
 681 with six players, laid out as :data:`TENSOR_LAYOUT_SIX` says (:func:`observation_size`); it
 reads the observation only (its accessors and its observation string), never the game. Only the
 six-player layout is new: the meld table of a three-deck game grows by the sets that hold a third
-copy, and every id of a two-deck game is what it was.
+copy, and every id of a two-deck game is what it was. A meld holds three cards or more, so a side
+has at most a third of the pack on the table: 36 melds with two decks, 54 with three; the lay-offs
+on a three-deck side's melds 36 to 53 come after the meld table, and no earlier id moves.
 """
 
 from __future__ import annotations
@@ -66,7 +70,8 @@ CARD_KINDS = JOKER_INDEX + 1  # 53: the card indices 0..52
 BARE_ACTIONS = {"draw": 0, "pile": 1, "keep": 2, "reject": 3}
 ACTION_DISCARD_BASE = 4
 ACTION_ADD_BASE = ACTION_DISCARD_BASE + CARD_KINDS  # 57
-#: Lay-offs have ids for meld indices 0..35 only.
+#: Lay-offs on meld indices 0..35 have their ids here; those on 36 and up (three decks) after the
+#: meld table (:func:`late_add_melds`).
 ACTION_ADD_MELDS = 36
 ACTION_MELD_BASE = ACTION_ADD_BASE + ACTION_ADD_MELDS * CARD_KINDS  # 1965
 
@@ -153,9 +158,22 @@ def meld_table(rules: Rules) -> MeldTable:
     return MeldTable(tuple(sorted(moves)))  # Move order is the canonical move order
 
 
-def action_size(rules: Rules) -> int:
-    """The number of action ids under ``rules``: 1965 + the length of its meld table."""
+def late_add_melds(rules: Rules) -> int:
+    """How many meld indices past 35 a side may reach under ``rules``: every meld holds three
+    cards or more, so a table holds at most a third of the pack (0 with two decks, 18 with three
+    decks and six jokers)."""
+    return max(0, rules.total_cards // 3 - ACTION_ADD_MELDS)
+
+
+def _late_add_base(rules: Rules) -> int:
+    """The id of ``add 36 <card 0>``: the first id after the meld table."""
     return ACTION_MELD_BASE + len(meld_table(rules))
+
+
+def action_size(rules: Rules) -> int:
+    """The number of action ids under ``rules``: 1965 + the length of its meld table + 53 for
+    each meld index past 35 a side may reach."""
+    return _late_add_base(rules) + CARD_KINDS * late_add_melds(rules)
 
 
 def as_index(value: object) -> int | None:
@@ -197,12 +215,16 @@ def action_move(rules: Rules, action: object) -> Move:
     if action < ACTION_MELD_BASE:
         index, card = divmod(action - ACTION_ADD_BASE, CARD_KINDS)
         return Move._add(index, _CARDS[card])
-    return meld_table(rules).moves[action - ACTION_MELD_BASE]
+    if action < _late_add_base(rules):
+        return meld_table(rules).moves[action - ACTION_MELD_BASE]
+    late, card = divmod(action - _late_add_base(rules), CARD_KINDS)
+    return Move._add(ACTION_ADD_MELDS + late, _CARDS[card])
 
 
 def action_id(rules: Rules, move: Move | str) -> int:
     """The id of a move (a Move or its notation); InvalidNotationError quoting it if it is not a
-    move or has no id (a lay-off on a meld index above 35, a meld outside the meld table)."""
+    move or has no id (a lay-off on a meld index no side can reach under these rules, a meld
+    outside the meld table)."""
     parsed = Move._parse(move, rules.decks)
     quoted = repr(move) if isinstance(move, str) else repr(str(parsed))
     kind = parsed.kind
@@ -212,12 +234,15 @@ def action_id(rules: Rules, move: Move | str) -> int:
         return ACTION_DISCARD_BASE + parsed.card.index  # type: ignore[union-attr]
     if kind == "add":
         index = parsed.index
-        if index is None or index >= ACTION_ADD_MELDS:
+        last = ACTION_ADD_MELDS + late_add_melds(rules) - 1
+        if index is None or index > last:
             raise InvalidNotationError(
-                f"{quoted} has no action id: lay-offs have ids for meld indices 0 to "
-                f"{ACTION_ADD_MELDS - 1} only"
+                f"{quoted} has no action id: lay-offs have ids for meld indices 0 to {last} only"
             )
-        return ACTION_ADD_BASE + CARD_KINDS * index + parsed.card.index  # type: ignore[union-attr]
+        card = parsed.card.index  # type: ignore[union-attr]
+        if index < ACTION_ADD_MELDS:
+            return ACTION_ADD_BASE + CARD_KINDS * index + card
+        return _late_add_base(rules) + CARD_KINDS * (index - ACTION_ADD_MELDS) + card
     number = meld_table(rules).number.get(_key(parsed))
     if number is None:
         raise InvalidNotationError(

@@ -1152,7 +1152,8 @@ class Game(Initialized, fields=("_cut", "_first", "_history", "_lock", "_players
 
     @property
     def action_size(self) -> int:
-        """The number of action ids under this game's rules: 1965 + its meld table's length."""
+        """The number of action ids under this game's rules: 1965 + its meld table's length (+ 53
+        for each meld index past 35 a three-deck side may reach)."""
         return actions.action_size(self._rules)
 
     def action_id(self, move: Move | str) -> int:
