@@ -383,18 +383,34 @@ def test_candidates_are_the_legal_moves_in_every_preset(preset):
             game.push(game.policy_move("greedy"))
 
 
-def test_candidates_leave_out_the_repeating_meld():
+def test_after_the_return_the_repeating_meld_is_refused_and_the_candidates_are_the_discards():
+    """Seed 0, greedy: move 89 puts the whole hand `2c 5c 5c 5d` down short of the opening minimum
+    and the cards come back. Putting it down again would return to the position after the first
+    meld, which the candidates once had to leave out; RULES H-38 (C.3) makes it illegal instead:
+    the repeat is refused (quoting it, the game unchanged), only discards are legal, and the
+    candidates are the legal moves, before the return (the whole-hand meld repeats nothing yet)
+    and after it."""
     rules = R.Rules("brazilian", hand_size=3, opening_fail_increment=0)
-    played = R.Game(rules, seed=0)
-    played.playout("greedy")
     game = R.Game(rules, seed=0)
-    for move in played.moves[:90]:
-        game.push(move)
+    for _ in range(89):
+        game.push(game.policy_move("greedy"))
     moves = game.legal_moves()
     assert "meld 2c 5c 5c 5d" in moves.strings()
-    kept = candidates(game, moves)
-    assert "meld 2c 5c 5c 5d" not in [str(move) for move in kept]
-    assert len(kept) == len(moves) - 1
+    assert candidates(game, moves) == moves
+    game.push("meld 2c 5c 5c 5d")
+    assert str(game.hand(2)) == "2c 5c 5c 5d" and "d" in fields(game.state_string())["turnflags"]
+    before, history = game.state_string(), list(game.moves)
+    with pytest.raises(R.IllegalMoveError, match=re.escape("'meld 2c 5c 5c 5d'")) as excinfo:
+        game.push("meld 2c 5c 5c 5d")
+    assert "H-38" in str(excinfo.value)
+    assert game.state_string() == before and game.moves == history  # nothing changed
+    moves = game.legal_moves()
+    assert moves.strings() == ["discard 2c", "discard 5c", "discard 5d"]
+    assert candidates(game, moves) == moves
+    chosen = game.policy_move("greedy")
+    assert str(chosen) == "discard 5c"
+    game.push(chosen)  # the discard ends the turn
+    assert game.turn == 3 and game.phase == "draw"
 
 
 def test_move_cap_constant():

@@ -19,7 +19,8 @@ ENGINES = [burraco, reference]
 ENGINE_IDS = ["core", "reference"]
 
 # A short brazilian opening that cannot raise the requirement: before the candidates rule greedy
-# put `meld 2c 5c 5c 5d` down and took it back forever after 90 moves of seed 0.
+# put `meld 2c 5c 5c 5d` down and took it back forever after 90 moves of seed 0; since RULES H-38
+# only discards may follow the return, so the repeat is illegal.
 RETURNING = {"hand_size": 3, "opening_fail_increment": 0}
 # keep/reject once left the last-turn flag unset under these knobs: greedy never ended a hand.
 LOOPING = {"pozzetto_sizes": (30, 30), "stock_end_threshold": 10}
@@ -204,39 +205,64 @@ def test_policies_never_return_to_a_position_of_the_turn(engine, policy):
 
 @pytest.mark.parametrize("engine", ENGINES, ids=ENGINE_IDS)
 def test_the_returning_greedy_example_ends(engine):
-    """Seed 0: greedy puts `meld 2c 5c 5c 5d` down once (the cards come back), then plays on."""
+    """Seed 0: greedy puts `meld 2c 5c 5c 5d` down once (the cards come back); RULES H-38 leaves
+    only discards, so the turn ends with `discard 5c` and the next seat draws."""
     rules = engine.Rules("brazilian", **RETURNING)
     game = engine.Game(rules, seed=0)
     stepped = 0
     while not game.is_over() and stepped < BOUND:
         game.push(game.policy_move("greedy"))
         stepped += 1
-    assert game.is_over()
+    assert game.is_over() and game.end_reason == "stock_exhausted"
     moves = [str(m) for m in game.moves]
-    assert moves[89:92] == ["meld 2c 5c 5c 5d", "meld 2c 5c 5c", "discard 5d"]
+    assert moves[89:92] == ["meld 2c 5c 5c 5d", "discard 5c", "draw"]
+    assert moves.count("meld 2c 5c 5c 5d") == 1
     with move_cap(engine, BOUND):
         again = engine.Game(rules, seed=0)
-        assert again.playout("greedy") == stepped == 272
+        assert again.playout("greedy") == stepped == 248
     assert [str(m) for m in again.moves] == moves
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=ENGINE_IDS)
-def test_policy_move_reads_the_turn_from_the_history(engine):
-    """After `meld 2c 5c 5c 5d` came back and `meld 2c 5c 5c` went down, `add 0 5d` would bring
-    back the position after the return: excluded with the game's history, not from the bare
-    state string (whose turn starts there)."""
-    rules = engine.Rules("brazilian", **RETURNING)
-    game = engine.Game(rules, seed=0)
-    for _ in range(91):
+def _returned(engine):
+    """Seed 0 after greedy's 90 moves: `meld 2c 5c 5c 5d` has just come back (RULES C.3)."""
+    game = engine.Game(engine.Rules("brazilian", **RETURNING), seed=0)
+    for _ in range(90):
         game.push(game.policy_move("greedy"))
-    assert [str(m) for m in game.moves[89:91]] == ["meld 2c 5c 5c 5d", "meld 2c 5c 5c"]
-    assert [str(m) for m in game.legal_moves()] == ["add 0 5d", "discard 5d"]
+    assert str(game.moves[89]) == "meld 2c 5c 5c 5d"
+    return game
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=ENGINE_IDS)
+def test_the_repeat_after_the_return_is_refused(engine):
+    """Putting `2c 5c 5c 5d` down again would bring back the position after the first meld (the
+    loop the candidates guarded against); under RULES H-38 it is illegal: refused quoting the
+    move, nothing changed, and every legal move and every policy choice is a discard."""
+    game = _returned(engine)
+    before, history = game.state_string(), [str(m) for m in game.moves]
+    for repeat in ("meld 2c 5c 5c 5d", "meld 2c 5c 5c"):
+        with pytest.raises(engine.IllegalMoveError, match=f"'{repeat}'.*H-38"):
+            game.push(repeat)
+        assert game.state_string() == before and [str(m) for m in game.moves] == history
+    assert [str(m) for m in game.legal_moves()] == ["discard 2c", "discard 5c", "discard 5d"]
+    assert str(game.policy_move("greedy")) == "discard 5c"
+    assert {str(game.policy_move("random", s)) for s in range(40)} == {
+        "discard 2c", "discard 5c", "discard 5d"}
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=ENGINE_IDS)
+def test_policy_move_chooses_alike_with_and_without_the_history(engine):
+    """policy_move and playout read the turn's earlier positions from the game's history, while a
+    game made by from_state_string starts its turn at that position. Before RULES H-38 that changed
+    the choice after a return (the history excluded a lay-off that led back to the position after
+    it); now no legal move can repeat a position of the turn, so with or without the history the
+    candidates are the legal moves: the two games choose alike at every position of a returning
+    hand, and playout's first move is policy_move's."""
+    game = _returned(engine)
     bare = engine.Game.from_state_string(game.state_string())
-    assert str(game.policy_move("greedy")) == "discard 5d"
-    assert str(bare.policy_move("greedy")) == "add 0 5d"
-    chosen = {str(game.policy_move("random", s)) for s in range(40)}
-    assert chosen == {"discard 5d"}
-    assert "add 0 5d" in {str(bare.policy_move("random", s)) for s in range(40)}
+    assert [str(m) for m in game.legal_moves()] == [str(m) for m in bare.legal_moves()]
+    assert str(game.policy_move("greedy")) == str(bare.policy_move("greedy")) == "discard 5c"
+    for s in range(40):
+        assert str(game.policy_move("random", s)) == str(bare.policy_move("random", s))
     # playout's first move is policy_move's, with the history as without it.
     for policy in ("greedy", "random"):
         for start in (game, bare):
@@ -245,6 +271,18 @@ def test_policy_move_reads_the_turn_from_the_history(engine):
             with move_cap(engine, BOUND):
                 copy.playout(policy, 11)
             assert str(copy.moves[len(start.moves)]) == first
+    # Every position of two returning hands, the return's turns included.
+    returns = 0
+    for policy, seed in (("greedy", 0), ("random", 3)):
+        hand = engine.Game(engine.Rules("brazilian", **RETURNING), seed=seed)
+        while not hand.is_over():
+            fresh = engine.Game.from_state_string(hand.state_string())
+            chosen = str(hand.policy_move(policy, len(hand.moves)))
+            assert str(fresh.policy_move(policy, len(hand.moves))) == chosen, hand.state_string()
+            seat, cards = hand.turn, len(hand.hand(hand.turn))
+            hand.push(chosen)
+            returns += chosen.startswith(("meld", "add")) and len(hand.hand(seat)) >= cards
+    assert returns > 0
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
