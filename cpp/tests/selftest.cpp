@@ -863,7 +863,8 @@ void check_validator() {
     }
     CHECK(found);
   }
-  // A stock at the threshold at a draw with no last-turn flag (nobody could draw again).
+  // A stock at the threshold at a draw (nobody could draw again: the last turn's discard ended
+  // the hand, RULES D.2).
   {
     const Rules rules = *preset_rules("italian");
     GameState s = deal_seeded(rules, 5, 0, {});
@@ -871,7 +872,7 @@ void check_validator() {
       s.pile.add(s.stock[s.stock_pos++]);
       ++s.pile_size;
     }
-    check_refused(s, rules, "without the last-turn flag l");
+    check_refused(s, rules, "at a draw, at or below stock_end_threshold=2");
     ++refused;
   }
   // Flags impossible in the phase, a hold without a one-card pile take, a first draw after play.
