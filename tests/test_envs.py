@@ -33,6 +33,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from burraco.envs import gymnasium as gym_envs  # noqa: E402
 from burraco.envs import pettingzoo as pz_envs  # noqa: E402
+from hostile import HugeIndex, RaisingIndex  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = 2000.0  # the documented default reward_scale
@@ -495,23 +496,13 @@ def test_gymnasium_arguments_are_checked():
         gymnasium.make("burraco/Italian2p-v0", reward="points")
 
 
-class _RaisingIndex:
-    def __index__(self) -> int:
-        raise RuntimeError("no index here")
-
-
-class _HugeIndex:
-    def __index__(self) -> int:
-        return 2**200
-
-
 BAD_SEEDS = [
     (1.5, TypeError, r"seed 1\.5: expected None or an int from 0 to 2\*\*64 - 1"),
     (float("nan"), TypeError, r"seed nan: expected None or an int"),
     (True, TypeError, r"seed True: expected None or an int"),
     ("3", TypeError, r"seed '3': expected None or an int"),
-    (_RaisingIndex(), TypeError, r"seed <.*_RaisingIndex.*>: expected None or an int"),
-    (_HugeIndex(), TypeError, r"seed <.*_HugeIndex.*>: expected None or an int"),
+    (RaisingIndex(), TypeError, r"seed <.*RaisingIndex.*>: expected None or an int"),
+    (HugeIndex(), TypeError, r"seed <.*HugeIndex.*>: expected None or an int"),
     (-1, ValueError, r"seed -1: expected None or an int from 0 to 2\*\*64 - 1"),
     (2**64, ValueError, r"seed 18446744073709551616: expected None or an int"),
 ]
@@ -558,13 +549,13 @@ def test_an_action_whose_index_fails_or_is_huge_is_refused():
     aec.reset(seed=2)
     state = env._game.state_string(), aec._game.state_string()
     for step in (env.step, aec.step):
-        with pytest.raises(TypeError, match=r"action <.*_RaisingIndex.*>: expected an integer "
+        with pytest.raises(TypeError, match=r"action <.*RaisingIndex.*>: expected an integer "
                                             r"action id \(its __index__ raised RuntimeError: no "
                                             r"index here\)"):
-            step(_RaisingIndex())
+            step(RaisingIndex())
         with pytest.raises(burraco.InvalidNotationError,
-                           match=r"action <.*_HugeIndex.*>: expected an action id from 0"):
-            step(_HugeIndex())
+                           match=r"action <.*HugeIndex.*>: expected an action id from 0"):
+            step(HugeIndex())
         for bad in (float("nan"), np.array([0]), np.float64(1.0)):
             with pytest.raises(TypeError, match=r"action .*: expected an integer action id"):
                 step(bad)
@@ -582,10 +573,10 @@ def test_numpy_numbers_are_numbers_and_a_reward_must_be_finite():
     assert (env.seat, env.reward_scale) == (1, 500.0) and type(env.seat) is int
     aec = pz_envs.raw_env("italian-2p", reward_scale=np.float64(250.0))
     assert aec.reward_scale == 250.0
-    for bad in (float("nan"), float("inf"), "-1", _RaisingIndex(), True):
+    for bad in (float("nan"), float("inf"), "-1", RaisingIndex(), True):
         with pytest.raises(ValueError, match=r"illegal_reward .*: expected a finite number"):
             gym_envs.BurracoEnv(illegal_reward=bad)
-    for bad in (np.int64(2), np.float64(1.0), _RaisingIndex()):
+    for bad in (np.int64(2), np.float64(1.0), RaisingIndex()):
         with pytest.raises(ValueError, match=r"seat .*: expected an int from 0 to 1"):
             gym_envs.BurracoEnv("italian-2p", seat=bad)
     with pytest.raises(ValueError, match=r"reward_scale np\.float32\(nan\): expected a positive"):

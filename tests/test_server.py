@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import signal
@@ -34,6 +33,7 @@ import burraco  # noqa: E402
 from burraco import cli  # noqa: E402
 from burraco.server import Limits, ServerConfig, create_app  # noqa: E402
 from burraco.server import Retry  # noqa: E402
+from serving import start_serving  # noqa: E402
 from burraco.server._store import SCHEMA  # noqa: E402
 from burraco.server._table import public_view  # noqa: E402
 
@@ -875,22 +875,6 @@ def ws_discard(table) -> str:
 
 
 # ---- the real command ----------------------------------------------------------------------------
-
-
-def start_serving(db: Path, *extra: str) -> tuple[subprocess.Popen, int, str]:
-    """``burraco serve --port 0`` in a subprocess; the process, its port and its first line."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "burraco", "serve", "--port", "0", "--db", str(db),
-         "--log-level", "warning", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-    if found is None:
-        process.kill()
-        pytest.fail(f"burraco serve printed {line!r}; stderr: {process.communicate()[1]!r}")
-    return process, int(found.group(1)), line
 
 
 def test_burraco_serve_under_uvicorn_with_the_websockets_client(tmp_path):

@@ -8,11 +8,7 @@ levels off (the growth over its second half is bounded, whatever the tables made
 
 from __future__ import annotations
 
-import os
-import re
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,6 +19,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("httpx")
 
 import httpx  # noqa: E402
+from serving import start_serving  # noqa: E402
 
 BOTS = {"preset": "italian-2p", "bot_delay": 0, "seats": ["bot:heuristic", "bot:heuristic"]}
 PEOPLE = {"preset": "italian-2p", "seats": ["human", "bot:random"]}
@@ -40,19 +37,9 @@ def rss(pid: int) -> int:
 def soak(tmp_path: Path, seconds: float, in_flight: int) -> dict:
     """Runs the server for ``seconds`` with ``in_flight`` tables of bots under way; what it saw."""
     db = tmp_path / "soak.sqlite3"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "burraco", "serve", "--port", "0", "--db", str(db),
-         "--log-level", "warning", "--create-rate", "0", "--idle-timeout", str(IDLE),
-         "--max-bot-tables", str(in_flight)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    found = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
-    if found is None:
-        process.kill()
-        pytest.fail(f"burraco serve printed {line!r}: {process.communicate()[1]!r}")
-    base = f"http://127.0.0.1:{found.group(1)}"
+    process, port, _line = start_serving(
+        db, "--create-rate", "0", "--idle-timeout", str(IDLE), "--max-bot-tables", str(in_flight))
+    base = f"http://127.0.0.1:{port}"
     seen = {"bots": [], "people": [], "in_memory": [], "memory": []}
     try:
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as http:

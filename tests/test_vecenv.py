@@ -25,6 +25,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import burraco.envs.gymnasium  # noqa: E402,F401  (registers the ids)
 from burraco.envs.vector import BurracoVectorEnv, make  # noqa: E402
+from hostile import HugeIndex, RaisingIndex  # noqa: E402
 
 ENV_ID = "burraco/Italian2p-v0"
 
@@ -339,20 +340,6 @@ def test_copy_false_reuses_its_arrays_and_copy_true_does_not():
     np.testing.assert_array_equal(b, d)
 
 
-class _RaisingIndex:
-    """An object whose __index__ raises."""
-
-    def __index__(self) -> int:
-        raise RuntimeError("no index here")
-
-
-class _HugeIndex:
-    """An object whose __index__ is far outside every range."""
-
-    def __index__(self) -> int:
-        return 2**200
-
-
 def test_an_unsigned_action_is_quoted_as_given():
     # A uint64 id above 2**63 - 1 used to be quoted as the negative int64 it was read as.
     env = BurracoVectorEnv(2, copy=False)
@@ -378,7 +365,7 @@ def test_an_unsigned_action_is_quoted_as_given():
     (np.bool_(True), TypeError, r"seed np\.True_: expected None, an int|seed True: expected"),
     ("12", TypeError, r"seed '12': expected None, an int"),
     (np.zeros((1, 3), np.int64), TypeError, r"seed array\(\[\[0, 0, 0\]\]\): expected"),
-    (_RaisingIndex(), TypeError, r"seed <.*_RaisingIndex.*>: expected None, an int"),
+    (RaisingIndex(), TypeError, r"seed <.*RaisingIndex.*>: expected None, an int"),
     (-1, ValueError, r"seed -1: expected an int from 0 to 18446744073709551613 \(env i deals "
                      r"seed \+ i"),
     (2**64 - 2, ValueError, r"seed 18446744073709551614: expected an int from 0 to "
@@ -389,7 +376,7 @@ def test_an_unsigned_action_is_quoted_as_given():
     ([1, 1.5, None], TypeError, r"seed\[1\] 1\.5: expected None or an int from 0 to 2\*\*64 - 1"),
     ([1, None, -2], ValueError, r"seed\[2\] -2: expected None or an int from 0 to 2\*\*64 - 1"),
     ([1, None, 2**64], ValueError, r"seed\[2\] 18446744073709551616: expected None or an int"),
-    ([_HugeIndex(), None, 1], TypeError, r"seed\[0\] <.*_HugeIndex.*>: expected None or an int"),
+    ([HugeIndex(), None, 1], TypeError, r"seed\[0\] <.*HugeIndex.*>: expected None or an int"),
     ([False, None, 1], TypeError, r"seed\[0\] False: expected None or an int"),
 ])
 def test_a_bad_seed_is_refused_quoting_it_and_changes_nothing(seed, error, message):
@@ -429,14 +416,14 @@ def test_an_even_pcg64_increment_is_refused():
                            match=rf"VectorGames\.seed: inc {even}: expected an odd int \(a PCG64 "
                                  r"increment"):
             games.seed(1, state["state"], even)
-    for bad in (-1, 2**128, 1.5, _RaisingIndex()):
+    for bad in (-1, 2**128, 1.5, RaisingIndex()):
         with pytest.raises(burraco.InvalidNotationError, match=r"inc .*: expected an int in"):
             games.seed(1, state["state"], bad)
 
 
 def test_hostile_index_objects_as_env_numbers_and_sizes():
     games = burraco._core.VectorGames(burraco.Rules("italian-2p"), 2)
-    for bad in (_RaisingIndex(), _HugeIndex(), float("nan"), np.float64(1.0)):
+    for bad in (RaisingIndex(), HugeIndex(), float("nan"), np.float64(1.0)):
         with pytest.raises(burraco.InvalidNotationError, match=r"env .*: expected an int from 0 to 1"):
             games.needs_reset(bad)
         with pytest.raises(burraco.InvalidNotationError, match=r"num_envs .*: expected an int from 1"):
@@ -444,7 +431,7 @@ def test_hostile_index_objects_as_env_numbers_and_sizes():
         with pytest.raises(burraco.InvalidNotationError, match=r"threads .*: expected an int from 1"):
             BurracoVectorEnv(2, threads=bad)
     with pytest.raises(burraco.InvalidNotationError, match="actions .*dtype object"):
-        games.step(np.array([_HugeIndex(), _RaisingIndex()], dtype=object),
+        games.step(np.array([HugeIndex(), RaisingIndex()], dtype=object),
                    *BurracoVectorEnv(2)._new_buffers().values())
 
 
