@@ -108,7 +108,7 @@ Emptied resolve_empty_hand(GameState& s, const Rules& rules, int seat) {
 MoveResult lay_off_in_place(GameState& s, const Rules& rules, std::uint32_t index, Card card);
 
 // RULES C.7: after a meld-phase action, can the turn still be finished?
-bool completable(const GameState& s, const Rules& rules) {
+bool completable(const GameState& s, const Rules& rules, ScratchPositions& positions) {
   if (s.over()) return true;
   const CardSet& hand = s.hands[s.turn];
   if (hand.size() >= 2) return true;
@@ -123,7 +123,7 @@ bool completable(const GameState& s, const Rules& rules) {
     // A meld that refuses the card is what lay_off_in_place would refuse before changing
     // anything: the position is copied only for a lay-off that fits (the copy is the cost).
     if (!lay_off(s.melds[i], last, rules).ok()) continue;
-    const ScratchPosition copy(s);
+    const ScratchPosition copy(positions, s);
     if (lay_off_in_place(*copy, rules, at, last).ok()) return true;
   }
   return false;
@@ -240,19 +240,40 @@ void after_stock_draw(GameState& s, const Rules& rules) {
   s.phase = Phase::Meld;
 }
 
-MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& move);
+// `positions`: the stack of copies to use, or null for this thread's (asked for when needed).
+MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& move,
+                                ScratchPositions* positions);
+MoveResult apply_move_checked(GameState& s, const Rules& rules, const Move& move,
+                              ScratchPositions* positions);
 
 }  // namespace
+
+detail::ScratchPositions& detail::ScratchPositions::of_thread() {
+  thread_local ScratchPositions positions;
+  return positions;
+}
 
 // Debug builds check the whole state after every move that changed it (validate.hpp); Release
 // builds (NDEBUG) compile this to the bare move. Moves tried on copies inside legal_moves and the
 // validator's own liveness check are not re-validated (the depth guard).
 MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
+  return apply_move_checked(s, rules, move, nullptr);
+}
+
+MoveResult detail::apply_move(GameState& s, const Rules& rules, const Move& move,
+                              ScratchPositions& positions) {
+  return apply_move_checked(s, rules, move, &positions);
+}
+
+namespace {
+
+MoveResult apply_move_checked(GameState& s, const Rules& rules, const Move& move,
+                              ScratchPositions* positions) {
 #ifdef NDEBUG
-  return apply_move_unchecked(s, rules, move);
+  return apply_move_unchecked(s, rules, move, positions);
 #else
   const NestedCall nested;
-  const MoveResult r = apply_move_unchecked(s, rules, move);
+  const MoveResult r = apply_move_unchecked(s, rules, move, positions);
   if (nested.outermost() && r.ok()) {
     const std::string why = validate_state(s, rules);
     if (!why.empty()) {
@@ -265,9 +286,8 @@ MoveResult apply_move(GameState& s, const Rules& rules, const Move& move) {
 #endif
 }
 
-namespace {
-
-MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& move) {
+MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& move,
+                                ScratchPositions* positions) {
   if (s.over()) return {MoveError::GameOver};
   const bool draw_phase = s.phase == Phase::Draw;
   switch (move.kind) {
@@ -335,15 +355,15 @@ MoveResult apply_move_unchecked(GameState& s, const Rules& rules, const Move& mo
       if (left >= 2)
         return move.kind == MoveKind::Meld ? meld_in_place(s, rules, move.cards)
                                            : lay_off_in_place(s, rules, move.index, move.card);
-      const ScratchPosition copy(s);
-      GameState& t = *copy;
-      const MoveResult r = move.kind == MoveKind::Meld
-                               ? meld_in_place(t, rules, move.cards)
-                               : lay_off_in_place(t, rules, move.index, move.card);
-      if (!r.ok()) return r;
-      if (!completable(t, rules)) return {MoveError::DeadEnd};
-      s = t;
-      return {};
+      // The move is played on `s` itself, after a copy of it to restore should it be refused:
+      // playing it on the copy would cost a second, whole copy back when it is kept.
+      ScratchPositions& stack = positions ? *positions : ScratchPositions::of_thread();
+      const ScratchPosition before(stack, s);
+      MoveResult r = move.kind == MoveKind::Meld ? meld_in_place(s, rules, move.cards)
+                                                 : lay_off_in_place(s, rules, move.index, move.card);
+      if (r.ok() && !completable(s, rules, stack)) r = {MoveError::DeadEnd};
+      if (!r.ok()) copy_state(s, *before);
+      return r;
     }
     case MoveKind::Discard: {
       if (draw_phase) return {MoveError::WrongPhase};

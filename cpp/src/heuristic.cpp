@@ -662,7 +662,7 @@ class QuickValues {
 // no such line is left. `space[depth]` on holds reused space for the moves (added when missing).
 double emptying_value(const GameState& base, const GameState& t, const Rules& rules, int seat,
                       const HeuristicParams& p, std::deque<std::vector<Move>>& space,
-                      std::size_t depth = 0) {
+                      ScratchPositions& positions, std::size_t depth = 0) {
   double best = -std::numeric_limits<double>::infinity();
   if (t.over()) return t.closing_side >= 0 ? evaluate(t, rules, seat, p, CardSet{}, Card{}) : best;
   const CardSet joined = new_packet_cards(base, t, seat);
@@ -676,24 +676,24 @@ double emptying_value(const GameState& base, const GameState& t, const Rules& ru
     Card card;
     t.hands[seat].for_each([&](Card c) { card = c; });
     const Move m{MoveKind::Discard, card, 0, CardSet{}};
-    const ScratchPosition scratch(t);
+    const ScratchPosition scratch(positions, t);
     GameState& u = *scratch;
-    if (!apply_move(u, rules, m).ok()) return best;
+    if (!apply_move(u, rules, m, positions).ok()) return best;
     if (!u.over()) {  // the last card discarded: a pozzetto taken, or nothing to reach
       if (u.hands[seat].empty()) best = std::max(best, evaluate(u, rules, seat, p, CardSet{}, m.card));
       return best;
     }
-    return std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
+    return std::max(best, emptying_value(base, u, rules, seat, p, space, positions, depth + 1));
   }
   if (space.size() == depth) space.emplace_back();
   std::vector<Move>& here = space[depth];
   legal_moves(t, rules, here);
   for (const Move& m : here) {
     if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
-    const ScratchPosition scratch(t);
+    const ScratchPosition scratch(positions, t);
     GameState& u = *scratch;
-    if (!apply_move(u, rules, m).ok()) continue;
-    best = std::max(best, emptying_value(base, u, rules, seat, p, space, depth + 1));
+    if (!apply_move(u, rules, m, positions).ok()) continue;
+    best = std::max(best, emptying_value(base, u, rules, seat, p, space, positions, depth + 1));
   }
   return best;
 }
@@ -714,6 +714,7 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
                          const Evaluated* known = nullptr, double* best_other_out = nullptr,
                          const double* others_best = nullptr) {
   const int seat = s.turn;
+  ScratchPositions& positions = ScratchPositions::of_thread();  // asked for once (turn.hpp)
   const MeldValues melds(s, rules, p);
   double best_other = 0;
   double now = 0;
@@ -751,9 +752,9 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     bool over = false, ends = discard;
     if (std::isnan(v)) {
       const bool pending = quick.discard_pending(m);
-      const ScratchPosition scratch(s);
+      const ScratchPosition scratch(positions, s);
       GameState& t = *scratch;
-      if (!apply_move(t, rules, m).ok()) return;
+      if (!apply_move(t, rules, m, positions).ok()) return;
       if (pending) {
         // The first discard, played to learn the kind of position the discards lead to: when it
         // is the one quick values cover, this discard is valued from the move too (the same value
@@ -820,10 +821,10 @@ Scored meld_phase_choice(const GameState& s, const Rules& rules, const std::vect
     for (std::size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       if (m.kind != MoveKind::Meld && m.kind != MoveKind::Add) continue;
-      const ScratchPosition scratch(s);
+      const ScratchPosition scratch(positions, s);
       GameState& t = *scratch;
-      if (!apply_move(t, rules, m).ok()) continue;
-      const double v = emptying_value(s, t, rules, seat, p, next);
+      if (!apply_move(t, rules, m, positions).ok()) continue;
+      const double v = emptying_value(s, t, rules, seat, p, next, positions);
       if (v > chosen.value) chosen = {i, v, true};
     }
   }
@@ -880,7 +881,7 @@ class ImaginedTurn {
   const Step& add(const GameState& position, std::vector<Move>& moves, std::size_t choice, double best_other) {
     if (used_ == steps_.size()) steps_.emplace_back();
     Step& step = steps_[used_++];
-    step.position = position;
+    copy_state(step.position, position);  // the melds in play only (steps are reused)
     step.moves.swap(moves);
     step.choice = choice;
     step.best_other = best_other;
@@ -935,7 +936,7 @@ class LastStep {
  public:
   void clear() { valid_ = false; }
   void record(const GameState& s, const std::vector<Move>& moves, std::size_t choice) {
-    position_ = s;
+    copy_state(position_, s);
     moves_ = moves;
     const Move& m = moves[choice];
     left_ = s.hands[s.turn];

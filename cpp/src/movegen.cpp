@@ -549,12 +549,14 @@ class MeldWalk {
   // A meld that would leave one card or none: apply_move decides (RULES C.4).
   [[gnu::noinline]] void emit_checked(CardSet cards) {
     const Move move{MoveKind::Meld, Card{}, 0, cards};
-    const ScratchPosition t(s_);
-    if (apply_move(*t, rules_, move).ok()) out_.push_back(move);
+    if (!positions_) positions_ = &ScratchPositions::of_thread();
+    const ScratchPosition t(*positions_, s_);
+    if (apply_move(*t, rules_, move, *positions_).ok()) out_.push_back(move);
   }
 
   const GameState& s_;
   const Rules& rules_;
+  ScratchPositions* positions_ = nullptr;  // this thread's, once a meld is checked
   int hand_size_;
   std::vector<Move>& out_;
   std::uint64_t one_ = 0, two_ = 0;  // kinds held at least once / twice
@@ -590,6 +592,7 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
   // or a wild, can ever be laid off on it (RULES B.2, B.6): the others are not tried.
   const CardSet distinct = hand.distinct();
   constexpr std::uint64_t kWildBits = CardSet::kJokerBits | CardSet::rank_column(kTwo);
+  ScratchPositions* positions = nullptr;  // this thread's, once a lay-off is checked
   for (int index = 0, i = 0; i < s.meld_count; ++i) {
     if (s.meld_side[i] != side) continue;
     const Meld& meld = s.melds[i];
@@ -610,8 +613,9 @@ void append_lay_offs_and_discards(const GameState& s, const Rules& rules, std::v
       if (hand.size() - 1 >= 2) {
         out.push_back(move);
       } else {
-        const ScratchPosition t(s);
-        if (apply_move(*t, rules, move).ok()) out.push_back(move);
+        if (!positions) positions = &ScratchPositions::of_thread();
+        const ScratchPosition t(*positions, s);
+        if (apply_move(*t, rules, move, *positions).ok()) out.push_back(move);
       }
     });
     ++index;

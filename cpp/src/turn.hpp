@@ -13,34 +13,50 @@
 
 namespace burraco::detail {
 
-// A copy of a position to try moves on (copy-make), for the lifetime of this object: one of the
-// positions kept for that on this thread (one per level of nesting, LIFO), overwritten by
-// copy_state, which copies the melds in play only. A new GameState would be copied whole, room
-// for 54 melds included (kMaxMelds): the checks that try a move on a copy are hot paths.
-class ScratchPosition {
+// Positions kept to try moves on (copy-make): a stack, one per level of nesting, each reused.
+// A new GameState would be copied whole, room for 54 melds included (kMaxMelds), where
+// copy_state copies the melds in play only: the checks that try a move on a copy are hot paths.
+class ScratchPositions {
  public:
-  explicit ScratchPosition(const GameState& from) : pool_(pool()) {
-    if (pool_.used == pool_.states.size()) pool_.states.push_back(std::make_unique<GameState>());
-    state_ = pool_.states[pool_.used++].get();
-    copy_state(*state_, from);
+  // This thread's. In a shared library each use of a thread_local costs a call to
+  // __tls_get_addr (and GCC works an inlined thread_local's address out again wherever it is
+  // used, so this is out of line, in apply.cpp): a loop that makes many ScratchPositions asks
+  // for the stack once and passes it.
+  static ScratchPositions& of_thread();
+  GameState& push() {
+    if (used_ == states_.size()) states_.push_back(std::make_unique<GameState>());
+    return *states_[used_++];
   }
-  ScratchPosition(const ScratchPosition&) = delete;
-  ScratchPosition& operator=(const ScratchPosition&) = delete;
-  ~ScratchPosition() { --pool_.used; }
-  GameState& operator*() const { return *state_; }
+  void pop() { --used_; }
 
  private:
-  struct Pool {
-    std::vector<std::unique_ptr<GameState>> states;  // each keeps its address as more are added
-    std::size_t used = 0;
-  };
-  static Pool& pool() {
-    thread_local Pool pool;
-    return pool;
-  }
-  Pool& pool_;
-  GameState* state_;
+  std::vector<std::unique_ptr<GameState>> states_;  // each keeps its address as more are added
+  std::size_t used_ = 0;
 };
+
+// A copy of a position to try moves on, for the lifetime of this object: the next position of
+// `positions` (LIFO), overwritten by copy_state.
+class ScratchPosition {
+ public:
+  ScratchPosition(ScratchPositions& positions, const GameState& from)
+      : positions_(positions), state_(positions.push()) {
+    copy_state(state_, from);
+  }
+  explicit ScratchPosition(const GameState& from) : ScratchPosition(ScratchPositions::of_thread(), from) {}
+  ScratchPosition(const ScratchPosition&) = delete;
+  ScratchPosition& operator=(const ScratchPosition&) = delete;
+  ~ScratchPosition() { positions_.pop(); }
+  GameState& operator*() const { return state_; }
+
+ private:
+  ScratchPositions& positions_;
+  GameState& state_;
+};
+
+// apply_move (game.hpp) with the copies it may need (a move that can empty the hand is tried
+// on the position itself, a copy kept to restore it) made on `positions`: for the loops that
+// try many moves, which ask for their thread's ScratchPositions once.
+MoveResult apply_move(GameState& s, const Rules& rules, const Move& move, ScratchPositions& positions);
 
 // side_of, side_took_packet and has_required_burraco (game.hpp) are these, out of line.
 inline int seat_side(const GameState& s, const Rules& rules, int seat) {

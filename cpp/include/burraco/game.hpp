@@ -141,14 +141,18 @@ struct GameState : GameStateHead {
   }
 };
 
-// to = from, as a position: the same answer to every question, for less. The melds are copied
-// two at a time up to the first pair past from.meld_count (whole Meld objects of both states;
-// the slots past meld_count are no part of a position), not the 54 slots a plain copy moves.
-// The copy the hot paths make of a position into one they already have (copy-make).
+// to = from, as a position: the same answer to every question, for less. The head and the
+// first kCopiedMelds meld slots are copied whole (moves of a size known when compiling, which
+// the compiler lays out without a loop: most tables hold no more melds), the melds in play past
+// them two at a time; the slots past meld_count are no part of a position, so the 54 slots a
+// plain copy moves are not. The copy the hot paths make of a position into one they already
+// have (copy-make).
+inline constexpr int kCopiedMelds = 8;
 inline void copy_state(GameState& to, const GameState& from) {
-  static_assert(kMaxMelds % 2 == 0);
+  static_assert(kMaxMelds % 2 == 0 && kCopiedMelds % 2 == 0 && kCopiedMelds <= kMaxMelds);
   static_cast<GameStateHead&>(to) = from;
-  for (int i = 0, n = from.meld_count; i < n; i += 2)
+  std::memcpy(static_cast<void*>(to.melds.data()), from.melds.data(), kCopiedMelds * sizeof(Meld));
+  for (int i = kCopiedMelds, n = from.meld_count; i < n; i += 2)
     std::memcpy(static_cast<void*>(&to.melds[i]), &from.melds[i], 2 * sizeof(Meld));
 }
 
