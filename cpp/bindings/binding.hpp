@@ -23,7 +23,9 @@
 #include "burraco/ismcts.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
-#include "burraco/search.hpp"
+#include "burraco/observation.hpp"
+#include "burraco/policies.hpp"
+#include "burraco/turn_memory.hpp"
 
 namespace py = pybind11;
 

@@ -4,6 +4,7 @@
 #include <limits>
 #include <thread>
 
+#include "burraco/actions.hpp"
 #include "burraco/rng.hpp"
 #include "burraco/validate.hpp"
 

@@ -370,7 +370,8 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
   const double c = params_.exploration;
   const int observer = obs.player;
   const bool others_by_policy = params_.opponents != IsmctsOpponents::Tree;
-  // The heuristic keeps the legal moves of the turns it imagined and then played (search.hpp).
+  // The heuristic keeps the legal moves of the turns it imagined and then played
+  // (heuristic_recalled_moves, heuristic.hpp).
   const bool recall = others_by_policy && others_.kind == Policy::Kind::Heuristic;
   const int cap = g_move_cap.load(std::memory_order_relaxed);
   // The root's legal moves depend only on what the seat to act sees (choose()): worked out once

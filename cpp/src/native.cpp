@@ -10,6 +10,8 @@
 #include <malloc.h>
 #endif
 
+#include "burraco/observation.hpp"
+
 namespace burraco {
 
 // The C enums of policy.h are the engine's own, value for value.

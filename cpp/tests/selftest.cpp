@@ -16,16 +16,19 @@
 #include <string>
 #include <vector>
 
+#include "burraco/actions.hpp"
 #include "burraco/arena.hpp"
 #include "burraco/cardset.hpp"
 #include "burraco/heuristic.hpp"
 #include "burraco/game.hpp"
+#include "burraco/greedy.hpp"
 #include "burraco/ismcts.hpp"
 #include "burraco/rng.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/native.hpp"
+#include "burraco/observation.hpp"
+#include "burraco/policies.hpp"
 #include "burraco/rules.hpp"
-#include "burraco/search.hpp"
 #include "burraco/validate.hpp"
 #include "burraco/vecenv.hpp"
 #include "fuzz_check.hpp"

@@ -29,7 +29,7 @@
 
 #include "burraco/heuristic.hpp"
 #include "burraco/ismcts.hpp"
-#include "burraco/search.hpp"
+#include "burraco/policies.hpp"
 
 namespace burraco {
 

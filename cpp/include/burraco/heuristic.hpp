@@ -27,7 +27,7 @@
 // close (the race) the hand is valued at closer to its full cost, and once the own side can (the
 // closing) at weights of its own.
 // Ties go to the first move in canonical order. The policy draws no random numbers. Under an
-// opening minimum (brazilian), until the side to act is open, it plays greedy's move (search.hpp
+// opening minimum (brazilian), until the side to act is open, it plays greedy's move (greedy.hpp
 // greedy_choice): the evaluation has no model of the requirement yet.
 #pragma once
 
@@ -133,5 +133,16 @@ std::size_t heuristic_choice(const GameState& s, const Rules& rules, const std::
 // (active_sides) and value[slot] for each; returns count. ISMCTS values its cut rollouts with it.
 int heuristic_side_values(const GameState& s, const Rules& rules, const HeuristicParams& params,
                           std::array<int, kSideSlots>& sides, std::array<double, kSideSlots>& value);
+
+// The heuristic policy's choice (heuristic_choice, with reused space of the thread's) with
+// `params`, or with HeuristicParams::defaults(rules, s.players) when it is null: the choice of
+// Policy::Heuristic and of a Policy with parameters (policies.hpp policy_choice).
+std::size_t heuristic_policy_choice(const HeuristicParams* params, const GameState& s, const Rules& rules,
+                                    const std::vector<Move>& moves);
+
+// legal_moves(s, rules, out) when the heuristic policy has them at hand, and then true: the
+// positions of the turn it imagined after a pile take it then chose (heuristic.cpp); else false,
+// `out` unchanged. The policy loops ask it before legal_moves when the heuristic plays.
+bool heuristic_recalled_moves(const GameState& s, const Rules& rules, std::vector<Move>& out);
 
 }  // namespace burraco

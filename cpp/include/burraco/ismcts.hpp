@@ -17,7 +17,7 @@
 //      opponents = Tree every seat's moves are nodes, chosen by UCB as the observer's are (they
 //      then play as if they saw the guessed cards);
 //   3. expands one untried legal move (chosen uniformly among the untried ones);
-//   4. plays the rest of the hand with the rollout policy (playout(), search.hpp), or at most
+//   4. plays the rest of the hand with the rollout policy (playout(), policies.hpp), or at most
 //      max_rollout_moves moves of it (see below);
 //   5. backs up a reward per side, from a value per side: the hand total of a finished (or, cut
 //      with evaluation = Score, a scored-as-if-finished) hand, or the heuristic's evaluation of
@@ -66,8 +66,8 @@
 //
 // Bounds: the descent follows one existing node per level, so it ends within nodes() steps; a
 // rollout stops after max_rollout_moves moves or, uncut, throws StateError past kMaxHandMoves
-// moves (search.hpp), as does a position with no legal move (the root or a determinization).
-// Rollouts choose among the policy's candidates (search.hpp TurnMemory), the positions of the
+// moves (policies.hpp), as does a position with no legal move (the root or a determinization).
+// Rollouts choose among the policy's candidates (turn_memory.hpp TurnMemory), the positions of the
 // turn counted from the determinized root.
 //
 // Cost: one determinization, one legal_moves() per tree level, one rollout per iteration. On
@@ -87,7 +87,9 @@
 #include "burraco/game.hpp"
 #include "burraco/heuristic.hpp"
 #include "burraco/rng.hpp"
-#include "burraco/search.hpp"
+#include "burraco/observation.hpp"
+#include "burraco/policies.hpp"
+#include "burraco/turn_memory.hpp"
 
 namespace burraco {
 

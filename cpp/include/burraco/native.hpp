@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "burraco/policy.h"
-#include "burraco/search.hpp"
+#include "burraco/policies.hpp"
 
 namespace burraco {
 

@@ -22,9 +22,11 @@
 #include <thread>
 #include <vector>
 
+#include "burraco/actions.hpp"
 #include "burraco/game.hpp"
+#include "burraco/observation.hpp"
+#include "burraco/policies.hpp"
 #include "burraco/rules.hpp"
-#include "burraco/search.hpp"
 
 namespace burraco {
 

@@ -1,0 +1,156 @@
+// burraco — the policies a policy loop plays (random, greedy, heuristic, or a hook of the
+// caller's), the loops that play them (playout, play_hand) and their errors (docs/search.md).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "burraco/game.hpp"
+#include "burraco/greedy.hpp"
+#include "burraco/heuristic.hpp"
+#include "burraco/rng.hpp"
+#include "burraco/turn_memory.hpp"
+
+namespace burraco {
+
+// A policy of the caller's (docs/native.md): the native policies of burraco/policy.h
+// (NativePolicy, burraco/native.hpp) and the binding's Python callables. choose() gets the real
+// state and must read it only as the seat to act may (observe() or the native view does that).
+class PolicyHook {
+ public:
+  virtual ~PolicyHook() = default;
+  // The index of the move to play among `moves` (the candidates of `s`, non-empty, in canonical
+  // order); `random` seeds the call's own random stream. An index out of range is refused by
+  // policy_choice; a policy that fails otherwise throws PolicyError (or the binding's error).
+  virtual std::int64_t choose(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
+                             std::uint64_t random) const = 0;
+  // The policy's name, for errors and reprs.
+  virtual const std::string& name() const = 0;
+};
+
+// A policy that failed: it returned no legal move's index, or raised. The message names it.
+class PolicyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The policy of a policy loop: a built-in one, or a hook (kept alive by the caller). The
+// heuristic policy plays with `heuristic` (kept alive by the caller), or with the default
+// parameters when it is null.
+struct Policy {
+  enum class Kind : std::uint8_t { Random, Greedy, Hook, Heuristic };
+  Kind kind = Kind::Random;
+  const PolicyHook* hook = nullptr;
+  const HeuristicParams* heuristic = nullptr;
+
+  static const Policy Random;
+  static const Policy Greedy;
+  static const Policy Heuristic;
+  static constexpr Policy of(const PolicyHook* hook) { return Policy{Kind::Hook, hook, nullptr}; }
+  friend constexpr bool operator==(const Policy&, const Policy&) = default;
+};
+inline constexpr Policy Policy::Random{Policy::Kind::Random, nullptr, nullptr};
+inline constexpr Policy Policy::Greedy{Policy::Kind::Greedy, nullptr, nullptr};
+inline constexpr Policy Policy::Heuristic{Policy::Kind::Heuristic, nullptr, nullptr};
+
+// docs/search.md "Move cap": a policy loop (playout, playouts, ISMCTS rollouts, Match) that has
+// played this many moves of a hand without reaching its end stops with a StateError. Real hands
+// take under 1,000 moves.
+inline constexpr int kMaxHandMoves = 100'000;
+// The cap the loops apply, read once per loop: kMaxHandMoves, or a lower one while a test sets it
+// (burraco._core._set_move_cap; not a user setting).
+inline std::atomic<int> g_move_cap{kMaxHandMoves};
+
+// A position a policy loop cannot go on from: a hand that is not over with no legal move, or a
+// hand past kMaxHandMoves moves. The message names the state string; the bindings raise it as
+// burraco.InvalidStateError.
+class StateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void throw_no_legal_move(const GameState& s, const Rules& rules);
+[[noreturn]] void throw_move_cap(const GameState& s, const Rules& rules, int cap);
+// "policy 'NAME' returned INDEX: expected the index of one of its N moves (0 to N-1)".
+std::string policy_index_text(const std::string& name, const std::string& index, std::size_t moves);
+[[noreturn]] void throw_policy_index(const PolicyHook& hook, std::int64_t index, std::size_t moves);
+
+// The policy's choice among `moves` (as greedy_choice), the randomness drawn from `rng`: random
+// takes rng.bounded(size), a hook one rng.next() for its stream, greedy and heuristic nothing.
+inline std::size_t policy_choice(Policy policy, const GameState& s, const Rules& rules,
+                                 const std::vector<Move>& moves, Rng& rng) {
+  switch (policy.kind) {
+    case Policy::Kind::Random: return static_cast<std::size_t>(rng.bounded(moves.size()));
+    case Policy::Kind::Greedy: return greedy_choice(s, rules, moves);
+    case Policy::Kind::Heuristic: return heuristic_policy_choice(policy.heuristic, s, rules, moves);
+    case Policy::Kind::Hook: break;
+  }
+  const std::int64_t i = policy.hook->choose(s, rules, moves, rng.next());
+  if (i < 0 || static_cast<std::uint64_t>(i) >= moves.size()) [[unlikely]]
+    throw_policy_index(*policy.hook, i, moves.size());
+  return static_cast<std::size_t>(i);
+}
+
+// Plays the hand with the policy until it ends, or until `cut` moves were played (cut < 0: no
+// cut); on_move(state_before, move) before each move. `memory` holds the positions of the turn
+// before `s` (begin(s) if none are known) and follows the moves. Throws StateError on a position
+// with no legal move or when the hand passes kMaxHandMoves moves, PolicyError (or what a hook
+// throws) when the policy fails; `s` is then the position reached. Returns the number of moves
+// played.
+template <class OnMove>
+int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
+            std::vector<Move>& buffer, TurnMemory& memory, OnMove&& on_move, int cut = -1) {
+  Rng rng(seed);
+  const int cap = g_move_cap.load(std::memory_order_relaxed);
+  int played = 0;
+  while (!s.over() && played != cut) {
+    if (played == cap) [[unlikely]]
+      throw_move_cap(s, rules, cap);
+    if (policy.kind != Policy::Kind::Heuristic || !heuristic_recalled_moves(s, rules, buffer))
+      legal_moves(s, rules, buffer);
+    if (buffer.empty()) [[unlikely]]
+      throw_no_legal_move(s, rules);
+    const std::vector<Move>& moves = memory.candidates(s, rules, buffer);
+    const Move move = moves[policy_choice(policy, s, rules, moves, rng)];
+    on_move(s, move);
+    memory.before(s, move);
+    const int seat = s.turn;
+    apply_move(s, rules, move);
+    memory.played(s, rules, move, seat);
+    ++played;
+  }
+  return played;
+}
+
+// The same, from `s` with no earlier position of its turn known.
+template <class OnMove>
+int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
+            std::vector<Move>& buffer, OnMove&& on_move) {
+  TurnMemory memory;
+  memory.begin(s, rules);
+  return playout(s, rules, policy, seed, buffer, memory, std::forward<OnMove>(on_move));
+}
+
+// One row of a batch of playouts (docs/search.md "Playouts").
+struct PlayoutRow {
+  std::uint64_t seed = 0;
+  std::array<std::int32_t, 3> scores{};  // per side (2 or 4 players) or half points per seat (3)
+  std::int32_t moves = 0;
+  std::uint8_t end_reason = 0;  // 1 closed, 2 stock exhausted, 3 deadlock
+};
+
+// Deals hand `hand_seed` (first player 0, scores 0) and plays it with `policy` seeded by the same
+// seed (docs/search.md "Playouts"); `buffer` is scratch space.
+PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
+                     std::vector<Move>& buffer);
+
+// The seed of hand i of a batch (or of a match): the (i+1)-th SplitMix64 output of `seed`.
+std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t i);
+
+}  // namespace burraco
