@@ -196,7 +196,7 @@ def test_refusals(tmp_path, capsys):
     with pytest.raises(BurracoError, match="not empty and not a run's folder"):
         distributed.selfplay("italian-2p", 4, other, policies="random")
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
-    for bad, message in ((dict(policies="nonsense"), "policies 'nonsense': unknown policy"),
+    for bad, message in ((dict(policies="nonsense"), "unknown bot 'nonsense'"),
                          (dict(policies=["random"]), "expected one spec, or one spec per seat"),
                          (dict(shard_size=0), "shard_size 0"),
                          (dict(seed=-1), "seed -1"),
