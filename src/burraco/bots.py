@@ -95,6 +95,11 @@ def built_in_names(engine: str | None = None) -> tuple[str, ...]:
     return tuple(name for name, bot in BUILT_INS.items() if engine is None or engine in bot.engines)
 
 
+def _plain_names() -> tuple[str, ...]:
+    """The built-ins a search option may name (a colon would end the option)."""
+    return tuple(name for name in built_in_names("core") if ":" not in name)
+
+
 def _heuristic_sets() -> str:
     return "|".join(name.partition(":")[2] for name in BUILT_INS if name.startswith("heuristic:"))
 
@@ -113,14 +118,14 @@ def _yes_no(value: str) -> bool:
 
 #: The options of an ``ismcts:`` spec: name -> (the ``burraco.ISMCTS`` keyword, its parser, help).
 ISMCTS_OPTIONS: dict[str, tuple[str, Callable[[str], Any], str]] = {
-    "rollout": ("policy", _one_of(built_in_names("core")), "the rollout policy (a built-in bot)"),
+    "rollout": ("policy", _one_of(_plain_names()), "the rollout policy (a built-in bot)"),
     "cut": ("max_rollout_moves", int, "rollouts cut after N moves and valued as they stand"),
     "eval": ("evaluation", _one_of(("score", "heuristic")), "how a cut rollout is valued"),
     "reward": ("reward", _one_of(("win", "margin", "equity")), "what a rollout is worth"),
     "scale": ("margin_scale", float, "the margin reward's scale"),
     "sigma": ("equity_sigma", float, "the equity reward's model"),
     "points": ("equity_points", float, "the equity reward's model"),
-    "opponents": ("opponents", _one_of(("tree", "policy", *built_in_names("core"))),
+    "opponents": ("opponents", _one_of(("tree", "policy", *_plain_names())),
                   "who the other seats are inside the tree"),
     "c": ("exploration", float, "the exploration constant"),
     "time": ("time_limit", float, "seconds a move at most"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Union, cast
+from typing import Any, Callable, Union, cast
 
 from .. import bots
 from .._errors import InvalidNotationError, PolicyError
@@ -29,9 +29,11 @@ from ._blank import Initialized
 from .cards import Card, Cards
 from .moves import Move, MoveList
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .observation import Observation
+# The reference's Game and Observation, seen through their public API (and, for the candidates
+# and a short opening, the state): .game builds on this module, so neither is imported back, not
+# even for the type checker (tests/test_layout.py: no circle, type-only imports included).
+Game = Any
+Observation = Any
 
 __all__ = [
     "POLICIES",
@@ -340,7 +342,7 @@ def falls_short(game: Game, move: Move, hand: Cards) -> bool:
         return False
     after = game.copy()
     after.push(move)
-    return after._state.need != game._state.need
+    return bool(after._state.need != game._state.need)
 
 
 def pile_pays(game: Game) -> bool:
