@@ -179,3 +179,18 @@ def test_a_circle_is_found():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"a"}}) == ["a", "a"]
+
+
+def test_a_ray_shard_loads_neither_the_command_nor_rich():
+    """What a Ray worker runs (burraco.distributed.play_shard) once took load_policies, unit_scores
+    and CliError from the command, and so loaded argparse, rich and every subcommand."""
+    import subprocess
+    import sys
+
+    code = ("import sys, burraco.distributed as d\n"
+            "d.play_shard(d.make_run('italian-2p', 2, policies=['greedy', 'heuristic:2p']), 0)\n"
+            "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('burraco.cli')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

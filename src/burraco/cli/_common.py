@@ -25,6 +25,7 @@ from rich.progress import (
 
 from .. import _perft_tool, bots
 from .._errors import BurracoError
+from .._policy import seat_policies as seat_list
 
 ENGINES = _perft_tool.ENGINES
 _MASK = (1 << 64) - 1
@@ -104,20 +105,19 @@ def plural(count: int, word: str) -> str:
 
 
 def seat_policies(policy: str, policies: str | None, players: int, sides: int = 2) -> list[str]:
-    """One policy spec per seat: ``--policies a,b,...`` (one per seat, or one per side with four
-    or six players: seat k plays entry ``k mod sides``), else ``--policy`` for every seat."""
+    """One policy spec per seat: ``--policies a,b,...`` (one per seat, or where seats have
+    partners one per side: seat k plays entry ``k mod sides``, as ``burraco.Match.play_hand``
+    takes them), else ``--policy`` for every seat."""
     if policies is None:
         chosen = [policy] * players
     else:
         names = [name.strip() for name in policies.split(",")]
-        if len(names) == players:
-            chosen = names
-        elif players in (4, 6) and len(names) == sides:
-            chosen = [names[seat % sides] for seat in range(players)]
-        else:
-            per_side = f", or {sides}, one per side" if players in (4, 6) else ""
+        try:
+            chosen = seat_list(names, players, sides)
+        except BurracoError:
+            per_side = f", or {sides}, one per side" if sides < players else ""
             raise CliError(f"--policies {policies!r}: expected {players} policies, one per seat"
-                           + per_side, 2)
+                           + per_side, 2) from None
     for name in chosen:
         try:
             bots.parse(name)

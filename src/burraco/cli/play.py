@@ -15,7 +15,7 @@ from .. import bots
 from .._board import WIDTH, Seating
 from .._errors import BurracoError
 from .._records import write_records
-from .._tally import units_of
+from .._tally import unit_of_seat, units_of
 from ._common import (
     CliError,
     color_option,
@@ -207,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     for seat in range(rules.players):
         if seat == args.seat:
             names[seat] = "you"
-        elif rules.players in (4, 6) and seat % rules.sides == args.seat % rules.sides:
+        elif unit_of_seat(rules, seat) == unit_of_seat(rules, args.seat):
             names[seat] = f"partner, {args.bots} bot"
         else:
             names[seat] = f"{args.bots} bot"
