@@ -1,4 +1,4 @@
-"""The ``burraco`` command (src/burraco/cli.py, docs/cli.md).
+"""The ``burraco`` command (src/burraco/cli/, docs/cli.md).
 
 * ``--help`` of the command and of every subcommand.
 * ``selfplay`` on both engines: the summary's counts add up, its scores are those of
