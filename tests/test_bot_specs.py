@@ -28,7 +28,8 @@ from burraco.server._table import Limits, RequestError, load_bot
 # ---- the grammar ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [*bots.BUILT_INS, "ismcts:1000", "ismcts:50:rollout=heuristic:cut=40",
+@pytest.mark.parametrize("text", [*bots.BUILT_INS, "ismcts:1000",
+                                  "ismcts:50:rollout=heuristic:cut=40",
                                   "ismcts:20:opponents=tree",
                                   "mymodule:policy", "pkg.mod:obj.attr"])
 def test_a_spec_parses_and_writes_back(text):

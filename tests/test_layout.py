@@ -159,7 +159,8 @@ def test_the_scanner_on_small_packages(tmp_path, source, expected):
     (tmp_path / "__init__.py").write_text("", encoding="utf-8")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "sub" / "c.py").write_text("from .. import b\nfrom ..a import x\n", encoding="utf-8")
+    (tmp_path / "sub" / "c.py").write_text("from .. import b\nfrom ..a import x\n",
+                                           encoding="utf-8")
     graph = import_graph(tmp_path, "pkg")
     assert graph["pkg.a"] == expected
     assert graph["pkg.sub.c"] == {"pkg.b", "pkg.a"}  # two levels up

@@ -41,7 +41,6 @@ class CliError(Exception):
         self.status = status
 
 
-
 def package_version() -> str:
     """The installed distribution's version (``importlib.metadata``)."""
     try:
@@ -86,6 +85,8 @@ def open_out(path: str | None, stack: contextlib.ExitStack) -> TextIO | None:
 
 
 @contextlib.contextmanager
+
+
 def _out_errors(path: str) -> Iterator[None]:
     """An OSError of the ``--out`` file as a :class:`CliError` quoting the path (a broken pipe
     excepted: ``main`` ends quietly on that; so is an error naming another file)."""
@@ -101,7 +102,6 @@ def _out_errors(path: str) -> Iterator[None]:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
-
 
 
 def seat_policies(policy: str, policies: str | None, players: int, sides: int = 2) -> list[str]:
@@ -160,6 +160,7 @@ def load_policies(engine: ModuleType, specs: Sequence[str], option: str) -> list
             loaded[spec] = load_policy(engine, spec, option)
     return [loaded[spec] for spec in specs]
 
+
 def progress_bar(total: int, unit: str, enabled: bool = True) -> Progress:
     """A ``rich`` progress bar on stderr (done/total, rate, elapsed and remaining time); drawn only
     when stderr is a terminal, so a piped run's stderr stays empty."""
@@ -177,6 +178,7 @@ def progress_bar(total: int, unit: str, enabled: bool = True) -> Progress:
         disable=not (enabled and stream.is_terminal),
         transient=False,
     )
+
 
 def input_file(path: str, what: str) -> None:
     """A :class:`CliError` quoting ``path`` unless it names something to read: not a missing path
@@ -197,15 +199,16 @@ def nonnegative_seed(text: str) -> int:
     return value
 
 
-
 def engine_option(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--engine", choices=ENGINES, default="core",
                      help="core: the C++ engine (default); reference: the pure-Python one")
+
 
 def color_option(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--no-color", action="store_true",
                      help="plain text even on a terminal (also: the NO_COLOR variable; piped "
                      "output is always plain)")
+
 
 def rules_options(sub: argparse.ArgumentParser, default: str | None = "italian") -> None:
     sub.add_argument("--preset", default=default, metavar="PRESET",

@@ -111,7 +111,6 @@ def plain_table(*headers: str, min_label: int = 0) -> Table:
     return table
 
 
-
 def render_board(
     game: Any,
     seating: Seating,
@@ -209,5 +208,3 @@ def read_line(prompt: str) -> str:
 
 class Quit(Exception):
     """The person left (quit, or end of input)."""
-
-

@@ -27,6 +27,7 @@ from ._common import (
 )
 from ._screen import Screen, plain_table
 
+
 def render_duels(result: Any) -> Table:
     """The arena's table: per two bots, the first's pair wins with the 95 % Wilson interval, its
     mean margin per pair with the 95 % interval's half-width, and each bot's CPU per move."""
@@ -136,8 +137,6 @@ def run(args: argparse.Namespace) -> int:
                  "pair by pair: game 0 with bot A on the even seats, then game 1 swapped")
         screen.say(f"wrote {written:,} records to {args.out} (per two bots, {order})")
     return 0
-
-
 
 
 def register(commands: Any) -> None:

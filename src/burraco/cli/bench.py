@@ -50,8 +50,6 @@ def run(args: argparse.Namespace) -> int:
     return subprocess.call(command)
 
 
-
-
 def register(commands: Any) -> None:
     """Adds ``burraco bench`` to the subcommands."""
     bench = commands.add_parser(

@@ -63,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
-
 def register(commands: Any) -> None:
     """Adds ``burraco perft`` to the subcommands."""
     perft = commands.add_parser(

@@ -86,6 +86,8 @@ def _gained(after: Any, before: Any) -> Any:
 
 
 @dataclass
+
+
 class HandView:
     """What the person sees of the hand being played: the screen, the seats, the title."""
 
@@ -264,8 +266,6 @@ def run(args: argparse.Namespace) -> int:
         if out is not None:
             screen.say(f"wrote {plural(written, 'record')} to {args.out}")
     return 0
-
-
 
 
 def register(commands: Any) -> None:

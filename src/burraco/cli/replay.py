@@ -171,8 +171,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
-
 def register(commands: Any) -> None:
     """Adds ``burraco replay`` to the subcommands."""
     replay = commands.add_parser(

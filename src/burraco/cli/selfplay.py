@@ -148,7 +148,8 @@ def _selfplay_ray(args: argparse.Namespace, rules: Any, policies: Sequence[str],
             summary = distributed.selfplay(
                 rules, args.games, args.out, policies=policies, seed=seed,
                 shard_size=args.shard_size, matches=args.matches, max_hands=args.max_hands,
-                rotate=args.rotate, address=args.ray or None, resume=not args.restart, progress=progress)
+                rotate=args.rotate, address=args.ray or None, resume=not args.restart,
+                progress=progress)
         except BurracoError as error:
             raise CliError(str(error)) from None
     screen = Screen(color=not args.no_color)
@@ -233,6 +234,7 @@ def _games(engine: ModuleType, rules: Any, policies: Sequence[str], seat_play: l
             yield from chunk_games
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: the chunks being played end
+
 
 def register(commands: Any) -> None:
     """Adds ``burraco selfplay`` to the subcommands."""

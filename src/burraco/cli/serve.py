@@ -130,8 +130,6 @@ def _stop_serving(signum: int, frame: Any) -> None:
     raise _StopServing()
 
 
-
-
 def register(commands: Any) -> None:
     """Adds ``burraco serve`` to the subcommands."""
     serve = commands.add_parser(
