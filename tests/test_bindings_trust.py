@@ -495,13 +495,16 @@ def test_core_match_deals_each_hand_once_when_threads_race(monkeypatch):
     match's lock every hand is dealt once, in the order of the seed stream."""
     from burraco import _match
 
-    step = _match._splitmix64
+    stream = _match.RandomStream
 
-    def slow_step(state):
-        time.sleep(0.0005)  # another thread runs here
-        return step(state)
+    class SlowStream(stream):
+        __slots__ = ()
 
-    monkeypatch.setattr(_match, "_splitmix64", slow_step)
+        def next(self):
+            time.sleep(0.0005)  # another thread runs here
+            return super().next()
+
+    monkeypatch.setattr(_match, "RandomStream", SlowStream)
     shared = burraco.Match(burraco.Rules("italian-2p"), seed=11)
     dealt = []
 
@@ -510,7 +513,7 @@ def test_core_match_deals_each_hand_once_when_threads_race(monkeypatch):
             dealt.append(shared.new_game().seed)
 
     _threads([deal] * 4)
-    monkeypatch.setattr(_match, "_splitmix64", step)
+    monkeypatch.setattr(_match, "RandomStream", stream)
     sequential = burraco.Match(burraco.Rules("italian-2p"), seed=11)
     assert sorted(dealt) == sorted(sequential.new_game().seed for _ in range(60))
 

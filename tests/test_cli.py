@@ -1,4 +1,4 @@
-"""The ``burraco`` command (src/burraco/cli.py, docs/cli.md).
+"""The ``burraco`` command (src/burraco/cli/, docs/cli.md).
 
 * ``--help`` of the command and of every subcommand.
 * ``selfplay`` on both engines: the summary's counts add up, its scores are those of
@@ -875,7 +875,7 @@ def test_perft_says_what_is_wrong_with_the_file(capsys, tmp_path):
     (["perft", "--depth", "65"], "--depth 65: expected 0 to 64"),
     (["arena", "--bots", "random,greedy", "--pairs", str(10**14)],
      f"--pairs {10**14}: expected 1 to 10,000,000"),
-    (["selfplay", "--games", "1", "--policy", "\udcff\udcfe"], "unknown policy '\\udcff\\udcfe'"),
+    (["selfplay", "--games", "1", "--policy", "\udcff\udcfe"], "unknown bot '\\udcff\\udcfe'"),
     (["selfplay", "--games", "1", "--preset", "\udcff"], "'\\udcff' is not valid text"),
     (["replay", "/tmp/\udcffnone.jsonl"], "'/tmp/\\udcffnone.jsonl': no such file"),
     (["selfplay", "--games", "1", "--policy", "ismcts:10:c=nan"], "exploration nan"),

@@ -1,9 +1,12 @@
-"""The layout of the reference engine: its modules import each other bottom-up, with no circle.
+"""The layout of the package: its modules import each other bottom-up, with no circle, and only
+``python -m burraco`` reaches the command.
 
-Each module of ``burraco.reference`` is parsed with ``ast`` (nothing is imported); every import of
-a sibling module counts, at module level or inside a function or method, whether written
-``from .x import y``, ``from . import x`` or with the absolute name. Only the body of an
-``if TYPE_CHECKING:`` block is left out: it never runs and holds annotations alone.
+Every module of ``burraco`` (``.py`` files, and the extension's stub ``_core.pyi``, which is what
+the type checker reads for ``burraco._core``) is parsed with ``ast`` (nothing is imported). Every
+import of another module of the package counts: at module level or inside a function or method,
+written ``from .x import y``, ``from . import x``, ``from .. import x`` or with the absolute name,
+and inside ``if TYPE_CHECKING:`` too (a type-only circle is still a circle: the modules cannot be
+read one at a time). Importing a module does not count as importing its parent packages.
 """
 
 from __future__ import annotations
@@ -13,61 +16,64 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "burraco" / "reference"
-ABSOLUTE = "burraco.reference"
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "burraco"
+ROOT = "burraco"
 
 
 def _imported_nodes(node: ast.AST):
-    """Every import statement under ``node``, skipping the bodies of ``if TYPE_CHECKING:``."""
-    for child in ast.iter_child_nodes(node):
+    """Every import statement under ``node``, type-only ones included."""
+    for child in ast.walk(node):
         if isinstance(child, (ast.Import, ast.ImportFrom)):
             yield child
-        elif isinstance(child, ast.If) and _is_type_checking(child.test):
-            for other in child.orelse:
-                yield from _imported_nodes(ast.Module(body=[other], type_ignores=[]))
-        else:
-            yield from _imported_nodes(child)
 
 
-def _sibling(dotted: str, modules: set[str]) -> str | None:
-    """The sibling module a dotted name inside the package starts with ('' is the package)."""
-    first = dotted.split(".")[0] if dotted else ""
-    if not first:
-        return "__init__"
-    return first if first in modules else None
+def module_names(package: Path = PACKAGE, root: str = ROOT) -> dict[str, Path]:
+    """Dotted module name (``burraco.cli._main``; a package by its own name) -> its file. A stub
+    stands for its module when no ``.py`` of that name exists."""
+    found: dict[str, Path] = {}
+    for path in sorted(package.rglob("*.py*")):
+        if path.suffix not in (".py", ".pyi"):
+            continue
+        parts = list(path.relative_to(package).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        name = ".".join([root, *parts])
+        if path.suffix == ".py" or name not in found:
+            found[name] = path
+    return found
 
 
-def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
-    """module -> the sibling modules it imports (``__init__`` stands for the package itself)."""
-    modules = {path.stem for path in package.glob("*.py")}
+def _package_of(name: str, path: Path) -> str:
+    return name if path.stem == "__init__" else name.rpartition(".")[0]
+
+
+def import_graph(package: Path = PACKAGE, root: str = ROOT) -> dict[str, set[str]]:
+    """module -> the modules of the package it imports (by dotted name)."""
+    modules = module_names(package, root)
     graph: dict[str, set[str]] = {}
-    for path in sorted(package.glob("*.py")):
+    for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         edges: set[str] = set()
         for node in _imported_nodes(tree):
-            targets: list[str] = []
             if isinstance(node, ast.Import):
-                targets = [alias.name[len(ABSOLUTE) + 1:] for alias in node.names
-                           if alias.name.startswith(ABSOLUTE + ".")]
-            elif node.level == 1 or (node.level == 0 and node.module is not None
-                                     and (node.module == ABSOLUTE
-                                          or node.module.startswith(ABSOLUTE + "."))):
-                inner = (node.module or "") if node.level == 1 else node.module[len(ABSOLUTE) + 1:]
-                if inner:
-                    targets = [inner]
-                else:  # from . import x: x is a sibling module, or a name of the package
-                    targets = [alias.name if alias.name in modules else "" for alias in node.names]
+                targets = [alias.name for alias in node.names]
+            else:
+                if node.level:
+                    base = _package_of(name, path)
+                    for _ in range(node.level - 1):
+                        base = base.rpartition(".")[0]
+                    base = f"{base}.{node.module}" if node.module else base
+                else:
+                    base = node.module or ""
+                # from X import y: y is a module of X, or a name of X.
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                           for alias in node.names]
             for target in targets:
-                sibling = _sibling(target, modules)
-                if sibling is not None and sibling != path.stem:
-                    edges.add(sibling)
-        graph[path.stem] = edges
+                while target and target not in modules:  # a name inside a module
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    edges.add(target)
+        graph[name] = edges
     return graph
 
 
@@ -98,46 +104,94 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def test_the_reference_imports_bottom_up():
+def test_the_package_imports_bottom_up():
     graph = import_graph()
     cycle = find_cycle(graph)
-    assert cycle is None, "the reference's modules import each other in a circle: " + " -> ".join(
+    assert cycle is None, "modules of burraco import each other in a circle: " + " -> ".join(
         cycle or [])
 
 
-def test_the_graph_sees_the_imports():
-    # The scanner reads the imports that are there: the package imports its engine, search builds
-    # on the game, and the game on the state, the observation and the validator.
+def test_only_main_imports_the_command():
+    """The library never loads the command (argparse, rich, the subcommands): a Ray worker or a
+    server imports what it plays with, nothing more."""
     graph = import_graph()
-    assert {"game", "search", "rules", "cards"} <= graph["__init__"]
-    assert "game" in graph["search"]
-    assert {"state", "observation", "validate", "rules", "moves"} <= graph["game"]
-    assert "game" not in graph["validate"] | graph["observation"] | graph["policies"]
+    outside = {name for name, targets in graph.items()
+               if not (name == "burraco.cli" or name.startswith("burraco.cli."))
+               and any(t == "burraco.cli" or t.startswith("burraco.cli.") for t in targets)}
+    assert outside == {"burraco.__main__"}
+
+
+def test_the_graph_sees_the_imports():
+    # The scanner reads the imports that are there: the package imports its engine, the reference
+    # builds its game on its state, the command its subcommands, and the library its bots.
+    graph = import_graph()
+    assert {"burraco._core", "burraco._match"} <= graph["burraco"]
+    assert "burraco._errors" in graph["burraco._policy"]
+    assert {"burraco.reference.game", "burraco.reference.rules"} <= graph["burraco.reference"]
+    assert "burraco.reference.state" in graph["burraco.reference.game"]
+    assert {"burraco.cli.play", "burraco.cli.selfplay"} <= graph["burraco.cli._main"]
+    assert "burraco.bots" in graph["burraco.distributed"] & graph["burraco.arena"]
+    assert "burraco.bots" in graph["burraco.server._table"] & graph["burraco.reference.policies"]
+    assert "burraco.cli" in graph["burraco.__main__"]
 
 
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("from .b import x\n", {"b"}),
-        ("from . import b\n", {"b"}),
-        ("from . import Name\n", {"__init__"}),
-        ("import burraco.reference.b\n", {"b"}),
-        ("from burraco.reference.b import x\n", {"b"}),
-        ("def f():\n    from .b import x\n", {"b"}),
-        ("class C:\n    def m(self):\n        from . import b\n", {"b"}),
-        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import x\n", set()),
-        ("if TYPE_CHECKING:\n    pass\nelse:\n    from .b import x\n", {"b"}),
-        ("from .. import b\nimport os\n", set()),
+        ("from .b import x\n", {"pkg.b"}),
+        ("from . import b\n", {"pkg.b"}),
+        ("from . import Name\n", {"pkg"}),
+        ("import pkg.b\n", {"pkg.b"}),
+        ("from pkg.b import x\n", {"pkg.b"}),
+        ("from pkg import b\n", {"pkg.b"}),
+        ("def f():\n    from .b import x\n", {"pkg.b"}),
+        ("class C:\n    def m(self):\n        from . import b\n", {"pkg.b"}),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import x\n", {"pkg.b"}),
+        ("if TYPE_CHECKING:\n    pass\nelse:\n    from .b import x\n", {"pkg.b"}),
+        ("from .sub import c\n", {"pkg.sub.c"}),
+        ("from .sub.c import name\n", {"pkg.sub.c"}),
+        ("import os\nfrom collections import abc\n", set()),
     ],
 )
 def test_the_scanner_on_small_packages(tmp_path, source, expected):
     (tmp_path / "a.py").write_text(source, encoding="utf-8")
     (tmp_path / "b.py").write_text("", encoding="utf-8")
     (tmp_path / "__init__.py").write_text("", encoding="utf-8")
-    assert import_graph(tmp_path)["a"] == expected
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "sub" / "c.py").write_text("from .. import b\nfrom ..a import x\n",
+                                           encoding="utf-8")
+    graph = import_graph(tmp_path, "pkg")
+    assert graph["pkg.a"] == expected
+    assert graph["pkg.sub.c"] == {"pkg.b", "pkg.a"}  # two levels up
+
+
+def test_a_stub_stands_for_its_extension(tmp_path):
+    (tmp_path / "__init__.py").write_text("from ._ext import f\n", encoding="utf-8")
+    (tmp_path / "_ext.pyi").write_text("from ._types import T\n", encoding="utf-8")
+    (tmp_path / "_types.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                        "    from ._ext import f\n", encoding="utf-8")
+    graph = import_graph(tmp_path, "pkg")
+    assert graph == {"pkg": {"pkg._ext"}, "pkg._ext": {"pkg._types"}, "pkg._types": {"pkg._ext"}}
+    assert find_cycle(graph) == ["pkg._ext", "pkg._types", "pkg._ext"]
 
 
 def test_a_circle_is_found():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"a"}}) == ["a", "a"]
+
+
+def test_a_ray_shard_loads_neither_the_command_nor_rich():
+    """What a Ray worker runs (burraco.distributed.play_shard) once took load_policies, unit_scores
+    and CliError from the command, and so loaded argparse, rich and every subcommand."""
+    import subprocess
+    import sys
+
+    code = ("import sys, burraco.distributed as d\n"
+            "d.play_shard(d.make_run('italian-2p', 2, policies=['greedy', 'heuristic:2p']), 0)\n"
+            "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('burraco.cli')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

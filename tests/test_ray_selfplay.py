@@ -196,7 +196,7 @@ def test_refusals(tmp_path, capsys):
     with pytest.raises(BurracoError, match="not empty and not a run's folder"):
         distributed.selfplay("italian-2p", 4, other, policies="random")
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
-    for bad, message in ((dict(policies="nonsense"), "policies 'nonsense': unknown policy"),
+    for bad, message in ((dict(policies="nonsense"), "unknown bot 'nonsense'"),
                          (dict(policies=["random"]), "expected one spec, or one spec per seat"),
                          (dict(shard_size=0), "shard_size 0"),
                          (dict(seed=-1), "seed -1"),
@@ -233,6 +233,48 @@ def test_six_players_have_one_unit_per_side(tmp_path, sides, matches):
         assert rows["scores"][i] == unit_scores(rules, burraco.Game.from_record(line).result())
     stored = json.loads((tmp_path / "run" / "summary.json").read_text())["summary"]
     assert stored["units"] == summary.units and len(stored["score_sums"]) == sides
+
+
+def _summary_rows(text: str) -> list[str]:
+    """The rows of a selfplay summary that do not depend on the machine or on where it ran."""
+    return [line for line in text.splitlines()
+            if line.startswith(("games", "seats", "policy", "wins", "mean", "draws", "end"))]
+
+
+@pytest.mark.slow
+def test_the_command_plays_six_players_on_ray(tmp_path, capsys):
+    """burraco selfplay --ray --preset brazilian --players 6: the shards play the games of the
+    local run (three sides of two, a policy per side), line for line, with its summary."""
+    argv = ["selfplay", "--preset", "brazilian", "--players", "6", "--games", "4", "--seed", "5",
+            "--policies", "greedy,random,heuristic", "--quiet", "--no-color"]
+    assert cli.main([*argv, "--ray", "--out", str(tmp_path / "run"), "--shard-size", "2"]) == 0
+    on_ray = capsys.readouterr().out
+    assert "shards: 2 played now (4 hands), 0 finished before (of 2)" in on_ray
+    local = tmp_path / "local.jsonl"
+    assert cli.main([*argv, "--threads", "2", "--out", str(local)]) == 0
+    here = capsys.readouterr().out
+    assert lines(tmp_path / "run") == local.read_text(encoding="utf-8").splitlines()
+    assert _summary_rows(on_ray) == _summary_rows(here)
+    assert "side 2" in on_ray and "greedy/greedy" in on_ray
+
+
+def test_a_rotating_run_on_ray_is_the_local_one(tmp_path, capsys):
+    """--rotate moves the policies a seat on from game to game, on Ray as here: the same records,
+    each row naming the policies as its hand seated them, and the summary per policy."""
+    argv = ["selfplay", "--preset", "italian-2p", "--games", "6", "--seed", "3", "--policies",
+            "heuristic,random", "--rotate", "--quiet", "--no-color"]
+    assert cli.main([*argv, "--ray", "--out", str(tmp_path / "run"), "--shard-size", "4"]) == 0
+    on_ray = capsys.readouterr().out
+    local = tmp_path / "local.jsonl"
+    assert cli.main([*argv, "--out", str(local)]) == 0
+    assert _summary_rows(capsys.readouterr().out) == _summary_rows(on_ray)
+    assert lines(tmp_path / "run") == local.read_text(encoding="utf-8").splitlines()
+    rows = pq.read_table(tmp_path / "run" / "hands").to_pydict()
+    assert rows["policies"] == [["heuristic", "random"], ["random", "heuristic"]] * 3
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert run["rotate"] is True
+    # A run without rotation writes the run file it always wrote, so its folder still resumes.
+    assert "rotate" not in distributed.make_run("italian-2p", 6, policies="random").to_json()
 
 
 # ---- damaged shards on resume --------------------------------------------------------------------

@@ -30,7 +30,7 @@ with warnings.catch_warnings():  # Starlette's notice that its test client may c
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 import burraco  # noqa: E402
-from burraco import cli  # noqa: E402
+from burraco import bots, cli  # noqa: E402
 from burraco.server import Limits, ServerConfig, create_app  # noqa: E402
 from burraco.server import Retry  # noqa: E402
 from serving import start_serving  # noqa: E402
@@ -376,6 +376,31 @@ def test_a_table_of_bots_only_plays_on_its_own_and_spectators_watch_it(client):
     summary = client.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "finished" and summary["bot_delay"] == 0
     assert client.get("/api/health").json()["tables"] == 0
+
+
+@pytest.mark.parametrize("name", [name for name in bots.BUILT_INS if name.startswith("heuristic:")])
+def test_a_bot_seat_plays_every_heuristic_set(client, name):
+    """The server takes every built-in bot of burraco.bots, the heuristic's parameter sets
+    included (it once refused 'heuristic:2p' unless allowed as a module policy): the bot's moves
+    are that set's (the heuristic draws no random numbers, so the server's seeds do not matter)."""
+    answer = client.post("/api/tables", json={"preset": "italian-2p", "bot_delay": 0,
+                                              "seats": [f"bot:{name}", "bot:random"]})
+    assert answer.status_code == 201, answer.text
+    table_id = answer.json()["id"]
+    with client.websocket_connect(f"/api/tables/{table_id}/watch") as ws:
+        while ws.receive_json()["type"] != "result":
+            pass
+    record = client.get(f"/api/tables/{table_id}/record").json()[0]
+    replay = burraco.Game.from_record(record)
+    game = burraco.Game(burraco.Rules("italian-2p"), seed=replay.seed)
+    own = 0
+    for move in replay.moves:
+        if game.turn == 0:
+            assert game.policy_move(name) == move
+            own += 1
+        game.push(move)
+    assert own > 0 and game.is_over()
+    assert client.get(f"/api/tables/{table_id}").json()["seats"][0]["policy"] == name
 
 
 @pytest.mark.parametrize(("knobs", "sides"), [({"players": 6}, [[0, 3], [1, 4], [2, 5]]),

@@ -149,54 +149,39 @@ PyPolicy builtin(Policy policy, const char* name) {
   return p;
 }
 
-// 'module:attribute' (the attribute may be dotted): imports the module.
-PyPolicy policy_from_spec(const std::string& spec) {
-  const std::size_t colon = spec.find(':');
-  const std::string module = spec.substr(0, colon), attribute = spec.substr(colon + 1);
-  if (module.empty() || attribute.empty() || attribute.find(':') != std::string::npos)
-    notation_error("policy " + quote(py::str(spec)) + ": expected 'random', 'greedy', 'heuristic' or 'module:attribute'");
-  py::object target;
-  try {
-    target = py::module_::import(module.c_str());
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t dot = attribute.find('.', start);
-      target = target.attr(py::str(attribute.substr(start, dot == std::string::npos ? dot : dot - start)));
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
-  } catch (py::error_already_set& e) {
-    const std::string why = py::str(e.value());
-    const std::string type = py::str(e.type().attr("__name__"));
-    py::object cause = e.value();
-    py::object& kind = policy_error_type();
-    py::object error = kind("policy " + quote(py::str(spec)) + ": " + type + ": " + why);
-    error.attr("__cause__") = cause;
-    PyErr_SetObject(kind.ptr(), error.ptr());
-    throw py::error_already_set();
-  }
-  return policy_from_object(target, spec);
+// The built-in policies by name: the engine's half of burraco.bots.BUILT_INS (which documents
+// them; a test checks that both name the same bots). A bare string is looked up here only.
+const std::vector<std::pair<std::string, Policy>>& builtin_table() {
+  static const HeuristicParams opening = HeuristicParams::partnership_opening();
+  static const std::vector<std::pair<std::string, Policy>> table = {
+      {"random", Policy::Random},
+      {"greedy", Policy::Greedy},
+      {"heuristic", Policy::Heuristic},
+      // One of the heuristic's parameter sets whatever the number of players (docs/bots.md).
+      {"heuristic:2p", Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(2)}},
+      {"heuristic:4p", Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(4)}},
+      {"heuristic:4p-opening", Policy{Policy::Kind::Heuristic, nullptr, &opening}},
+  };
+  return table;
 }
 
+std::string builtin_names() {
+  std::string names;
+  for (const auto& [name, policy] : builtin_table()) names += (names.empty() ? "'" : ", '") + name + "'";
+  return names;
+}
+
+// Any other text is read by the one grammar of bot specs (burraco.bots): a 'module:attribute' is
+// imported there (PolicyError with the cause), anything else refused there, quoted.
 PyPolicy policy_from_string(py::handle text, bool import) {
   const std::string name = text_arg(text);
-  if (name == "random") return builtin(Policy::Random, "random");
-  if (name == "greedy") return builtin(Policy::Greedy, "greedy");
-  if (name == "heuristic") return builtin(Policy::Heuristic, "heuristic");
-  // One of the heuristic's parameter sets whatever the number of players (docs/bots.md).
-  if (name.rfind("heuristic:", 0) == 0) {
-    static const HeuristicParams opening = HeuristicParams::partnership_opening();
-    for (const auto& [set, params] : {std::pair{"heuristic:2p", &HeuristicParams::defaults(2)},
-                                      std::pair{"heuristic:4p", &HeuristicParams::defaults(4)},
-                                      std::pair{"heuristic:4p-opening", &opening}})
-      if (name == set) return builtin(Policy{Policy::Kind::Heuristic, nullptr, params}, set);
-    notation_error("unknown heuristic parameter set " + quote(text) +
-                   " (known: 'heuristic:2p', 'heuristic:4p', 'heuristic:4p-opening'; 'heuristic' plays the set of "
-                   "the rules and the number of players)");
-  }
-  if (import && name.find(':') != std::string::npos) return policy_from_spec(name);
-  notation_error("unknown playout policy " + quote(text) + " (known: 'random', 'greedy', 'heuristic'" +
-                 (import ? ", or 'module:attribute'" : "; burraco.Policy('module:attribute') loads a module's") + ")");
+  for (const auto& [known, policy] : builtin_table())
+    if (name == known) return builtin(policy, known.c_str());
+  if (!import)
+    notation_error("unknown playout policy " + quote(text) + " (known: " + builtin_names() +
+                   "; burraco.Policy('module:attribute') loads a module's)");
+  py::object target = py::module_::import("burraco.bots").attr("import_attribute")(text);
+  return policy_from_object(target, name);
 }
 
 }  // namespace
@@ -281,6 +266,9 @@ void bind_policy(py::module_& m) {
                               py::make_tuple(p.spec.empty() ? p.source : py::object(py::str(p.spec))));
       });
   m.attr("POLICY_ABI") = BURRACO_POLICY_ABI;
+  py::list names;
+  for (const auto& [name, policy] : builtin_table()) names.append(name);
+  m.attr("_BUILT_IN_POLICIES") = py::tuple(names);
   // For the benches (tools/bench_table.py): what the native interface costs per call.
   m.def(
       "_policy_view_repeat",

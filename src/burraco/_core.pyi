@@ -25,7 +25,6 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import CapsuleType, NotRequired, Unpack
 
-from ._policy import PolicyView
 from ._records import Record
 
 # Every class's metaclass is pybind11's (pybind11_builtins.pybind11_type), a subclass of type.
@@ -52,8 +51,9 @@ _CardLike: TypeAlias = Card | str
 _CardsLike: TypeAlias = Cards | str | Iterable[Card | str]
 _MoveLike: TypeAlias = Move | str
 # A policy (docs/native.md): a built-in name, a Policy, a native policy's capsule or a Python
-# callable (view, moves) -> index.
-_PolicyFunction: TypeAlias = Callable[[PolicyView, MoveList], SupportsIndex]
+# callable (view, moves) -> index, the view a burraco.PolicyView (burraco._policy builds on this
+# module, so the stub does not import it back: tests/test_layout.py).
+_PolicyFunction: TypeAlias = Callable[[Any, MoveList], SupportsIndex]
 _PolicyLike: TypeAlias = Policy | _PolicyName | CapsuleType | _PolicyFunction
 
 # ---- values -----------------------------------------------------------------------------------

@@ -10,9 +10,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ._core import MAX_HAND_MOVES, Game, Result, Rules
 from ._errors import IllegalMoveError, InvalidNotationError
-from ._policy import _splitmix64, play_match, play_with, seat_policies
+from ._policy import RandomStream, play_match, play_with, seat_policies
+from ._tally import match_target, unit_scores, units_of
 
-_MASK = (1 << 64) - 1
+_MASK = (1 << 64) - 1  # a seed is an int in [0, 2**64)
 
 
 class Match:
@@ -41,8 +42,7 @@ class Match:
             raise InvalidNotationError(f"seed {seed!r}: expected an integer in [0, 2**64)")
         self.rules = rules
         self.seed = seed
-        self._units = rules.sides  # one score per side (three players: per seat, half points)
-        self._scores: List[int] = [0] * self._units
+        self._scores: List[int] = [0] * len(units_of(rules))
         self._hands = 0
         self._results: List[Result] = []
         self._stream = seed
@@ -93,7 +93,9 @@ class Match:
         with self._lock:
             if self.is_over():
                 raise IllegalMoveError("the match is over")
-            self._stream, hand_seed = _splitmix64(self._stream)
+            stream = RandomStream(self._stream)  # the match's seed stream (burraco.bots.seeds)
+            hand_seed = stream.next()
+            self._stream = stream.state
             return Game(
                 self.rules,
                 seed=hand_seed,
@@ -113,13 +115,8 @@ class Match:
             if self.is_over():
                 raise IllegalMoveError("the match is over")
             result = game.result()
-            if self.rules.players == 3:
-                assert result.player_scores is not None  # given with three players
-                for seat, half_points in enumerate(result.player_scores):
-                    self._scores[seat] += half_points
-            else:
-                for side in result.sides:
-                    self._scores[side.side] += side.total
+            for unit, score in enumerate(unit_scores(self.rules, result)):
+                self._scores[unit] += score
             self._results.append(result)
             self._hands += 1
 
@@ -151,7 +148,7 @@ class Match:
         return play_match(self, policies, max_hands)
 
     def _passing(self) -> List[int]:
-        target = self.rules.match_target * (2 if self.rules.players == 3 else 1)
+        target = match_target(self.rules)
         if self.rules.compare == ">":
             return [i for i, s in enumerate(self._scores) if s > target]
         return [i for i, s in enumerate(self._scores) if s >= target]

@@ -193,17 +193,18 @@ def call_python_policy(function: Callable[[PolicyView, "MoveList"], Any],
 
 
 def seat_policies(policies: Any, players: int, sides: int = 2) -> List[Any]:
-    """One policy per seat from ``policies``: a list or tuple with one per seat (with four or six
-    players, one per side is enough: seat k plays entry k mod ``sides``), or any single policy
-    for every seat."""
+    """One policy per seat from ``policies``: a list or tuple with one per seat (where seats have
+    partners, fewer sides than seats, one per side is enough: seat k plays entry k mod
+    ``sides``), or any single policy for every seat."""
     if isinstance(policies, (list, tuple)):
         chosen = list(policies)
-        if players in (4, 6) and len(chosen) == sides:
+        partners = sides < players
+        if partners and len(chosen) == sides:
             chosen = [chosen[seat % sides] for seat in range(players)]
         if len(chosen) != players:
             raise InvalidNotationError(
                 f"policies {policies!r}: expected one policy per seat ({players})"
-                + (f" or one per side ({sides})" if players in (4, 6) else ""))
+                + (f" or one per side ({sides})" if partners else ""))
         return chosen
     return [policies] * players
 

@@ -1,5 +1,11 @@
-"""Self-play statistics, kept alike by ``burraco selfplay`` on one machine (burraco.cli) and on
-Ray (burraco.distributed): wins, score sums and draws per unit, hands, moves and end reasons."""
+"""The scoring units, in one place, and self-play statistics.
+
+A match is scored per *unit*: per side (two sides, or with six players three sides of two or two
+of three), or with three players per seat, in half points (RULES E.6). :func:`units_of`,
+:func:`unit_of_seat`, :func:`unit_scale`, :func:`unit_scores` and :func:`match_target` say it for
+``Match``, the command, the environments and Ray self-play alike; :class:`Tally` keeps the
+statistics of ``burraco selfplay`` on one machine and on Ray (burraco.distributed): wins, score
+sums and draws per unit, hands, moves and end reasons."""
 
 from __future__ import annotations
 
@@ -11,14 +17,36 @@ from typing import Any
 def units_of(rules: Any) -> list[str]:
     """What a match scores: the sides (two, or with six players three or two), or with three
     players each seat (in half points)."""
-    if rules.players == 3:
-        return [f"seat {seat}" for seat in range(3)]
+    if per_seat(rules):
+        return [f"seat {seat}" for seat in range(rules.players)]
     return [f"side {side}" for side in range(rules.sides)]
+
+
+def per_seat(rules: Any) -> bool:
+    """Whether each seat scores for itself (three players, in half points: RULES E.6) rather than
+    for its side."""
+    return bool(rules.players == 3)
+
+
+def unit_scale(rules: Any) -> int:
+    """How many of a unit's score make a point: 2 with three players (half points), else 1."""
+    return 2 if per_seat(rules) else 1
+
+
+def unit_of_seat(rules: Any, seat: int) -> int:
+    """The unit of :func:`units_of` that seat ``seat`` scores for: the seat itself with three
+    players, else its side (seat mod sides)."""
+    return seat if per_seat(rules) else seat % rules.sides
+
+
+def match_target(rules: Any) -> int:
+    """The match target (RULES E.7) in the units' scale (half points with three players)."""
+    return int(rules.match_target) * unit_scale(rules)
 
 
 def unit_scores(rules: Any, result: Any) -> list[int]:
     """A finished hand's score per unit of :func:`units_of` (half points with three players)."""
-    if rules.players == 3:
+    if per_seat(rules):
         return [int(points) for points in result.player_scores]
     totals = [0] * rules.sides
     for side in result.sides:

@@ -1,14 +1,10 @@
 """Bots against bots on duplicate deals (docs/bots.md "Arena").
 
-A *bot* is named by a spec, as on the command line:
-
-* ``'random'``, ``'greedy'``, ``'heuristic'``: the built-in policies;
-* ``'ismcts:1000'``: an ISMCTS search of 1,000 iterations, with options after more colons:
-  ``rollout=random|greedy|heuristic`` (the rollout policy), ``cut=N`` (rollouts cut after N
-  moves and scored as they stand), ``c=X`` (the exploration constant), ``seed=N``; for example
-  ``'ismcts:1000:rollout=heuristic:cut=40'``;
-* ``'module:attribute'``: a policy of yours (a native policy or a Python callable,
-  docs/native.md).
+A *bot* is named by a spec of :mod:`burraco.bots`, as on the command line: a built-in bot
+(``'random'``, ``'greedy'``, ``'heuristic'``, ``'heuristic:2p'``, ...), ``'ismcts:1000'`` (an
+ISMCTS search of 1,000 iterations, with options after more colons, such as
+``'ismcts:1000:rollout=heuristic:cut=40'``), or ``'module:attribute'`` (a policy of yours: a
+native policy or a Python callable, docs/native.md).
 
 A *pair* is one deal played twice with the bots' seats swapped, so the luck of the cards cancels
 out: in game 0 the first bot holds the even seats (side 0), in game 1 the odd ones. A bot wins a
@@ -39,37 +35,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _core
+from . import _core, bots
 from ._errors import InvalidNotationError
 
 __all__ = ["Bot", "Duel", "Tournament", "bot", "bradley_terry", "duel", "plot", "tournament",
            "wilson_interval"]
 
-BUILT_IN = ("random", "greedy", "heuristic")
 #: The most pairs one duel plays (the engine plays at most this many in one call).
 MAX_PAIRS = 10**7
-# Spec option -> (ISMCTS keyword, parser).
-_ISMCTS_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "rollout": ("policy", lambda v: _one_of(v, BUILT_IN)),
-    "cut": ("max_rollout_moves", int),
-    "c": ("exploration", float),
-    "seed": ("seed", int),
-    "reward": ("reward", lambda v: _one_of(v, ("win", "margin", "equity"))),
-    "scale": ("margin_scale", float),
-    "sigma": ("equity_sigma", float),
-    "points": ("equity_points", float),
-    "eval": ("evaluation", lambda v: _one_of(v, ("score", "heuristic"))),
-    "opponents": ("opponents", lambda v: _one_of(v, ("tree", "policy") + BUILT_IN)),
-    "time": ("time_limit", float),
-    "threads": ("threads", int),
-    "keep": ("keep_tree", lambda v: _one_of(v, ("yes", "no")) == "yes"),
-}
-
-
-def _one_of(value: str, names: Sequence[str]) -> str:
-    if value not in names:
-        raise ValueError(value)
-    return value
 
 
 @dataclass(frozen=True)
@@ -94,35 +67,7 @@ def bot(spec: str | Any) -> Bot:
         raise InvalidNotationError(f"bot {spec!r}: expected a spec string such as 'heuristic' or "
                                    "'ismcts:1000', a burraco.Policy or a burraco.ISMCTS")
     text = spec.strip()
-    if text in BUILT_IN:
-        return Bot(text, text)
-    if text == "ismcts" or text.startswith("ismcts:"):
-        return Bot(text, _ismcts(text))
-    if ":" in text:
-        return Bot(text, _core.Policy(text))
-    raise InvalidNotationError(f"bot {spec!r}: expected {', '.join(map(repr, BUILT_IN))}, "
-                               "'ismcts:ITERATIONS[:option=value...]' or 'module:attribute'")
-
-
-def _ismcts(spec: str) -> Any:
-    parts = spec.split(":")[1:]
-    if not parts or not parts[0].strip().isdigit():
-        raise InvalidNotationError(f"bot {spec!r}: expected 'ismcts:ITERATIONS', such as "
-                                   "'ismcts:1000'")
-    options: dict[str, Any] = {"iterations": int(parts[0])}
-    for part in parts[1:]:
-        key, equals, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not equals or key not in _ISMCTS_OPTIONS:
-            raise InvalidNotationError(
-                f"bot {spec!r}: option {part!r}: expected one of "
-                + ", ".join(f"{name}=..." for name in _ISMCTS_OPTIONS))
-        keyword, parse = _ISMCTS_OPTIONS[key]
-        try:
-            options[keyword] = parse(value)
-        except ValueError:
-            raise InvalidNotationError(f"bot {spec!r}: option {part!r}: bad value") from None
-    return _core.ISMCTS(**options)
+    return Bot(text, bots.make(bots.parse(text)))
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -335,18 +280,25 @@ def tournament(rules: Any, specs: Sequence[str | Any], *, pairs: int, seed: int 
     return Tournament(names, duels, ratings)
 
 
+def _parsed(spec: str) -> bots.Spec | None:
+    try:
+        return bots.parse(spec)
+    except InvalidNotationError:  # a bot given as an object: named by its repr
+        return None
+
+
 def _iterations(spec: str) -> int | None:
     """The iteration count an ``ismcts:N...`` spec names, else None."""
-    parts = spec.split(":")
-    if parts[0] == "ismcts" and len(parts) > 1 and parts[1].strip().isdigit():
-        return int(parts[1])
-    return None
+    parsed = _parsed(spec)
+    return parsed.iterations if parsed is not None and parsed.kind == "ismcts" else None
 
 
 def _family(spec: str) -> str:
     """The spec without its iteration count (``ismcts:*:rollout=random``): one line of the plot."""
-    parts = spec.split(":")
-    return ":".join([parts[0], "*", *parts[2:]]) if _iterations(spec) is not None else spec
+    parsed = _parsed(spec)
+    if parsed is None or parsed.kind != "ismcts":
+        return spec
+    return ":".join(["ismcts", "*", *(f"{key}={value}" for key, value in parsed.options)])
 
 
 def plot(result: Tournament, path: str, *, title: str | None = None) -> None:

@@ -1,7 +1,8 @@
 """Self-play sharded over Ray tasks (docs/rl.md "Self-play on Ray"): ``burraco selfplay --ray``.
 
-A run plays ``games`` hands (or matches) exactly as ``burraco selfplay`` plays them on one machine,
-game ``i`` dealt from the ``i``-th SplitMix64 output of the seed, and cuts them into shards of
+A run plays ``games`` hands (or matches) exactly as ``burraco selfplay`` plays them on one machine
+(both through :func:`burraco.bots.play_games`), game ``i`` dealt from output ``i`` of
+``burraco.bots.seeds(seed)``, and cuts them into shards of
 ``shard_size`` consecutive games. Each shard is one Ray task: it loads the policies by their specs
 (native policies run inside the task, in C++), plays its games, and sends back its game records
 and a table of one row per hand. The driver writes each finished shard into the run's folder::
@@ -33,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import bots
 from ._errors import BurracoError, InvalidNotationError
 from ._records import read_records
 from ._tally import Tally, hand_winner, unit_scores, units_of
@@ -58,8 +60,9 @@ HAND_COLUMNS: dict[str, str] = {
     "hand": "the hand's number in its match (0 without matches)",
     "seed": "the seed the hand was dealt from (uint64)",
     "first_player": "the seat that played first",
-    "policies": "the policy spec of each seat, in seat order",
-    "scores": "the hand's score per side (per seat, in half points, with three players)",
+    "policies": "the policy spec of each seat, in seat order (with rotate, as the hand seated them)",
+    "scores": "the hand's score per side (per seat, in half points, with three players), sides "
+              "and seats as the hand seated them",
     "winner": "the side (seat with three players) with the best hand score, or -1 for a tie",
     "end_reason": "closed, stock_exhausted or deadlock",
     "moves": "the moves played",
@@ -67,7 +70,6 @@ HAND_COLUMNS: dict[str, str] = {
     "match_winner": "with matches, on a match's last hand: the winner, or -1; else null",
 }
 
-_GAMMA = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 _MAX_GAMES = 10**9
 
@@ -87,6 +89,7 @@ class Run:
     shard_size: int
     matches: bool = False
     max_hands: int = 1000
+    rotate: bool = False
 
     @property
     def shards(self) -> int:
@@ -101,6 +104,8 @@ class Run:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["policies"] = list(self.policies)
+        if not self.rotate:
+            del data["rotate"]  # the run file of a run without rotation is as it always was
         return {"format": RUN_FORMAT, "version": RUN_VERSION, **data}
 
 
@@ -126,19 +131,6 @@ class RunSummary(Tally):
         return {"format": RUN_FORMAT, "version": RUN_VERSION, "summary": data}
 
 
-def _seeds(seed: int, first: int, count: int) -> list[int]:
-    """Outputs ``first`` .. ``first + count - 1`` (from 0) of SplitMix64 seeded with ``seed``:
-    the generator's state only advances by a constant, so output ``i`` needs no walk."""
-    from ._policy import _splitmix64
-
-    state = (seed + first * _GAMMA) & _MASK
-    out = []
-    for _ in range(count):
-        state, output = _splitmix64(state)
-        out.append(output)
-    return out
-
-
 def make_run(
     rules: Any,
     games: int,
@@ -148,6 +140,7 @@ def make_run(
     shard_size: int = 1000,
     matches: bool = False,
     max_hands: int = 1000,
+    rotate: bool = False,
 ) -> Run:
     """The :class:`Run` of these arguments, each checked (InvalidNotationError quoting it)."""
     from . import Rules
@@ -169,46 +162,39 @@ def make_run(
     if len(specs) != rules.players or not all(isinstance(s, str) and s for s in specs):
         raise InvalidNotationError(f"policies {policies!r}: expected one spec, or one spec per "
                                    f"seat ({rules.players}), each a non-empty string")
+    for spec in specs:
+        bots.parse(spec)  # a spec that names no bot is refused here, quoted
     return Run(rules=rules.text, policies=specs, seed=seed, games=games, shard_size=shard_size,
-               matches=bool(matches), max_hands=max_hands)
+               matches=bool(matches), max_hands=max_hands, rotate=bool(rotate))
 
 
 # ---- one shard (runs inside a Ray task, or anywhere) ----------------------------------------------
 
 
 def _load(run: Run) -> tuple[Any, list[Any]]:
-    """The run's rules and seat policies, loaded where the shard plays."""
+    """The run's rules and seat bots, made where the shard plays (each distinct spec once)."""
     from . import Rules
-    from .cli import CliError, load_policies
 
     rules = Rules.from_text(run.rules)
-    try:
-        policies = load_policies(_engine(), run.policies, "policies")
-    except CliError as error:
-        raise InvalidNotationError(str(error)) from None
-    return rules, policies
-
-
-def _engine() -> Any:
-    import burraco
-
-    return burraco
+    made: dict[str, Any] = {}
+    for spec in run.policies:
+        if spec not in made:
+            made[spec] = bots.make(spec, rules)
+    return rules, [made[spec] for spec in run.policies]
 
 
 def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
     """Plays shard ``shard`` of ``run``: its records as JSON Lines text and its hands as columns
     (``HAND_COLUMNS``). The same games as ``burraco selfplay`` with the run's seed plays at those
     positions: this is the body of each Ray task, and can be called directly."""
-    from ._policy import play_with
-
-    engine = _engine()
-    rules, policies = _load(run)
+    rules, players = _load(run)
     first, stop = run.bounds(shard)
     columns: dict[str, list[Any]] = {name: [] for name in HAND_COLUMNS}
     lines: list[str] = []
-    specs = list(run.policies)
+    count = rules.players
 
-    def add(game_number: int, hand: int, game: Any, match: Any | None) -> None:
+    def add(game_number: int, hand: int, game: Any, rotation: int, ended: Any | None) -> None:
+        """A hand's record and row; ``ended`` the match it ended, if it is a match's last."""
         # The record's JSON line and its number of moves from the core in one call: the text of
         # json.dumps(game.record(), separators=(",", ":")), without the record's dict (that was
         # most of what a shard added to playing its hands).
@@ -221,31 +207,25 @@ def play_shard(run: Run, shard: int) -> tuple[str, dict[str, list[Any]]]:
         columns["hand"].append(hand)
         columns["seed"].append(game.seed)
         columns["first_player"].append(game.first_player)
-        columns["policies"].append(specs)
+        columns["policies"].append([run.policies[(seat - rotation) % count]
+                                    for seat in range(count)])
         columns["scores"].append(scores)
         winner = hand_winner(scores)
         columns["winner"].append(-1 if winner is None else winner)
         columns["end_reason"].append(str(result.end_reason))
         columns["moves"].append(moves)
-        if match is not None and (match.is_over() or match.hands_played >= run.max_hands):
-            columns["match_scores"].append(list(match.scores))
-            columns["match_winner"].append(-1 if match.winner is None else int(match.winner))
+        if ended is not None:
+            columns["match_scores"].append(list(ended.scores))
+            columns["match_winner"].append(-1 if ended.winner is None else int(ended.winner))
         else:
             columns["match_scores"].append(None)
             columns["match_winner"].append(None)
 
-    for number, game_seed in zip(range(first, stop), _seeds(run.seed, first, stop - first)):
-        if run.matches:
-            match = engine.Match(rules, seed=game_seed)
-            while not match.is_over() and match.hands_played < run.max_hands:
-                game = match.new_game()
-                play_with(game, policies, game.seed, engine.MAX_HAND_MOVES)
-                match.record(game)
-                add(number, match.hands_played - 1, game, match)
-        else:
-            game = engine.Game(rules, seed=game_seed)
-            play_with(game, policies, game_seed, engine.MAX_HAND_MOVES)
-            add(number, 0, game, None)
+    for played in bots.play_games(rules, players, run.seed, first, stop, matches=run.matches,
+                                  max_hands=run.max_hands, rotate=run.rotate):
+        for hand, game in enumerate(played.hands):
+            last = hand == len(played.hands) - 1
+            add(played.number, hand, game, played.rotation, played.match if last else None)
     return "".join(line + "\n" for line in lines), columns
 
 
@@ -473,7 +453,9 @@ def _summary(folder: Path, run: Run, tables: Iterable[Any]) -> RunSummary:
     """The summary of these shard tables, in shard order."""
     from . import Rules
 
-    summary = RunSummary(units_of(Rules.from_text(run.rules)), run=run, folder=str(folder))
+    rules = Rules.from_text(run.rules)
+    summary = RunSummary(units_of(rules), run=run, folder=str(folder))
+    units = len(summary.units)
     for table in tables:
         rows = table.to_pydict()
         for i, reason in enumerate(rows["end_reason"]):
@@ -484,7 +466,11 @@ def _summary(folder: Path, run: Run, tables: Iterable[Any]) -> RunSummary:
                 scores, winner = rows["match_scores"][i], rows["match_winner"][i]
             else:
                 scores, winner = rows["scores"][i], rows["winner"][i]
-            summary.add_game(scores, None if winner == -1 else winner)
+            # Per unit of the run's seating: with rotate, game g moved the policies g mod
+            # players seats on (burraco.bots.Played).
+            turn = rows["game"][i] % rules.players if run.rotate else 0
+            scores = [scores[(unit + turn) % units] for unit in range(units)]
+            summary.add_game(scores, None if winner == -1 else (winner - turn) % units)
     return summary
 
 
@@ -507,7 +493,7 @@ def _read_run(folder: Path) -> Run:
         if data.pop("format") != RUN_FORMAT or data.pop("version") != RUN_VERSION:
             raise ValueError("another format or version")
         data["policies"] = tuple(data["policies"])
-        return Run(**data)
+        return Run(**data)  # a run file without "rotate" is a run without rotation
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise BurracoError(f"{manifest}: not a run file of burraco selfplay ({error})") from None
 
@@ -525,6 +511,7 @@ def selfplay(
     shard_size: int = 1000,
     matches: bool = False,
     max_hands: int = 1000,
+    rotate: bool = False,
     address: str | None = None,
     resume: bool = True,
     progress: Callable[[int, int], object] | None = None,
@@ -533,7 +520,8 @@ def selfplay(
 
     ``rules`` is a ``burraco.Rules`` or a preset name; ``policies`` one policy spec of the command
     (``random``, ``greedy``, ``heuristic``, ``ismcts:1000``, ``module:attribute``) or one per seat;
-    ``games`` hands, or matches with ``matches=True`` (each stopped after ``max_hands`` hands).
+    ``games`` hands, or matches with ``matches=True`` (each stopped after ``max_hands`` hands);
+    ``rotate=True`` moves the policies one seat on from game to game (``burraco.bots.play_games``).
     Ray is started with ``ray.init(address=address)`` unless it is already initialised (then
     that cluster is used as it is). A shard an earlier run finished is checked (its table reads,
     has one row per record, in order, and its records parse) and skipped, or played again if it
@@ -544,7 +532,7 @@ def selfplay(
     import ray
 
     run = make_run(rules, games, policies=policies, seed=seed, shard_size=shard_size,
-                   matches=matches, max_hands=max_hands)
+                   matches=matches, max_hands=max_hands, rotate=rotate)
     _load(run)  # a bad rule text or policy spec is refused here, before any task starts
     folder = Path(out)
     _prepare(folder, run, resume)

@@ -14,9 +14,11 @@ from typing import Any, Callable, Literal, SupportsIndex, Union
 import numpy as np
 import numpy.typing as npt
 
+from .. import bots
 from .._core import ISMCTS, Game, Move, MoveList, Policy, Rules
 from .._errors import IllegalMoveError, InvalidNotationError
 from .._policy import PolicyView
+from .._tally import unit_of_seat, unit_scale, unit_scores
 
 # A finished hand's margin is divided by this (the "margin" reward): the match target of the
 # italian presets, so a reward of 1 is a whole match won in one hand. Measured hands stay well
@@ -74,11 +76,9 @@ def agent_names(players: int) -> list[str]:
 def seat_scores(game: Game) -> list[float]:
     """Each seat's score for the finished hand, in points: its side's total with 2 or 4 players;
     with 3 players the seat's own share (``player_scores`` are half points, RULES E.6)."""
-    result = game.result()
-    if result.player_scores is not None:
-        return [half / 2 for half in result.player_scores]
-    totals = {side.side: side.total for side in result.sides}
-    return [float(totals[game.side_of(seat)]) for seat in range(game.players)]
+    rules = game.rules
+    units = unit_scores(rules, game.result())
+    return [units[unit_of_seat(rules, seat)] / unit_scale(rules) for seat in range(game.players)]
 
 
 def margins(game: Game) -> list[float]:
@@ -195,20 +195,23 @@ def refuse(game: Game, action: int, who: str) -> IllegalMoveError:
 
 
 class SeatPlayer:
-    """A seat played inside an environment: a built-in policy name, a ``burraco.Policy``, a
-    Python policy ``f(view, moves) -> index`` (docs/native.md "Python policies"), or an
-    ``ISMCTS`` (its ``choose``). Policies see only the seat's observation; ISMCTS never reads the
-    hidden cards of the game it is given (docs/search.md "Search")."""
+    """A seat played inside an environment: a bot spec of :mod:`burraco.bots` (a built-in bot,
+    ``'ismcts:N[:option=value...]'`` or ``'module:attribute'``), a ``burraco.Policy``, a Python
+    policy ``f(view, moves) -> index`` (docs/native.md "Python policies"), or an ``ISMCTS`` (its
+    ``choose``). Policies see only the seat's observation; ISMCTS never reads the hidden cards of
+    the game it is given (docs/search.md "Search")."""
 
     def __init__(self, source: PolicyLike, what: str) -> None:
         self.search: ISMCTS | None = None
         self.policy: Policy | None = None
+        if isinstance(source, str):
+            source = bots.make(source)  # a bad spec raises InvalidNotationError quoting it
         if isinstance(source, ISMCTS):
             self.search = source
-        elif isinstance(source, (str, Policy)) or callable(source):
-            self.policy = Policy(source)  # a bad name raises InvalidNotationError quoting it
+        elif isinstance(source, Policy) or callable(source):
+            self.policy = Policy(source)
         else:
-            raise TypeError(f"{what} {source!r}: expected 'random', 'greedy', 'heuristic', a "
+            raise TypeError(f"{what} {source!r}: expected a bot spec ({bots.HELP}), a "
                             "burraco.Policy, a burraco.ISMCTS or a callable policy(view, moves)")
         self.name = "ismcts" if self.policy is None else self.policy.name
 

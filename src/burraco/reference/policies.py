@@ -18,20 +18,22 @@ import :mod:`.game`.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Union, cast
+from typing import Any, Callable, Union, cast
 
+from .. import bots
 from .._errors import InvalidNotationError, PolicyError
 from .._policy import call_python_policy
 from ._blank import Initialized
 from .cards import Card, Cards
 from .moves import Move, MoveList
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .observation import Observation
+# The reference's Game and Observation, seen through their public API (and, for the candidates
+# and a short opening, the state): .game builds on this module, so neither is imported back, not
+# even for the type checker (tests/test_layout.py: no circle, type-only imports included).
+Game = Any
+Observation = Any
 
 __all__ = [
     "POLICIES",
@@ -46,8 +48,9 @@ __all__ = [
     "usefulness",
 ]
 
-#: The built-in policy names (a bare string names one of these, and never imports anything).
-POLICIES = ("random", "greedy")
+#: The built-in policy names the reference plays (those of ``burraco.bots.BUILT_INS`` it has; a
+#: bare string names one of these, and never imports anything).
+POLICIES = bots.built_in_names("reference")
 
 #: The usefulness of a joker or a two: so high that a wild is discarded only from a hand of wilds.
 WILD_USEFULNESS = 1000
@@ -207,39 +210,31 @@ def _builtin(name: str) -> Policy:
 
 
 def _from_string(text: str, *, imports: bool) -> Policy:
-    """The policy a string names: a built-in name, or (``imports``) a ``'module:attribute'``."""
+    """The policy a string names (the grammar of :mod:`burraco.bots`): a built-in name, or
+    (``imports``) a ``'module:attribute'``."""
     name = str(text)
     if name in POLICIES:
         return _builtin(name)
-    if name == "heuristic" or name.startswith("heuristic:"):
+    if name in bots.BUILT_INS:
         raise PolicyError(
             f"policy {name!r} is built into the core engine only (burraco.Game, docs/bots.md); "
-            "the reference engine plays 'random', 'greedy' and Python policies"
+            "the reference engine plays " + ", ".join(map(repr, POLICIES)) + " and Python policies"
         )
-    if imports and ":" in name:
-        return _from_spec(name)
+    if imports:
+        try:
+            spec = bots.parse(name)
+        except InvalidNotationError:
+            spec = None
+        if spec is not None and spec.kind == "module":
+            return _from_object(bots.import_attribute(spec), spec.name)
+        if spec is None and ":" in name:
+            raise InvalidNotationError(f"policy {text!r}: expected {bots.HELP}")
     known = ("or 'module:attribute'" if imports
              else "; burraco.reference.Policy('module:attribute') loads a module's")
     raise InvalidNotationError(
-        f"unknown playout policy {text!r} (known: 'random', 'greedy', 'heuristic'"
-        f"{', ' if imports else ''}{known})"
+        f"unknown playout policy {text!r} (known: "
+        + ", ".join(repr(name) for name in bots.BUILT_INS) + f"{', ' if imports else ''}{known})"
     )
-
-
-def _from_spec(spec: str) -> Policy:
-    """``'module:attribute'``: imports the module and follows the (dotted) attribute."""
-    module, _colon, attribute = spec.partition(":")
-    if not module or not attribute or ":" in attribute:
-        raise InvalidNotationError(
-            f"policy {spec!r}: expected 'random', 'greedy', 'heuristic' or 'module:attribute'"
-        )
-    try:
-        target: object = importlib.import_module(module)
-        for part in attribute.split("."):
-            target = getattr(target, part)
-    except Exception as error:
-        raise PolicyError(f"policy {spec!r}: {type(error).__name__}: {error}") from error
-    return _from_object(target, spec)
 
 
 def _from_object(obj: object, spec: str | None) -> Policy:
@@ -347,7 +342,7 @@ def falls_short(game: Game, move: Move, hand: Cards) -> bool:
         return False
     after = game.copy()
     after.push(move)
-    return after._state.need != game._state.need
+    return bool(after._state.need != game._state.need)
 
 
 def pile_pays(game: Game) -> bool:

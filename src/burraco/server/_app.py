@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
 from ._store import Store
 from ._table import (
@@ -290,7 +291,7 @@ class Server:
                                   load_bot(self.engine, policy, self.config.limits)))
             else:
                 raise RequestError(f"seat {number} {_short(spec)}: expected 'human' or "
-                                   "'bot:POLICY' (random, greedy, heuristic, ismcts:N)")
+                                   f"'bot:POLICY' (POLICY: {BOT_SPECS})")
         bot_delay = body.get("bot_delay", 0.0 if tokens else BOTS_ONLY_DELAY)
         if (not isinstance(bot_delay, (int, float)) or isinstance(bot_delay, bool)
                 or not 0 <= bot_delay <= self.config.max_bot_delay):

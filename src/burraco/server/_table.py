@@ -26,13 +26,13 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+from .. import bots
 from .._errors import BurracoError
-from .._policy import _splitmix64
+from .._policy import RandomStream
 from ._store import HandRow, NewHand, SeatRow, Store, StoreError, TableRow
 
 log = logging.getLogger("burraco.server")
 
-BUILT_IN_POLICIES = ("random", "greedy", "heuristic")
 _MASK = (1 << 64) - 1
 _FALLBACK_BOT_KEY = secrets.token_bytes(32)  # for a seed source without a key of its own
 
@@ -100,38 +100,30 @@ def token_hash(token: str) -> str:
 
 
 def load_bot(engine: ModuleType, spec: str, limits: Limits) -> Any:
-    """What the engine plays for a bot spec (a built-in policy name, an ISMCTS search, or an
-    allowed ``module:attribute`` policy); :class:`RequestError` quoting the spec otherwise."""
-    if spec in BUILT_IN_POLICIES:
-        return spec
-    if spec == "ismcts" or spec.startswith("ismcts:"):
-        if not hasattr(engine, "ISMCTS"):
-            raise RequestError(f"bot {spec!r}: ISMCTS is the core engine's only")
-        from ..arena import bot
-
-        try:
-            search = bot(spec).player
-        except BurracoError as error:
-            raise RequestError(str(error)) from None
-        if search.iterations is None or search.iterations > limits.max_iterations:
+    """What the engine plays for a bot spec (:mod:`burraco.bots`: every built-in bot the engine
+    has, an ISMCTS search within ``limits``, or a ``module:attribute`` policy the server allows);
+    :class:`RequestError` quoting the spec otherwise."""
+    try:
+        parsed = bots.parse(spec)
+    except BurracoError as error:
+        raise RequestError(str(error)) from None
+    if parsed.kind == "module" and parsed.name not in limits.allowed_policies:
+        raise PolicyNotAllowed(f"bot {spec!r}: a module:attribute policy must be allowed when "
+                               "the server starts (burraco serve --allow-policy SPEC)")
+    if parsed.kind == "ismcts":
+        options = parsed.search_options()
+        if options["iterations"] > limits.max_iterations:
             raise RequestError(f"bot {spec!r}: at most {limits.max_iterations} iterations a move "
                                "on this server")
-        if search.threads != 1:
+        if options.get("threads", 1) != 1:
             raise RequestError(f"bot {spec!r}: a bot searches with one thread on this server")
-        if search.time_limit is not None and search.time_limit > limits.max_time_limit:
+        if options.get("time_limit", 0) > limits.max_time_limit:
             raise RequestError(f"bot {spec!r}: time at most {limits.max_time_limit} s on this "
                                "server")
-        return search
-    if ":" in spec:
-        if spec not in limits.allowed_policies:
-            raise PolicyNotAllowed(f"bot {spec!r}: a module:attribute policy must be allowed when "
-                               "the server starts (burraco serve --allow-policy SPEC)")
-        try:
-            return engine.Policy(spec)
-        except BurracoError as error:
-            raise RequestError(str(error)) from None
-    raise RequestError(f"bot {spec!r}: expected {', '.join(BUILT_IN_POLICIES)}, "
-                       "ismcts:ITERATIONS[:option=value...] or an allowed module:attribute")
+    try:
+        return bots.make(parsed, engine=engine)
+    except BurracoError as error:
+        raise RequestError(str(error)) from None
 
 
 @dataclass
@@ -671,11 +663,11 @@ class SeedSource:
     (:func:`bot_seed`): random bytes from :mod:`secrets`, or with ``--seed`` a digest of it."""
 
     seed: int | None = None
-    _state: int = field(default=0, repr=False)
+    _stream: RandomStream = field(default_factory=lambda: RandomStream(0), repr=False)
     bot_key: bytes = field(default=b"", repr=False)
 
     def __post_init__(self) -> None:
-        self._state = self.seed or 0
+        self._stream = bots.seeds(self.seed or 0)
         if self.seed is None:
             self.bot_key = secrets.token_bytes(32)
         else:
@@ -685,5 +677,4 @@ class SeedSource:
     def __call__(self) -> int:
         if self.seed is None:
             return secrets.randbits(64)
-        self._state, output = _splitmix64(self._state)
-        return output
+        return self._stream.next()
