@@ -56,7 +56,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from . import _perft_tool
+from . import _extras, _perft_tool
 from ._board import WIDTH, Seating, draw, side_label
 from ._errors import BurracoError
 from ._policy import _splitmix64, play_with
@@ -893,6 +893,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"--pairs {args.pairs}: expected 1 to {arena.MAX_PAIRS:,}", 2)
     if not 1 <= args.threads <= 64:
         raise CliError(f"--threads {args.threads}: expected 1 to 64", 2)
+    if args.plot is not None and (missing := _extras.plot_unavailable(args.plot)) is not None:
+        raise CliError(missing, 2)
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # module:attribute bots from the current folder
     try:
