@@ -73,3 +73,12 @@ def test_other_objects_stay_unequal(name, engine):
     value = getattr(engine, name)("Jk 5d 6d" if name != "Card" else "Jk")
     assert value != str(value) and str(value) != value
     assert value != 0 and value is not None
+
+
+def test_three_deck_cards_equal_both_ways_with_the_same_hash():
+    ours = core.Cards("5h 5h 5h Jk Jk Jk Jk Jk", decks=3)
+    theirs = reference.Cards("5h 5h 5h Jk Jk Jk Jk Jk", decks=3)
+    assert ours == theirs and theirs == ours and hash(ours) == hash(theirs)
+    # The pack is not part of the value, in either engine or across them.
+    assert core.Cards("5h 6h", decks=3) == reference.Cards("5h 6h")
+    assert reference.Cards("5h 6h", decks=3) == core.Cards("5h 6h")
