@@ -5,10 +5,7 @@
 #include "binding.hpp"
 
 #include <cctype>
-#include <cstdlib>
 #include <cstring>
-#include <new>
-#include <string>
 #include <string_view>
 
 using namespace burraco_binding;
@@ -22,25 +19,28 @@ namespace {
 // help() and the documentation site show the signature line pybind11 writes at the head of every
 // docstring, where `self` carries its class: `push(self: burraco._core.Game, move: ...)`, or
 // `self: object` where the binding takes the instance as a handle. At a method of that class it
-// says nothing, so it goes: `push(self, move: ...)`.
-std::string without_self_types(const char* doc) {
+// says nothing, so it goes: `push(self, move: ...)`. The text only shrinks, so it is rewritten
+// where it is, in the heap string pybind11 made for it (strdup) and frees with the function:
+// nothing is allocated or freed here, so the heap the engine then works in is the one it had.
+void strip_self_types_in_place(char* doc) {
   static constexpr std::string_view kMarker = "(self: ";
-  std::string out(doc);
-  for (std::size_t at = out.find(kMarker); at != std::string::npos;
-       at = out.find(kMarker, at + 1)) {
-    std::size_t end = at + kMarker.size();
-    while (end < out.size() && (std::isalnum(static_cast<unsigned char>(out[end])) ||
-                                out[end] == '_' || out[end] == '.'))
-      ++end;
-    out.erase(at + 5, end - (at + 5));  // keeps "(self"
+  char* out = doc;
+  const char* in = doc;
+  while (*in != '\0') {
+    if (std::string_view(in).substr(0, kMarker.size()) == kMarker) {
+      std::memcpy(out, "(self", 5);
+      out += 5;
+      in += kMarker.size();
+      while (std::isalnum(static_cast<unsigned char>(*in)) || *in == '_' || *in == '.') ++in;
+    } else {
+      *out++ = *in++;
+    }
   }
-  return out;
+  *out = '\0';
 }
 
-// Rewrites the docstring of one function pybind11 made (a method, a static method, a property's
-// getter or setter), as pybind11 itself rewrites it when an overload is added: the string is
-// pybind11's, on the heap, freed by it with the function. Anything else (a CPython method of
-// fast_paths.cpp, an attribute) is left alone.
+// The docstring of one function pybind11 made (a method, a static method, a property's getter or
+// setter). Anything else (a CPython method of fast_paths.cpp, whose text is static) is left alone.
 void strip_self_type(py::handle attribute) {
   py::handle function = py::detail::get_function(attribute);
   if (!function || !PyCFunction_Check(function.ptr())) return;
@@ -48,25 +48,19 @@ void strip_self_type(py::handle attribute) {
   if (owner == nullptr || py::detail::function_record_ptr_from_PyObject(owner) == nullptr) return;
   auto* cfunction = reinterpret_cast<PyCFunctionObject*>(function.ptr());
   const char* doc = PYBIND11_PYCFUNCTION_GET_DOC(cfunction);
-  if (doc == nullptr) return;
-  const std::string cleaned = without_self_types(doc);
-  if (cleaned == doc) return;
-  char* copy = strdup(cleaned.c_str());
-  if (copy == nullptr) throw std::bad_alloc();
-  std::free(const_cast<char*>(doc));
-  PYBIND11_PYCFUNCTION_SET_DOC(cfunction, copy);
+  if (doc != nullptr) strip_self_types_in_place(const_cast<char*>(doc));
 }
 
 // Every method of every class of the module, once all are bound (an overload bound later would
 // write its docstring anew).
 void strip_self_types(py::module_& m) {
-  const py::object property = py::module_::import("builtins").attr("property");
   for (auto entry : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
     if (!PyType_Check(entry.second.ptr())) continue;
-    const py::dict members(entry.second.attr("__dict__"));
-    for (auto member : members) {
+    PyObject* members = reinterpret_cast<PyTypeObject*>(entry.second.ptr())->tp_dict;
+    if (members == nullptr) continue;
+    for (auto member : py::reinterpret_borrow<py::dict>(members)) {
       py::handle value = member.second;
-      if (py::isinstance(value, property)) {
+      if (PyObject_TypeCheck(value.ptr(), &PyProperty_Type)) {
         strip_self_type(value.attr("fget"));
         strip_self_type(value.attr("fset"));
       } else if (PyObject_TypeCheck(value.ptr(), &PyStaticMethod_Type) ||
