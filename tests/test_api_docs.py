@@ -253,7 +253,7 @@ def test_signatures_name_python_types():
     """Spot checks of what help() shows for the calls a newcomer makes first."""
     game = burraco.Game
     assert game.hand.__doc__.splitlines()[0] == (
-        "hand(self: burraco._core.Game, player: int) -> burraco._core.Cards")
+        "hand(self, player: int) -> burraco._core.Cards")
     assert game.observation.__doc__.splitlines()[0].endswith("-> burraco._core.Observation")
     assert "player: int" in game.observation.__doc__.splitlines()[0]
     assert ("policy: Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | "

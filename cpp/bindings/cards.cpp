@@ -239,12 +239,16 @@ void bind_cards(py::module_& m) {
                              "A joker or any two (wild in hand, RULES A.4).")
       .def("__str__", [](Card c) { return card_name(c); })
       .def("__repr__", [](Card c) { return "Card('" + card_name(c) + "')"; })
+      // Another class answers for itself (NotImplemented): burraco.reference's Card compares
+      // equal to the core's card it prints as, and hashes as it does (its index).
       .def("__hash__", [](Card c) { return static_cast<int>(c.index); })
-      .def("__eq__", [](Card a, AnyArg b) {
-        return py::isinstance<Card>(b) && a == b.cast<Card>();
+      .def("__eq__", [](Card a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<Card>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(a == b.cast<Card>());
       })
-      .def("__ne__", [](Card a, AnyArg b) {
-        return !(py::isinstance<Card>(b) && a == b.cast<Card>());
+      .def("__ne__", [](Card a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<Card>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(!(a == b.cast<Card>()));
       })
       .def("__lt__", [](Card a, Card b) { return a < b; })
       .def("__le__", [](Card a, Card b) { return a <= b; })
@@ -303,12 +307,21 @@ void bind_cards(py::module_& m) {
         return "Cards('" + cards_text(self.cast<CardSet>()) + "'" +
                (decks == 2 ? std::string() : ", decks=" + std::to_string(decks)) + ")";
       })
-      .def("__hash__", [](CardSet s) { return py::hash(py::make_tuple(s.one(), s.two(), s.three())); })
-      .def("__eq__", [](CardSet a, AnyArg b) {
-        return py::isinstance<CardSet>(b) && a == b.cast<CardSet>();
+      // The hash of the card indices in canonical order, as burraco.reference's Cards hashes:
+      // the two engines' multisets that print the same compare equal (the reference answers for
+      // itself, as this one answers NotImplemented to a class it does not know).
+      .def("__hash__", [](CardSet s) {
+        py::list indices;
+        s.for_each([&](Card c) { indices.append(py::int_(c.index)); });
+        return py::hash(py::tuple(indices));
       })
-      .def("__ne__", [](CardSet a, AnyArg b) {
-        return !(py::isinstance<CardSet>(b) && a == b.cast<CardSet>());
+      .def("__eq__", [](CardSet a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<CardSet>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(a == b.cast<CardSet>());
+      })
+      .def("__ne__", [](CardSet a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<CardSet>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(!(a == b.cast<CardSet>()));
       })
       // An operand that is not a Cards is read with this Cards' pack; a result may hold the
       // larger pack of its operands (docs/api.md "Cards").

@@ -177,15 +177,17 @@ void bind_melds(py::module_& m) {
       .def("__repr__", [](const PyMeld& s) {
         return meld_repr_body(s) + rules_suffix(s.rules) + ")";
       })
-      .def("__eq__", [](const PyMeld& a, AnyArg b) {
-        if (!py::isinstance<PyMeld>(b)) return false;
+      // Another class answers for itself (NotImplemented): burraco.reference's Meld compares
+      // equal to the core's meld of the same layout and rules, and hashes its layout too.
+      .def("__eq__", [](const PyMeld& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<PyMeld>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         const PyMeld& o = b.cast<const PyMeld&>();
-        return a.meld == o.meld && same_rules(a.rules, o.rules);
+        return py::bool_(a.meld == o.meld && same_rules(a.rules, o.rules));
       })
-      .def("__ne__", [](const PyMeld& a, AnyArg b) {
-        if (!py::isinstance<PyMeld>(b)) return true;
+      .def("__ne__", [](const PyMeld& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<PyMeld>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         const PyMeld& o = b.cast<const PyMeld&>();
-        return !(a.meld == o.meld && same_rules(a.rules, o.rules));
+        return py::bool_(!(a.meld == o.meld && same_rules(a.rules, o.rules)));
       })
       .def("__hash__", [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); })
       .def("__copy__", [](const PyMeld& s) { return s; })

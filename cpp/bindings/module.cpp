@@ -4,11 +4,76 @@
 // Only the binding includes pybind11.
 #include "binding.hpp"
 
+#include <cctype>
+#include <cstring>
+#include <string_view>
+
 using namespace burraco_binding;
 
 namespace burraco_binding {
 void bind_vecenv(py::module_& m);  // vecenv.cpp: VectorGames (the vector environment)
 }
+
+namespace {
+
+// help() and the documentation site show the signature line pybind11 writes at the head of every
+// docstring, where `self` carries its class: `push(self: burraco._core.Game, move: ...)`, or
+// `self: object` where the binding takes the instance as a handle. At a method of that class it
+// says nothing, so it goes: `push(self, move: ...)`. The text only shrinks, so it is rewritten
+// where it is, in the heap string pybind11 made for it (strdup) and frees with the function:
+// nothing is allocated or freed here, so the heap the engine then works in is the one it had.
+void strip_self_types_in_place(char* doc) {
+  static constexpr std::string_view kMarker = "(self: ";
+  char* out = doc;
+  const char* in = doc;
+  while (*in != '\0') {
+    if (std::string_view(in).substr(0, kMarker.size()) == kMarker) {
+      std::memcpy(out, "(self", 5);
+      out += 5;
+      in += kMarker.size();
+      while (std::isalnum(static_cast<unsigned char>(*in)) || *in == '_' || *in == '.') ++in;
+    } else {
+      *out++ = *in++;
+    }
+  }
+  *out = '\0';
+}
+
+// The docstring of one function pybind11 made (a method, a static method, a property's getter or
+// setter). Anything else (a CPython method of fast_paths.cpp, whose text is static) is left alone.
+void strip_self_type(py::handle attribute) {
+  py::handle function = py::detail::get_function(attribute);
+  if (!function || !PyCFunction_Check(function.ptr())) return;
+  PyObject* owner = PyCFunction_GET_SELF(function.ptr());
+  if (owner == nullptr || py::detail::function_record_ptr_from_PyObject(owner) == nullptr) return;
+  auto* cfunction = reinterpret_cast<PyCFunctionObject*>(function.ptr());
+  const char* doc = PYBIND11_PYCFUNCTION_GET_DOC(cfunction);
+  if (doc != nullptr) strip_self_types_in_place(const_cast<char*>(doc));
+}
+
+// Every method of every class of the module, once all are bound (an overload bound later would
+// write its docstring anew).
+void strip_self_types(py::module_& m) {
+  for (auto entry : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
+    if (!PyType_Check(entry.second.ptr())) continue;
+    PyObject* members = reinterpret_cast<PyTypeObject*>(entry.second.ptr())->tp_dict;
+    if (members == nullptr) continue;
+    for (auto member : py::reinterpret_borrow<py::dict>(members)) {
+      py::handle value = member.second;
+      if (PyObject_TypeCheck(value.ptr(), &PyProperty_Type)) {
+        strip_self_type(value.attr("fget"));
+        strip_self_type(value.attr("fset"));
+      } else if (PyObject_TypeCheck(value.ptr(), &PyStaticMethod_Type) ||
+                 PyObject_TypeCheck(value.ptr(), &PyClassMethod_Type)) {
+        strip_self_type(value.attr("__func__"));
+      } else {
+        strip_self_type(value);
+      }
+    }
+  }
+}
+
+}  // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "burraco's C++ engine (cards, rules, melds). Import the names from `burraco`.";
@@ -60,4 +125,5 @@ PYBIND11_MODULE(_core, m) {
   bind_vecenv(m);
   install_fast_paths(m);
   guard_construction(m);
+  strip_self_types(m);
 }

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-from .. import bots
+from .. import _extras, bots
 from .._errors import BurracoError
 from .._records import write_records
 from ._common import (
@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--pairs {args.pairs}: expected 1 to {arena.MAX_PAIRS:,}", 2)
     if not 1 <= args.threads <= 64:
         raise CliError(f"--threads {args.threads}: expected 1 to 64", 2)
+    if args.plot is not None and (missing := _extras.plot_unavailable(args.plot)) is not None:
+        raise CliError(missing, 2)
     current_folder_on_path()  # module:attribute bots from the current folder
     try:
         bots = [arena.bot(spec) for spec in specs]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numbers
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from operator import attrgetter
@@ -86,6 +87,17 @@ def _parse_card_index(text: object) -> int:
         )
     return 13 * _SUIT_NUMBER_FROM_TEXT[suit_text] + _RANK_VALUE_FROM_TEXT[rank_text] - 1
 
+
+
+def core_twin(name: str) -> type | tuple[()]:
+    """The C++ engine's class ``name`` when ``burraco._core`` is loaded, else ``()`` (which
+    ``isinstance`` matches with nothing). The two engines' values that print the same compare
+    equal and hash alike (docs/api.md "Both engines"): the core answers NotImplemented to a class
+    it does not know, so the reference's ``__eq__`` decides both ways round, and never imports
+    the core to do it."""
+    core = sys.modules.get("burraco._core")
+    twin = getattr(core, name, None)
+    return twin if isinstance(twin, type) else ()
 
 class Card:
     """One card kind: a suited card such as ``Card('Qh')``, or the joker ``Card('Jk')``.
@@ -193,12 +205,13 @@ class Card:
         # One object per kind, so identity is equality.
         if isinstance(other, Card):
             return self is other
+        if isinstance(other, core_twin("Card")):
+            return self._text == str(other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if isinstance(other, Card):
-            return self is not other
-        return NotImplemented
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __lt__(self, other: object) -> bool:
         if isinstance(other, Card):
@@ -391,12 +404,13 @@ class Cards(Initialized):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Cards):
             return self._cards == other._cards
+        if isinstance(other, core_twin("Cards")):
+            return str(self) == str(other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if isinstance(other, Cards):
-            return self._cards != other._cards
-        return NotImplemented
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     # --- sub-multiset order --------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any, Union, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
 from ._blank import Initialized
-from .cards import BLANKS, RANKS, Card, Cards
+from .cards import BLANKS, RANKS, Card, Cards, core_twin
 from .rules import DEFAULT_RULES, Rules
 from .runs import (
     RunLayout,
@@ -494,15 +494,19 @@ class Meld(Initialized):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Meld):
             return self._layout == other._layout and self._rules == other._rules
+        if isinstance(other, core_twin("Meld")):
+            # The core's meld: the same layout under rules that print the same.
+            # (getattr: the twin class is only known at run time.)
+            return self._layout == str(other) and repr(self._rules) == repr(getattr(other, "rules"))
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if isinstance(other, Meld):
-            return not self == other
-        return NotImplemented
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
-        return hash((self._layout, self._rules))
+        # The layout alone, as the core's Meld hashes: equal melds have the same layout.
+        return hash(self._layout)
 
 
 def _meld_from_layout(layout: str, rules: Rules) -> Meld:
