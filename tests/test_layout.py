@@ -1,4 +1,5 @@
-"""The layout of the reference engine: its modules import each other bottom-up, with no circle.
+"""The layout of the reference engine: its modules import each other bottom-up, with no circle;
+none reads the private members of another module's objects; none is over 1,000 lines.
 
 Each module of ``burraco.reference`` is parsed with ``ast`` (nothing is imported); every import of
 a sibling module counts, at module level or inside a function or method, whether written
@@ -113,6 +114,11 @@ def test_the_graph_sees_the_imports():
     assert "game" in graph["search"]
     assert {"state", "observation", "validate", "rules", "moves"} <= graph["game"]
     assert "game" not in graph["validate"] | graph["observation"] | graph["policies"]
+    # The game is cut along the core's seams: a module a concept, none of which knows the Game.
+    seams = ("deal", "apply", "movegen", "seats", "state_string", "validate", "scoring")
+    assert set(seams) <= graph["game"]
+    assert not any("game" in graph[module] for module in seams)
+    assert "apply" in graph["movegen"] and "movegen" not in graph["apply"]
 
 
 @pytest.mark.parametrize(
@@ -141,3 +147,72 @@ def test_a_circle_is_found():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
     assert find_cycle({"a": {"a"}}) == ["a", "a"]
+
+
+# ---- private members ---------------------------------------------------------------------------
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _own_private_names(tree: ast.AST) -> set[str]:
+    """The private names a module defines: its functions, classes and methods, the attributes its
+    code sets or reads on ``self`` or ``cls``, and the names it spells as strings (``__slots__``,
+    ``fields=``, ``object.__setattr__``)."""
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in ("self", "cls"):
+            own.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            own.add(node.value)
+        elif isinstance(node, ast.Name):
+            own.add(node.id)
+    return {name for name in own if _is_private(name)}
+
+
+def foreign_private_reads(source: str) -> list[str]:
+    """The reads of a private member (``x._name``) of an object whose class another module
+    defines: ``_name`` is not one this module defines, and ``x`` is neither ``self``/``cls`` nor a
+    class (``Cards._from_cards``: the value classes' constructors for the package's own use)."""
+    tree = ast.parse(source)
+    own = _own_private_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not _is_private(node.attr) or node.attr in own:
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and (value.id in ("self", "cls") or value.id[:1].isupper()):
+            continue
+        found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_reference_module_reads_another_modules_private_members():
+    offenders = [f"{path.name}:{read}" for path in sorted(PACKAGE.glob("*.py"))
+                 for read in foreign_private_reads(path.read_text(encoding="utf-8"))]
+    assert not offenders, "private members read across modules: " + ", ".join(offenders)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def f(game):\n    return game._state\n", ["2: game._state"]),
+        ("def f(v):\n    return v.game._legal_moves()\n", ["2: v.game._legal_moves"]),
+        ("class A:\n    def f(self, other):\n        return self._x + other._x\n", []),
+        ("def f():\n    return Cards._from_cards(())\n", []),
+        ("def _helper():\n    pass\ndef f(module):\n    return module._helper\n", []),
+        ("def f(game):\n    return game.__class__\n", []),
+    ],
+)
+def test_the_private_scanner_on_small_modules(source, expected):
+    assert foreign_private_reads(source) == expected
+
+
+def test_no_reference_module_is_over_1000_lines():
+    sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines())
+             for path in PACKAGE.glob("*.py")}
+    assert max(sizes.values()) <= 1000, {name: size for name, size in sizes.items() if size > 1000}
