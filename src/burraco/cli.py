@@ -1351,12 +1351,14 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser with its subcommands."""
+    from ._core import Rules  # the presets are the engine's
+
+    presets = ", ".join(Rules.PRESETS)
     parser = _OneLineParser(
         prog="burraco",
         description="Burraco / Buraco rules engine: play, self-play, arena, replay, perft, "
         "benchmarks, the table server.",
-        epilog="Every subcommand has --help. Presets: italian, italian-2p, italian-3p, "
-        "online-2p, brazilian.",
+        epilog=f"Every subcommand has --help. Presets: {presets}.",
     )
     parser.add_argument("--version", action="version", version=f"burraco {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
@@ -1371,9 +1373,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "output is always plain)")
 
     def rules_options(sub: argparse.ArgumentParser, default: str | None = "italian") -> None:
-        sub.add_argument("--preset", default=default, metavar="PRESET",
-                         help="rules preset: italian (default), italian-2p, italian-3p, "
-                         "online-2p, brazilian")
+        sub.add_argument("--preset", default=default, metavar="PRESET", choices=Rules.PRESETS,
+                         help=f"rules preset: {presets} (default: {default})")
         sub.add_argument("--players", type=int, metavar="N",
                          help="override the preset's number of players (2, 3, 4, or 6 with "
                          "brazilian)")
