@@ -2,7 +2,7 @@
 and by ``tools/perft.py --build`` (docs/game.md; docs/architecture.md §7).
 
 * :data:`GAME_RULES`: the rule sets every game-level test plays: each preset of ``Rules.PRESETS``
-  and ``Rules('brazilian', players=2)``, with a readable id.
+  (the core's, read here) and ``Rules('brazilian', players=2)``, with a readable id.
 * Policies pick a move from a list of move *strings* with a seeded ``random.Random``, so that the
   same choice can be made for both engines (their lists must be equal anyway):
 
@@ -33,13 +33,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import burraco
+
 # (id, preset, knobs): every rule set the game-level tests play.
 GAME_RULES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("italian", "italian", {}),
-    ("italian-2p", "italian-2p", {}),
-    ("italian-3p", "italian-3p", {}),
-    ("online-2p", "online-2p", {}),
-    ("brazilian", "brazilian", {}),
+    *((preset, preset, {}) for preset in burraco.Rules.PRESETS),
     ("brazilian-2p", "brazilian", {"players": 2}),
 )
 RULES_IDS = tuple(rules_id for rules_id, _, _ in GAME_RULES)

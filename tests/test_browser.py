@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+import burraco
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,8 +165,16 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     chrome = driver
     started = time.monotonic()
     chrome.get(url + "/")
+    # The menu of presets comes from GET /api/presets: every preset of the engine, in its order.
+    deadline = time.monotonic() + 10
+    while len(Select(chrome.find_element(By.ID, "preset")).options) < len(burraco.Rules.PRESETS):
+        assert time.monotonic() < deadline, "the lobby did not list the presets"
+        time.sleep(0.05)
+    menu = Select(chrome.find_element(By.ID, "preset"))
+    assert [option.get_attribute("value") for option in menu.options] == list(burraco.Rules.PRESETS)
+    assert menu.first_selected_option.text == "italian-2p — " + burraco.Rules.presets()["italian-2p"]
     chrome.save_screenshot(str(tmp_path / "server-lobby.png"))
-    Select(chrome.find_element(By.ID, "preset")).select_by_value("italian-2p")
+    menu.select_by_value("italian-2p")
     Select(chrome.find_element(By.ID, "seat-0")).select_by_value("human")
     Select(chrome.find_element(By.ID, "seat-1")).select_by_value("bot:heuristic")
     _click(chrome, "#create")

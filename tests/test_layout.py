@@ -18,6 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "burraco"
 ROOT = "burraco"
+REFERENCE = PACKAGE / "reference"
 
 
 def _imported_nodes(node: ast.AST):
@@ -133,6 +134,16 @@ def test_the_graph_sees_the_imports():
     assert "burraco.bots" in graph["burraco.distributed"] & graph["burraco.arena"]
     assert "burraco.bots" in graph["burraco.server._table"] & graph["burraco.reference.policies"]
     assert "burraco.cli" in graph["burraco.__main__"]
+    # The reference's game is cut along the core's seams: a module a concept, none of which
+    # knows the Game.
+    ref = {name[len("burraco.reference."):]: {t[len("burraco.reference."):] for t in targets
+                                              if t.startswith("burraco.reference.")}
+           for name, targets in graph.items() if name.startswith("burraco.reference.")}
+    assert "game" not in ref["validate"] | ref["observation"] | ref["policies"]
+    seams = ("deal", "apply", "movegen", "seats", "state_string", "validate", "scoring")
+    assert set(seams) <= ref["game"]
+    assert not any("game" in ref[module] for module in seams)
+    assert "apply" in ref["movegen"] and "movegen" not in ref["apply"]
 
 
 @pytest.mark.parametrize(
@@ -195,3 +206,72 @@ def test_a_ray_shard_loads_neither_the_command_nor_rich():
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# ---- private members ---------------------------------------------------------------------------
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _own_private_names(tree: ast.AST) -> set[str]:
+    """The private names a module defines: its functions, classes and methods, the attributes its
+    code sets or reads on ``self`` or ``cls``, and the names it spells as strings (``__slots__``,
+    ``fields=``, ``object.__setattr__``)."""
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in ("self", "cls"):
+            own.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            own.add(node.value)
+        elif isinstance(node, ast.Name):
+            own.add(node.id)
+    return {name for name in own if _is_private(name)}
+
+
+def foreign_private_reads(source: str) -> list[str]:
+    """The reads of a private member (``x._name``) of an object whose class another module
+    defines: ``_name`` is not one this module defines, and ``x`` is neither ``self``/``cls`` nor a
+    class (``Cards._from_cards``: the value classes' constructors for the package's own use)."""
+    tree = ast.parse(source)
+    own = _own_private_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not _is_private(node.attr) or node.attr in own:
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and (value.id in ("self", "cls") or value.id[:1].isupper()):
+            continue
+        found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_reference_module_reads_another_modules_private_members():
+    offenders = [f"{path.name}:{read}" for path in sorted(REFERENCE.glob("*.py"))
+                 for read in foreign_private_reads(path.read_text(encoding="utf-8"))]
+    assert not offenders, "private members read across modules: " + ", ".join(offenders)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def f(game):\n    return game._state\n", ["2: game._state"]),
+        ("def f(v):\n    return v.game._legal_moves()\n", ["2: v.game._legal_moves"]),
+        ("class A:\n    def f(self, other):\n        return self._x + other._x\n", []),
+        ("def f():\n    return Cards._from_cards(())\n", []),
+        ("def _helper():\n    pass\ndef f(module):\n    return module._helper\n", []),
+        ("def f(game):\n    return game.__class__\n", []),
+    ],
+)
+def test_the_private_scanner_on_small_modules(source, expected):
+    assert foreign_private_reads(source) == expected
+
+
+def test_no_reference_module_is_over_1000_lines():
+    sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines())
+             for path in REFERENCE.glob("*.py")}
+    assert max(sizes.values()) <= 1000, {name: size for name, size in sizes.items() if size > 1000}

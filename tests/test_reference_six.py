@@ -53,7 +53,10 @@ def test_given_knobs_override_the_six_player_defaults():
 
 
 def test_fewer_players_keep_their_sides_and_do_not_list_them():
-    assert [Rules(preset).sides for preset in Rules.PRESETS] == [2, 2, 3, 2, 2]
+    # RULES F.1, F.6: three players make three sides, two or four players two.
+    assert [Rules(preset).sides for preset in Rules.PRESETS] == [
+        3 if Rules(preset).players == 3 else 2 for preset in Rules.PRESETS]
+    assert Rules("italian-3p").sides == 3 and Rules("italian").sides == Rules("italian-2p").sides == 2
     assert "sides" not in Rules("brazilian").knobs() and "sides" not in Rules("italian-3p").knobs()
     assert Rules("italian-3p", players=4).sides == 2
     assert Rules("brazilian", players=6).replace(players=4) == Rules("brazilian")

@@ -19,7 +19,7 @@ import pytest
 import positions
 from burraco import reference as R
 from burraco.reference import game as game_module
-from burraco.reference.policies import candidates
+from burraco.reference import policies
 
 # --- helpers --------------------------------------------------------------------------------------
 
@@ -328,6 +328,11 @@ def test_edge_rules_play_every_hand_to_its_end(preset, knobs):
 
 
 # --- 3. candidates without repeated positions, and the move cap -------------------------------------
+
+
+def candidates(game: R.Game, moves):
+    """The candidates a built-in policy of ``game`` chooses among (the positions of its turn)."""
+    return policies.candidates(game._setup, game._turn_states(), moves)
 
 
 def _turn_positions_repeat(rules, seed, policy):

@@ -12,8 +12,6 @@ from conftest import load_engine
 
 from burraco._errors import InvalidNotationError
 
-PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
-
 # RULES G (rows 1-53) / G.1, in the table order of docs/api.md.
 ITALIAN = {
     "players": 4,
@@ -117,6 +115,9 @@ EXPECTED = {
         "compare": ">=",
     },
 }
+
+#: The presets of RULES G.1, in its order.
+PRESETS = tuple(EXPECTED)
 
 # RULES A.1 / F.2.
 TOTAL_CARDS = {

@@ -98,6 +98,24 @@ def is_result(frame):
 # ---- creating tables -----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("engine_name", ["core", "reference"])
+def test_the_lobby_reads_the_presets_from_the_engine(engine_name):
+    """GET /api/presets: every preset of the engine in its order, with its title and players,
+    each of which makes a table of that many seats."""
+    engine = burraco if engine_name == "core" else __import__("burraco.reference").reference
+    with TestClient(app_for(engine=engine_name)) as http:
+        answer = http.get("/api/presets")
+        assert answer.status_code == 200
+        presets = answer.json()["presets"]
+        assert [entry["name"] for entry in presets] == list(engine.Rules.PRESETS)
+        for entry in presets:
+            assert entry["title"] == engine.Rules.presets()[entry["name"]]
+            assert entry["players"] == engine.Rules(entry["name"]).players
+            seats = ["human"] + ["bot:random"] * (entry["players"] - 1)
+            made = http.post("/api/tables", json={"preset": entry["name"], "seats": seats})
+            assert made.status_code == 201, made.text
+
+
 def test_a_table_gets_an_id_and_one_secret_token_per_human_seat(client):
     table_id, tokens = new_table(client, ["human", "bot:heuristic", "human", "bot:random"],
                                  preset="italian")

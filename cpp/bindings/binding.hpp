@@ -144,7 +144,7 @@ BURRACO_SHOWN_ARG(MeldCardsArg, "Meld | Cards | str | collections.abc.Iterable[C
 BURRACO_SHOWN_ARG(MeldsArg, "collections.abc.Iterable[Meld | str] | None")
 BURRACO_SHOWN_ARG(MoveArg, "Move | str")
 BURRACO_SHOWN_ARG(RulesArg, "Rules | None")
-BURRACO_SHOWN_ARG(PresetArg, "typing.Literal['italian', 'italian-2p', 'italian-3p', 'online-2p', 'brazilian']")
+BURRACO_SHOWN_ARG(PresetArg, "str")  // a name of Rules.PRESETS
 BURRACO_SHOWN_ARG(PolicyArg, "Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
 BURRACO_SHOWN_ARG(PolicySourceArg, "Policy | str | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
 BURRACO_SHOWN_ARG(SeedArg, "int")

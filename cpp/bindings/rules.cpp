@@ -1,6 +1,8 @@
 // burraco._core: the rules of a table (Rules).
 #include "binding.hpp"
 
+BURRACO_SHOWN_RESULT(PresetTitlesResult, "dict[str, str]")
+
 namespace burraco_binding {
 
 // ---- rules ----------------------------------------------------------------------------------
@@ -386,10 +388,20 @@ void bind_rules(py::module_& m) {
       case KnobType::Opening: def(OpeningKnobResult{}); break;
     }
   }
+  // The presets, read from the core's one table of them (rules.hpp kPresets).
   py::list presets;
-  for (std::string_view name : kPresetNames) presets.append(py::str(std::string(name)));
+  for (const PresetInfo& preset : kPresets) presets.append(py::str(std::string(preset.name)));
   rules_class.attr("PRESETS") = py::tuple(presets);
-
+  rules_class.def_static(
+      "presets",
+      []() -> PresetTitlesResult {
+        py::dict titles;
+        for (const PresetInfo& preset : kPresets)
+          titles[py::str(std::string(preset.name))] = py::str(std::string(preset.title));
+        return titles;
+      },
+      "Every preset's name and a one-line title for a menu ('italian-2p': 'Italian, two "
+      "players'), in the order of Rules.PRESETS (a new dict).");
 }
 
 }  // namespace burraco_binding

@@ -5,7 +5,8 @@
 
 namespace burraco {
 
-std::string_view preset_name(Preset preset) { return kPresetNames[static_cast<int>(preset)]; }
+std::string_view preset_name(Preset preset) { return kPresets[static_cast<int>(preset)].name; }
+std::string_view preset_title(Preset preset) { return kPresets[static_cast<int>(preset)].title; }
 
 namespace {
 // The sides a player count makes (RULES F.1, F.6, F.7): six players choose 2 or 3, 3 by default.
@@ -64,53 +65,13 @@ std::string check_rules(const Rules& rules) {
 }
 
 std::optional<Rules> preset_rules(std::string_view name) {
-  Rules r;  // the defaults are the italian preset (RULES G.1)
-  if (name == "italian") return r;
-  if (name == "italian-2p") {
-    r.preset = Preset::Italian2p;
-    r.players = 2;
-    r.pozzetto_reveal = PozzettoReveal::NextOwnTurn;
-    return r;
-  }
-  if (name == "italian-3p") {
-    r.preset = Preset::Italian3p;
-    r.players = 3;
-    r.sides = 3;
-    r.pozzetto_sizes = {18, 11, 0};
-    r.score_split = ScoreSplit::HalvesForPair;
-    return r;
-  }
-  if (name == "online-2p") {
-    r.preset = Preset::Online2p;
-    r.players = 2;
-    r.jokers = 2;
-    r.pozzetto_reveal = PozzettoReveal::Immediately;
-    r.stock_end_threshold = 0;
-    r.pozzetto_becomes_stock = true;
-    r.match_target = 2005;
-    r.compare = Compare::GreaterEqual;
-    return r;
-  }
-  if (name == "brazilian") {
-    r.preset = Preset::Brazilian;
-    r.initial_upcard = false;
-    r.first_draw_rule = FirstDrawRule::MayRejectFirstCard;
-    r.allow_both_aces_in_run = true;
-    r.allow_orphan_wild_14 = false;
-    r.opening_minimum[0] = {0, 50};
-    r.opening_minimum[1] = {1500, 75};
-    r.opening_steps = 2;
-    r.closing_requires_burraco = ClosingBurraco::Clean;
-    r.closing_discard = ClosingDiscard::Optional;
-    r.closing_discard_wild_allowed = true;
-    r.semi_clean_burraco_bonus = kNone;
-    r.unplayed_pozzetto_rule = UnplayedPozzettoRule::MinOfValueAnd100;
-    r.stock_end_threshold = 0;
-    r.pozzetto_becomes_stock = true;
-    r.cut_bonus = 100;
-    r.compare = Compare::GreaterEqual;
-    return r;
-  }
+  for (std::size_t i = 0; i < std::size(kPresets); ++i)
+    if (kPresets[i].name == name) {
+      Rules r;  // the defaults are the italian preset (RULES G.1)
+      r.preset = static_cast<Preset>(i);
+      kPresets[i].changes(r);
+      return r;
+    }
   return std::nullopt;
 }
 

@@ -146,7 +146,7 @@ def make_run(
     from . import Rules
 
     if isinstance(rules, str):
-        rules = Rules(rules)  # type: ignore[arg-type]  # Rules quotes an unknown preset itself
+        rules = Rules(rules)  # Rules quotes an unknown preset itself
     if not isinstance(rules, Rules):
         raise InvalidNotationError(f"rules {rules!r}: expected a burraco.Rules or a preset name")
     for name, value, low, high in (("games", games, 0, _MAX_GAMES),

@@ -1,20 +1,19 @@
-// burraco — Rules: the knobs of RULES section G and the five presets.
+// burraco — Rules: the knobs of RULES section G and the presets.
 //
-// | preset      | players | jokers | aces A..K..A | orphan 14th wild | semi-clean | close needs |
-// |-------------|---------|--------|--------------|------------------|------------|-------------|
-// | italian     | 4       | 4      | no           | yes              | 150        | any burraco |
-// | italian-2p  | 2       | 4      | no           | yes              | 150        | any burraco |
-// | italian-3p  | 3       | 4      | no           | yes              | 150        | any burraco |
-// | online-2p   | 2       | 2      | no           | yes              | 150        | any burraco |
-// | brazilian   | 4 (2)   | 4      | yes          | n/a              | none       | clean       |
+// A preset is the default Rules (the italian game, RULES G.1) with the knobs it changes, written
+// once in the table kPresets below. Every other list of presets is read from it: Rules.PRESETS
+// and Rules.presets() in Python, the command's help, the server's lobby (GET /api/presets), the
+// gymnasium ids; the reference engine keeps its own table, which tests/test_rules.py holds to this
+// one (docs/contributing.md, "Adding a preset").
 //
 // Every knob is listed, with its type, allowed values and one-line meaning, in the table
 // `knob_table()`; bindings and text formats read and write knobs through it by name, so a knob has
-// one name everywhere (docs/api.md has the full table with every preset's value).
+// one name everywhere (docs/rules.md G has the full table with every preset's value).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,9 +24,9 @@
 
 namespace burraco {
 
+// A preset is its row in kPresets. The enumerators name the presets that code refers to; a preset
+// needs none to exist (rules.cpp checks that each names its row).
 enum class Preset : std::uint8_t { Italian, Italian2p, Italian3p, Online2p, Brazilian };
-inline constexpr std::array<std::string_view, 5> kPresetNames = {
-    "italian", "italian-2p", "italian-3p", "online-2p", "brazilian"};
 
 // Enumerated knobs are stored as small integers indexing their `choices` in the knob table.
 enum class CardValues : std::uint8_t { Italian, PagatBrazil };
@@ -153,6 +152,73 @@ struct Rules {
   }
 };
 
+// ---- The presets (RULES G.1) ------------------------------------------------------------------
+
+struct PresetInfo {
+  std::string_view name;
+  std::string_view title;           // one line for a menu: "Italian, two players"
+  void (*changes)(Rules&);          // the knobs that differ from the default Rules (italian)
+};
+
+inline constexpr PresetInfo kPresets[] = {
+    {"italian", "Italian, four players in two pairs", [](Rules&) {}},
+    {"italian-2p", "Italian, two players",
+     [](Rules& r) {
+       r.players = 2;
+       r.pozzetto_reveal = PozzettoReveal::NextOwnTurn;
+     }},
+    {"italian-3p", "Italian, three players",
+     [](Rules& r) {
+       r.players = 3;
+       r.sides = 3;
+       r.pozzetto_sizes = {18, 11, 0};
+       r.score_split = ScoreSplit::HalvesForPair;
+     }},
+    {"online-2p", "online Italian, two players",
+     [](Rules& r) {
+       r.players = 2;
+       r.jokers = 2;
+       r.pozzetto_reveal = PozzettoReveal::Immediately;
+       r.stock_end_threshold = 0;
+       r.pozzetto_becomes_stock = true;
+       r.match_target = 2005;
+       r.compare = Compare::GreaterEqual;
+     }},
+    {"brazilian", "Buraco, four players",
+     [](Rules& r) {
+       r.initial_upcard = false;
+       r.first_draw_rule = FirstDrawRule::MayRejectFirstCard;
+       r.allow_both_aces_in_run = true;
+       r.allow_orphan_wild_14 = false;
+       r.opening_minimum[0] = {0, 50};
+       r.opening_minimum[1] = {1500, 75};
+       r.opening_steps = 2;
+       r.closing_requires_burraco = ClosingBurraco::Clean;
+       r.closing_discard = ClosingDiscard::Optional;
+       r.closing_discard_wild_allowed = true;
+       r.semi_clean_burraco_bonus = kNone;
+       r.unplayed_pozzetto_rule = UnplayedPozzettoRule::MinOfValueAnd100;
+       r.stock_end_threshold = 0;
+       r.pozzetto_becomes_stock = true;
+       r.cut_bonus = 100;
+       r.compare = Compare::GreaterEqual;
+     }},
+};
+
+// The preset names, in table order.
+inline constexpr auto kPresetNames = [] {
+  std::array<std::string_view, std::size(kPresets)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kPresets[i].name;
+  return names;
+}();
+
+// Each enumerator of Preset names its row of kPresets.
+static_assert(kPresets[static_cast<int>(Preset::Italian)].name == "italian");
+static_assert(kPresets[static_cast<int>(Preset::Italian2p)].name == "italian-2p");
+static_assert(kPresets[static_cast<int>(Preset::Italian3p)].name == "italian-3p");
+static_assert(kPresets[static_cast<int>(Preset::Online2p)].name == "online-2p");
+static_assert(kPresets[static_cast<int>(Preset::Brazilian)].name == "brazilian");
+
 // Whether a side's match total has passed the target (RULES E.7: '>' or '>=' by rules.compare),
 // which ends the match. Shared by the arena's matches and the search's equity reward.
 inline bool passes_match_target(const Rules& rules, double total) {
@@ -172,6 +238,8 @@ std::optional<Rules> preset_rules(std::string_view name);
 // repr and pickles name a knob only where it differs from these (players: from the preset's).
 Rules player_baseline(Preset preset, int players);
 std::string_view preset_name(Preset preset);
+// The one-line title of a preset, for menus (the server's lobby).
+std::string_view preset_title(Preset preset);
 
 // ---- The knob table ---------------------------------------------------------------------------
 

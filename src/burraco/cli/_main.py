@@ -25,12 +25,13 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``burraco`` argument parser with its subcommands."""
+    from .._core import Rules  # the presets are the engine's
+
     parser = _OneLineParser(
         prog="burraco",
         description="Burraco / Buraco rules engine: play, self-play, arena, replay, perft, "
         "benchmarks, the table server.",
-        epilog="Every subcommand has --help. Presets: italian, italian-2p, italian-3p, "
-        "online-2p, brazilian.",
+        epilog=f"Every subcommand has --help. Presets: {', '.join(Rules.PRESETS)}.",
     )
     parser.add_argument("--version", action="version", version=f"burraco {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)

@@ -44,7 +44,7 @@ def rules_of(preset: str | Rules) -> Rules:
         return preset
     if not isinstance(preset, str):
         raise TypeError(f"preset {preset!r}: expected a preset name or a burraco.Rules")
-    return Rules(preset)  # type: ignore[arg-type]  # Rules quotes an unknown name itself
+    return Rules(preset)  # Rules quotes an unknown name itself
 
 
 def is_real(value: object) -> bool:

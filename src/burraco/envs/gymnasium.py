@@ -1,9 +1,9 @@
 """A Gymnasium single-agent environment: one seat of a Burraco hand, the other seats played by
 policies inside ``step`` (docs/rl.md).
 
-Importing this module registers one id per preset: ``burraco/Italian2p-v0``, ``burraco/Italian-v0``
-(four players), ``burraco/Italian3p-v0``, ``burraco/Online2p-v0`` and ``burraco/Brazilian-v0``, so
-that ``gymnasium.make('burraco/Italian2p-v0', opponent='heuristic')`` works after ``import
+Importing this module registers one id per preset (``Rules.PRESETS``), the preset's name in
+CamelCase: ``burraco/Italian-v0`` (four players), ``burraco/Italian2p-v0``, ``burraco/Brazilian-v0``
+and the others, so that ``gymnasium.make('burraco/Italian2p-v0', opponent='heuristic')`` works after ``import
 burraco.envs.gymnasium`` (or, without the import, ``gymnasium.make(
 'burraco.envs.gymnasium:burraco/Italian2p-v0')``). ``gymnasium.make_vec`` of these ids makes the
 C++ vector environment (``burraco.envs.vector``) unless ``vectorization_mode`` says otherwise.
@@ -50,14 +50,14 @@ from ._common import (
 
 __all__ = ["ENV_IDS", "BurracoEnv"]
 
-# The registered ids and the preset each plays.
-ENV_IDS = {
-    "burraco/Italian2p-v0": "italian-2p",
-    "burraco/Italian-v0": "italian",
-    "burraco/Italian3p-v0": "italian-3p",
-    "burraco/Online2p-v0": "online-2p",
-    "burraco/Brazilian-v0": "brazilian",
-}
+
+def _env_id(preset: str) -> str:
+    """The id registered for a preset: ``italian-2p`` -> ``burraco/Italian2p-v0``."""
+    return "burraco/" + "".join(part.capitalize() for part in preset.split("-")) + "-v0"
+
+
+# The registered ids and the preset each plays: one per preset of the engine (Rules.PRESETS).
+ENV_IDS = {_env_id(preset): preset for preset in Rules.PRESETS}
 
 Observation = npt.NDArray[np.float32]
 IllegalKind = Literal["terminate", "raise"]

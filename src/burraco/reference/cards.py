@@ -250,6 +250,12 @@ def _check_decks(decks: object) -> int:
     return decks
 
 
+def check_copies(cards: Cards, decks: int) -> None:
+    """InvalidNotationError quoting ``cards`` if they hold more copies of a card than a pack of
+    ``decks`` decks has (RULES A.1)."""
+    cards._check_decks(decks, str(cards))
+
+
 def _counter_from(source: object) -> Counter[Card]:
     """Read ``source`` (a card-list string, a Cards, or an iterable of cards/strings) as a Counter.
 

@@ -13,7 +13,7 @@ from typing import Any, Union, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
 from ._blank import Initialized
-from .cards import BLANKS, RANKS, Card, Cards, core_twin
+from .cards import BLANKS, RANKS, Card, Cards, check_copies, core_twin
 from .rules import DEFAULT_RULES, Rules
 from .runs import (
     RunLayout,
@@ -60,7 +60,7 @@ def _multiset(cards: object, rules: Rules) -> Cards:
     """``cards`` as a Cards that the rules' pack holds (InvalidNotationError quoting it if it
     holds more copies: RULES A.1)."""
     if isinstance(cards, Cards):
-        cards._check_decks(rules.decks, str(cards))
+        check_copies(cards, rules.decks)
         return cards
     return Cards(cards, decks=rules.decks)
 

@@ -11,9 +11,8 @@
 The reference runs no native policy (a capsule of burraco/policy.h): :class:`Policy` refuses one
 with :class:`burraco.PolicyError`.
 
-This module reads a game through its public API (``phase``, ``turn``, ``hand``, ``rules``,
-``copy``, ``push``) and, to see a short brazilian opening, its opening requirements; it does not
-import :mod:`.game`.
+The built-in policies read the position itself (a :class:`.state._State` under its rules) and try
+moves on copies of it with :func:`.apply.apply_move`; this module does not import :mod:`.game`.
 """
 
 from __future__ import annotations
@@ -26,14 +25,16 @@ from .. import bots
 from .._errors import InvalidNotationError, PolicyError
 from .._policy import call_python_policy
 from ._blank import Initialized
+from .apply import apply_move
 from .cards import Card, Cards
 from .moves import Move, MoveList
+from .rules import Rules
+from .seats import acting_side
+from .state import Setup, _State
+from .state_string import state_string
 
-# The reference's Game and Observation, seen through their public API (and, for the candidates
-# and a short opening, the state): .game builds on this module, so neither is imported back, not
-# even for the type checker (tests/test_layout.py: no circle, type-only imports included).
-Game = Any
-Observation = Any
+if TYPE_CHECKING:
+    from .observation import Observation
 
 __all__ = [
     "POLICIES",
@@ -334,18 +335,18 @@ def usefulness(card: Card, hand: Cards) -> int:
     return score
 
 
-def falls_short(game: Game, move: Move, hand: Cards) -> bool:
-    """Whether the meld or lay-off ``move`` would empty ``hand`` (the acting player's) while the
+def falls_short(rules: Rules, s: _State, move: Move) -> bool:
+    """Whether the legal meld or lay-off ``move`` would empty the acting player's hand while the
     side's brazilian opening falls short, so that the turn's cards only come back (RULES C.3). It
     is played on a copy: only a short opening raises the side's requirement (``need``)."""
-    if game.rules.opening_minimum is None or len(move.cards) < len(hand):
+    if rules.opening_minimum is None or len(move.cards) < sum(s.hands[s.turn].values()):
         return False
-    after = game.copy()
-    after.push(move)
-    return bool(after._state.need != game._state.need)
+    after = s.copy()
+    apply_move(rules, after, move)
+    return after.need != s.need
 
 
-def pile_pays(game: Game) -> bool:
+def pile_pays(rules: Rules, s: _State) -> bool:
     """Whether greedy takes the pile: never while the acting side has not met an opening minimum
     (a hand that cannot open would only grow); else when it holds at least four cards, or its
     top card is natural
@@ -353,14 +354,14 @@ def pile_pays(game: Game) -> bool:
     kind (any suits) or three in a row of its suit. In a row the ace is rank 1 or 14 and a two
     never stands for itself, so ``A 2 3`` is no row but ``Q K A`` is. A pattern of the cards alone,
     whatever the rules allow: a native port can follow it exactly."""
-    if game.rules.opening_minimum is not None and not game._state.opened[game.side_of(game.turn)]:
+    if rules.opening_minimum is not None and not s.opened[acting_side(rules, s)]:
         return False
-    if len(game.discard_pile) >= 4:
+    if sum(s.pile.values()) >= 4:
         return True
-    top = game.top_discard
+    top = s.top
     if top is None or top.is_wild:
         return False
-    hand = game.hand(game.turn)
+    hand = list(s.hands[s.turn].elements())
     if sum(1 for card in hand if card.rank == top.rank) >= 2:
         return True
 
@@ -377,11 +378,12 @@ def pile_pays(game: Game) -> bool:
                if 2 not in {start, start + 1, start + 2} and start >= 1 and start + 2 <= 14)
 
 
-def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
+def candidates(setup: Setup, turn: Sequence[_State], moves: Sequence[Move]) -> Sequence[Move]:
     """The moves a built-in policy chooses among (docs/search.md "Candidates"): ``moves``, the legal
-    moves of ``game`` in canonical order, less every move after which the position (its state
-    string) is one the game was in earlier in this turn, since its draw phase began (the current
-    position included); all of ``moves`` if every one would repeat.
+    moves of the position ``turn[-1]`` of a hand dealt under ``setup``, in canonical order, less
+    every move after which the position (its state string) is one the hand was in earlier in this
+    turn, since its draw phase began (``turn``: those positions in order, the current one last);
+    all of ``moves`` if every one would repeat.
 
     Only a brazilian short opening, whose cards come back to the hand (RULES C.3), can bring a
     position back. Until one has happened in this turn, only the moves that can trigger it are
@@ -390,17 +392,17 @@ def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
     earlier in the turn, so any meld or lay-off may lead to a position the turn already had: then
     every meld and lay-off is tried. In every other case ``moves`` itself is returned, at no cost.
     """
-    state = game._state
-    if state.phase != "meld" or game.rules.opening_minimum is None:
+    rules, state = setup.rules, turn[-1]
+    if state.phase != "meld" or rules.opening_minimum is None:
         return moves
-    side = game.side_of(state.turn)
+    side = acting_side(rules, state)
     if state.opened[side]:
         return moves
     size = sum(state.hands[state.turn].values())
-    turn = game._turn_states() if state.put_down else [state]
+    this_turn = turn if state.put_down else [state]
     # In a meld phase the hand only shrinks, unless cards came back (or a pozzetto was picked up
     # on the fly, which makes no repeat possible but costs nothing to try).
-    sizes = [sum(s.hands[state.turn].values()) for s in turn if s.phase == "meld"]
+    sizes = [sum(s.hands[state.turn].values()) for s in this_turn if s.phase == "meld"]
     came_back = any(later > earlier for earlier, later in zip(sizes, sizes[1:]))
     risky = [move for move in moves if move.kind in ("meld", "add")
              and (came_back or len(move.cards) == size)]
@@ -409,16 +411,15 @@ def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
     earlier: set[str] | None = None
     repeating = set()
     for move in risky:
-        after = game.copy()
-        after._push_checked(move)
-        returned = after._state
+        returned = state.copy()
+        apply_move(rules, returned, move)
         # A move that opens the side, ends the hand or raises the requirement (it only rises in a
         # turn) reaches a position this turn has not had; only the rest are compared.
         if returned.phase != "meld" or returned.opened[side] or returned.need != state.need:
             continue
         if earlier is None:
-            earlier = {game._state_text(position) for position in game._turn_states()}
-        if after.state_string() in earlier:
+            earlier = {state_string(setup, position) for position in turn}
+        if state_string(setup, returned) in earlier:
             repeating.add(move)
     if not repeating:
         return moves
@@ -426,9 +427,9 @@ def candidates(game: Game, moves: Sequence[Move]) -> Sequence[Move]:
     return kept or moves
 
 
-def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
-    """The greedy policy's choice among ``moves``, the candidates (:func:`candidates`) of ``game``
-    in canonical order.
+def greedy_move(rules: Rules, s: _State, moves: Sequence[Move]) -> Move:
+    """The greedy policy's choice among ``moves``, the candidates (:func:`candidates`) of the
+    position ``s`` in canonical order.
 
     1. Draw phase: ``keep`` if legal, else ``pile`` if legal and :func:`pile_pays`, else
        ``draw`` if legal, else the first legal move.
@@ -443,15 +444,15 @@ def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
          more points (``rules.card_points``), then the first in canonical order;
        * (never reached while C.7 holds: there is always a discard or a lay-off) the first move.
     """
-    if game.phase == "draw":
+    if s.phase == "draw":
         for wanted in ("keep", "pile", "draw"):
             for move in moves:
-                if move.kind == wanted and (wanted != "pile" or pile_pays(game)):
+                if move.kind == wanted and (wanted != "pile" or pile_pays(rules, s)):
                     return move
         return moves[0]
-    hand = game.hand(game.turn)
+    hand = Cards._from_counter(s.hands[s.turn], "hand", rules.decks)
     table_moves = [move for move in moves
-                   if move.kind in ("meld", "add") and not falls_short(game, move, hand)]
+                   if move.kind in ("meld", "add") and not falls_short(rules, s, move)]
     longest: Move | None = None
     for move in table_moves:
         if move.kind == "meld" and (longest is None or len(move.cards) > len(longest.cards)):
@@ -471,7 +472,7 @@ def greedy_move(game: Game, moves: Sequence[Move]) -> Move:
         if move.kind != "discard":
             continue
         card = cast(Card, move.card)  # a discard has a card
-        key = (usefulness(card, hand), -game.rules.card_points(card))
+        key = (usefulness(card, hand), -rules.card_points(card))
         if best_key is None or key < best_key:
             best, best_key = move, key
     if best is not None:

@@ -1,8 +1,10 @@
-"""The rules knobs and their five presets (RULES section G, docs/api.md "Rules").
+"""The rules knobs and their presets (RULES section G, docs/api.md "Rules").
 
 A :class:`Rules` value is a preset name plus the value of every knob. The knob table below is the
 single place that lists the knobs: their order (the order of docs/api.md), their documentation, the
-values they accept, and their value in each preset.
+values they accept, and their default value (the italian game's). The preset table after it is the
+single place that lists the presets: each is the defaults with the knobs it changes. The core has
+its own table (cpp/include/burraco/rules.hpp, kPresets), which tests/test_rules.py holds to this one.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from ._blank import Initialized
 from .cards import Card
 
 __all__ = ["Rules"]
-
-PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
 
 # Points knobs (bonuses, penalties, targets) are capped so every engine can hold them (docs/api.md).
 _MAX_POINTS = 1_000_000
@@ -157,187 +157,213 @@ def _probability(value: Any) -> float:
 
 
 # --- the knob table (docs/api.md, in its order) -----------------------------------------------
-# name, checker, docstring, values for (italian, italian-2p, italian-3p, online-2p, brazilian).
+# name, checker, docstring, default value (the italian game's, RULES G.1).
 # The docstring is the knob's one-line meaning with the sections of docs/rules.md that define it;
 # the core has the same text in its knob table (cpp/src/rules.cpp), and tools/rules_table.py reads
 # it from either engine for the table of docs/rules.md.
 
 _NON_NEGATIVE = _int_in(0, _MAX_POINTS)
 
-_KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, tuple[Any, ...]], ...] = (
+_KNOB_TABLE: tuple[tuple[str, Callable[[Any], Any], str, Any], ...] = (
     ("players", _int_one_of(2, 3, 4, 6),
      "Players at the table (2, 3, 4, or 6 with three decks); the sides follow from it (RULES G, F.7).",
-     (4, 2, 3, 2, 4)),
+     4),
     ("sides", _int_one_of(2, 3),
      "Sides at the table: 3 (seats A B C A B C) or 2 (A B A B A B) with six players; fixed by "
      "the player count otherwise (RULES F.7, G).",
-     (2, 2, 3, 2, 2)),
+     2),
     ("decks", _int_one_of(2, 3),
      "52-card decks in the pack: 2, or 3 (RULES A.1, F.7).",
-     (2, 2, 2, 2, 2)),
+     2),
     ("jokers", _int_one_of(0, 2, 4, 6),
      "Jokers in the pack: 0, 2, 4 or 6, at most two per deck (RULES A.1).",
-     (4, 4, 4, 2, 4)),
+     4),
     ("card_values", _string_one_of("italian", "pagat_brazil"),
      "Point table: `italian` (joker 30, two 20) or `pagat_brazil` (20, 10) (RULES A.3).",
-     ("italian",) * 5),
+     'italian'),
     ("hand_size", _int_in(1, 20),
      "Cards dealt to each player (RULES F.2).",
-     (11,) * 5),
+     11),
     ("pozzetto_sizes", _pozzetto_sizes,
      "Sizes of the two pozzetti, the one taken first written first (RULES F.2).",
-     ((11, 11), (11, 11), (18, 11), (11, 11), (11, 11))),
+     (11, 11)),
     ("initial_upcard", _boolean,
      "A start card is turned face up on the pile after the deal (RULES F.2).",
-     (True, True, True, True, False)),
+     True),
     ("first_draw_rule", _string_one_of("none", "may_reject_first_card"),
      "`may_reject_first_card`: the brazilian `keep`/`reject` first draw (RULES C.2).",
-     ("none", "none", "none", "none", "may_reject_first_card")),
+     'none'),
     ("pile_take_requires_meld", _bool_only(False),
      "The pile may be taken only to put one of its cards down at once (only False) (RULES C.2).",
-     (False,) * 5),
+     False),
     ("forbid_discard_of_single_pile_card", _boolean,
      "A one-card pile just taken may not be discarded back in the same turn (RULES C.5).",
-     (True,) * 5),
+     True),
     ("natural_two_in_run", _boolean,
      "A two in slot 2 of its own suit's run is natural, not wild (RULES A.4).",
-     (True,) * 5),
+     True),
     ("max_wild_per_meld", _int_one_of(1),
      "Most wild-acting cards in one meld (only 1) (RULES B.1).",
-     (1,) * 5),
+     1),
     ("sets_allowed", _boolean,
      "Sets (cards of one rank) may be melded at all (RULES B.2).",
-     (True,) * 5),
+     True),
     ("set_ranks", _set_ranks,
      "The ranks that may form a set (RULES B.2).",
-     (_SET_RANK_LETTERS,) * 5),
+     _SET_RANK_LETTERS),
     ("max_sets_per_rank_per_side", _int_one_of(1),
      "Sets of one rank a side may hold (only 1) (RULES B.2).",
-     (1,) * 5),
+     1),
     ("max_set_size", _int_in(3, 9),
      "Most cards in a set, the wild included (RULES B.2).",
-     (9,) * 5),
+     9),
     ("ace_low_or_high", _string_one_of("low_or_high", "low_only", "high_only"),
      "Where an ace may sit in a run: slot 1, slot 14, or either (RULES B.3).",
-     ("low_or_high",) * 5),
+     'low_or_high'),
     ("allow_both_aces_in_run", _boolean,
      "One run may hold natural aces at both ends (RULES B.3).",
-     (False, False, False, False, True)),
+     False),
     ("allow_orphan_wild_14", _boolean,
      "The 14-card run A..K plus a wild in the other ace slot is legal (RULES B.3).",
-     (True, True, True, True, False)),
+     True),
     ("max_run_size", _int_in(3, 14),
      "Most cards in a run, the wild included (RULES B.3).",
-     (14,) * 5),
+     14),
     ("run_wraparound", _bool_only(False),
      "Runs may wrap from K through A to 2 (only False) (RULES B.3).",
-     (False,) * 5),
+     False),
     ("wild_display_end", _string_one_of("low"),
      "The end where a free wild is shown (only `low`) (RULES B.4).",
-     ("low",) * 5),
+     'low'),
     ("free_end_wild_may_move", _bool_only(True),
      "A free wild at an end may move to fill a new hole (only True) (RULES B.6).",
-     (True,) * 5),
+     True),
     ("wild_replaced_only_by_its_card", _bool_only(True),
      "Only the card a wild stands for displaces it (only True) (RULES B.6).",
-     (True,) * 5),
+     True),
     ("wild_swap_allowed", _bool_only(False),
      "A wild may be swapped for another wild (only False) (RULES B.6).",
-     (False,) * 5),
+     False),
     ("low_natural_two_may_convert", _boolean,
      "A natural two at the low end of a run without wild may turn into its wild (RULES B.6).",
-     (True,) * 5),
+     True),
     ("opening_minimum", _opening_minimum,
      "Brazilian opening minimum: None, or (from score, points) steps (RULES C.3).",
-     (None, None, None, None, ((0, 50), (1500, 75)))),
+     None),
     ("opening_fail_increment", _NON_NEGATIVE,
      "Rise of the opening minimum after each short opening (RULES C.3).",
-     (15,) * 5),
+     15),
     ("pozzetto_reveal", _string_one_of("after_partner_turn", "next_own_turn", "immediately"),
      "When the owner may look at a pozzetto taken by discarding (RULES C.4).",
-     ("after_partner_turn", "next_own_turn", "after_partner_turn", "immediately",
-      "after_partner_turn")),
+     'after_partner_turn'),
     ("closing_requires_pozzetto", _bool_only(True),
      "A side must have taken its pozzetto to close (only True) (RULES C.6).",
-     (True,) * 5),
+     True),
     ("closing_requires_burraco", _string_one_of("any", "clean"),
      "The burraco a side needs to close: `any` or `clean` (RULES C.6).",
-     ("any", "any", "any", "any", "clean")),
+     'any'),
     ("closing_discard", _string_one_of("required", "optional"),
      "Closing needs a last discard (`required`) or not (`optional`) (RULES C.6).",
-     ("required", "required", "required", "required", "optional")),
+     'required'),
     ("closing_discard_wild_allowed", _boolean,
      "The closing discard may be a wild (RULES C.6).",
-     (False, False, False, False, True)),
+     False),
     ("closing_bonus", _NON_NEGATIVE,
      "Points for the side that closes (RULES E.3).",
-     (100,) * 5),
+     100),
     ("clean_burraco_bonus", _NON_NEGATIVE,
      "Points for each clean burraco (RULES E.2).",
-     (200,) * 5),
+     200),
     ("dirty_burraco_bonus", _NON_NEGATIVE,
      "Points for each dirty burraco (RULES E.2).",
-     (100,) * 5),
+     100),
     ("semi_clean_burraco_bonus", _optional(_NON_NEGATIVE),
      "Points for each semi-clean burraco; None: no such class, scored as dirty (RULES B.7, E.2).",
-     (150, 150, 150, 150, None)),
+     150),
     ("semi_clean_rule", _string_one_of("longest_natural_block", "wild_at_end"),
      "What makes a burraco semi-clean: longest natural block or wild at an end (RULES B.7).",
-     ("longest_natural_block",) * 5),
+     'longest_natural_block'),
     ("no_pozzetto_penalty", _NON_NEGATIVE,
      "Points lost by a side that never took its pozzetto (RULES E.4).",
-     (100,) * 5),
+     100),
     ("unplayed_pozzetto_rule", _string_one_of("count_as_hand", "min_of_value_and_100",
                                               "as_not_taken"),
      "How a pozzetto taken but not played is scored (RULES E.4).",
-     ("count_as_hand", "count_as_hand", "count_as_hand", "count_as_hand",
-      "min_of_value_and_100")),
+     'count_as_hand'),
     ("stock_end_threshold", _int_in(0, 10),
      "The hand ends after the turn whose draw leaves this many stock cards (RULES D.2, D.3).",
-     (2, 2, 2, 0, 0)),
+     2),
     ("pozzetto_becomes_stock", _boolean,
      "An untaken pozzetto becomes the stock when the stock runs out (RULES D.3).",
-     (False, False, False, True, True)),
+     False),
     ("deadlock_rule", _string_one_of("end_hand", "force_draw"),
      "What a deadlock does: end the hand, or force a stock draw (RULES D.4).",
-     ("end_hand",) * 5),
+     'end_hand'),
     ("cut_bonus", _NON_NEGATIVE,
      "Brazilian bonus for cutting exactly 22 cards before the deal (RULES E.5, F.5).",
-     (0, 0, 0, 0, 100)),
+     0),
     ("cut_exact_probability", _probability,
      "Chance that a simulated cut is exact (RULES F.5).",
-     (0.0,) * 5),
+     0.0),
     ("score_split", _string_one_of("none", "halves_for_pair"),
      "How the pair of italian-3p shares its hand score (RULES E.6).",
-     ("none", "none", "halves_for_pair", "none", "none")),
+     'none'),
     ("match_target", _int_in(1, _MAX_POINTS),
      "The score that ends a match (RULES E.7).",
-     (2000, 2000, 2000, 2005, 2000)),
+     2000),
     ("compare", _string_one_of(">", ">="),
      "How a score is compared with the target: `>` or `>=` (RULES E.7).",
-     (">", ">", ">", ">=", ">=")),
+     '>'),
     ("tie_policy", _string_one_of("play_on", "draw"),
      "A tie at the top past the target: play on, or a drawn match (RULES E.7).",
-     ("play_on",) * 5),
+     'play_on'),
     ("pile_take", _string_one_of("whole_pile"),
      "How the discard pile is taken (only `whole_pile`) (RULES C.2).",
-     ("whole_pile",) * 5),
+     'whole_pile'),
     ("wild_cards", _string_one_of("jokers_and_twos"),
      "Which cards are wild (only `jokers_and_twos`) (RULES A.4).",
-     ("jokers_and_twos",) * 5),
+     'jokers_and_twos'),
     ("pozzetto_pickup", _string_one_of("on_the_fly_or_after_discard"),
      "When a pozzetto is picked up: on the fly, or after the discard (RULES C.4).",
-     ("on_the_fly_or_after_discard",) * 5),
+     'on_the_fly_or_after_discard'),
     ("pozzetti_per_side", _int_one_of(1),
      "Pozzetti one side may take in a hand (only 1) (RULES C.4).",
-     (1,) * 5),
+     1),
     ("discard_pile_public", _bool_only(True),
      "Every card of the discard pile is public (only True) (RULES C.2).",
-     (True,) * 5),
+     True),
     ("dealer_rotation", _string_one_of("left"),
      "Where the deal passes after a hand (only `left`) (RULES F.1).",
-     ("left",) * 5),
+     'left'),
 )
+
+# --- the presets (RULES G.1) --------------------------------------------------------------------
+# name -> (a one-line title for a menu, the knobs whose value differs from the knob table's).
+
+_PRESET_TABLE: dict[str, tuple[str, dict[str, Any]]] = {
+    "italian": ("Italian, four players in two pairs", {}),
+    "italian-2p": ("Italian, two players", {"players": 2, "pozzetto_reveal": "next_own_turn"}),
+    "italian-3p": ("Italian, three players", {
+        "players": 3, "sides": 3, "pozzetto_sizes": (18, 11), "score_split": "halves_for_pair",
+    }),
+    "online-2p": ("online Italian, two players", {
+        "players": 2, "jokers": 2, "pozzetto_reveal": "immediately", "stock_end_threshold": 0,
+        "pozzetto_becomes_stock": True, "match_target": 2005, "compare": ">=",
+    }),
+    "brazilian": ("Buraco, four players", {
+        "initial_upcard": False, "first_draw_rule": "may_reject_first_card",
+        "allow_both_aces_in_run": True, "allow_orphan_wild_14": False,
+        "opening_minimum": ((0, 50), (1500, 75)), "closing_requires_burraco": "clean",
+        "closing_discard": "optional", "closing_discard_wild_allowed": True,
+        "semi_clean_burraco_bonus": None, "unplayed_pozzetto_rule": "min_of_value_and_100",
+        "stock_end_threshold": 0, "pozzetto_becomes_stock": True, "cut_bonus": 100,
+        "compare": ">=",
+    }),
+}
+
+#: The preset names, in table order.
+PRESETS = tuple(_PRESET_TABLE)
+
 # The knob docstrings above are the core's text (docs/rules.md is built from either engine); the
 # reference also takes players=6, decks=3, jokers=6 and three pozzetti, which the core does not
 # take yet (docs/game.md "Six players").
@@ -351,10 +377,9 @@ _SIX_PLAYER_DEFAULTS = {"decks": 3, "jokers": 6, "pozzetto_sizes": (11, 11, 11),
 
 _KNOB_NAMES = tuple(row[0] for row in _KNOB_TABLE)
 _KNOB_CHECKERS = {row[0]: row[1] for row in _KNOB_TABLE}
-_PRESET_VALUES = {
-    preset: {row[0]: row[3][number] for row in _KNOB_TABLE}
-    for number, preset in enumerate(PRESETS)
-}
+_DEFAULTS = {row[0]: row[3] for row in _KNOB_TABLE}
+_PRESET_VALUES = {preset: {**_DEFAULTS, **changes}
+                  for preset, (_title, changes) in _PRESET_TABLE.items()}
 
 _CARD_POINTS = {
     # card_values -> (joker, any two); the other cards are the same in both tables (RULES A.3).
@@ -489,6 +514,12 @@ class Rules(Initialized):
     def preset(self) -> str:
         """The name of the preset these rules start from."""
         return self._preset
+
+    @staticmethod
+    def presets() -> dict[str, str]:
+        """Every preset's name and a one-line title for a menu (``'italian-2p'``: ``'Italian, two
+        players'``), in the order of :attr:`PRESETS` (a new dict)."""
+        return {preset: title for preset, (title, _changes) in _PRESET_TABLE.items()}
 
     def knobs(self) -> dict[str, Any]:
         """Every knob, name -> value, in the order of the docs/api.md table (a new dict);

@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._errors import InvalidNotationError, InvalidStateError, PolicyError
-from .game import Game, _prefixed, determinize
+from .game import Game, determinize, play_hand, prefixed
 from .observation import Observation, observe
 from .policies import PolicyLike, policy_arg
-from .rng import SplitMix64, Xoshiro256StarStar, check_seed
+from .rng import SplitMix64, check_seed
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -91,12 +91,11 @@ def playouts(rules: Rules, n: int, *, seed: int = 0, policy: PolicyLike = "rando
     for hand_seed in seeds:
         game = Game(rules, seed=hand_seed)
         try:
-            with game._lock:
-                moves.append(game._play(chosen, Xoshiro256StarStar(hand_seed)))
+            moves.append(play_hand(game, chosen, hand_seed))
         except InvalidStateError as error:  # the move cap: which hand, as the core says
-            raise _prefixed(error, f"playouts: hand seed {hand_seed}: ") from None
+            raise prefixed(error, f"playouts: hand seed {hand_seed}: ") from None
         except PolicyError as error:
-            raise _prefixed(error, "playouts: ") from error.__cause__
+            raise prefixed(error, "playouts: ") from error.__cause__
         result = game.result()
         if result.player_scores is not None:
             scores.append(tuple(result.player_scores))

@@ -1,12 +1,18 @@
 """The position's vocabulary, shared by the game, the validator and the observations: phases,
 packet statuses, the limits of docs/game.md, the pack of a rule set, the brazilian opening
-requirement, and :class:`_State`, the plain value a position is (RULES A, C.3, E.5).
+requirement, :class:`Setup`, what a hand is dealt under, and :class:`_State`, the plain value a
+position is (RULES A, C.3, E.5).
+
+The modules that play a hand are functions of these values and the rules: :mod:`.seats` (which
+side a seat plays for, packets, closing), :mod:`.deal`, :mod:`.apply` (a move on a position),
+:mod:`.movegen` (the legal moves), :mod:`.state_string`, :mod:`.validate` and the hand's result in
+:mod:`.scoring`; :class:`.game.Game` holds a setup, a position and its history, and calls them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .melds import Meld
@@ -51,7 +57,22 @@ def _unshuffled_deck(rules: Rules) -> list[Card]:
     return deck + [JOKER] * rules.jokers
 
 
-# --- the state ------------------------------------------------------------------------------
+# --- the setup and the state ----------------------------------------------------------------
+
+
+class Setup(NamedTuple):
+    """What a hand is dealt under, fixed for the whole hand (docs/game.md "Deal")."""
+
+    rules: Rules
+    #: The deal seed, or None (an explicit deck, or a position read without one).
+    seed: int | None
+    #: The seat that plays first; the dealer is the seat before it.
+    first: int
+    #: The match scores at the start of the hand, per side (three players: per seat, half points).
+    scores: tuple[int, ...]
+    #: The side credited with the brazilian cut bonus (RULES F.5), or None.
+    cut: int | None
+
 
 
 class _State:

@@ -106,9 +106,11 @@ Liveness (RULES C.7)
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from .._errors import InvalidStateError
+from .movegen import legal_moves
+from .seats import may_close, provisional, side_of_seat
 from .state import (
     DRAW,
     FACE_DOWN,
@@ -119,38 +121,38 @@ from .state import (
     SEEN,
     STOCK,
     UNTAKEN,
+    Setup,
     _opening_requirement,
+    _State,
 )
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .state import _State
 
 __all__ = ["validate_state"]
 
 _PENDING = (FACE_DOWN, SEEN)
 
 
-def validate_state(game: Game) -> None:
+def validate_state(setup: Setup, s: _State, text: str) -> None:
     """Raise InvalidStateError naming the broken invariant (V2-V23 of this module) unless the
-    position of ``game`` could arise in play under its rules; return None otherwise."""
-    _Validator(game).run()
+    position ``s`` of a hand dealt under ``setup`` could arise in play under its rules; return
+    None otherwise. ``text`` is the position's state string, which the error quotes."""
+    _Validator(setup, s, text).run()
 
 
 class _Validator:
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.rules = game.rules
-        self.s: _State = game._state
-        self.players = game.players
+    def __init__(self, setup: Setup, s: _State, text: str) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.s = s
+        self.text = text
+        self.players = setup.rules.players
         self.over = self.s.phase == OVER
 
     def fail(self, code: str, why: str) -> None:
         raise InvalidStateError(
-            f"{self.game.state_string()!r} could not arise in play: {code}: {why}")
+            f"{self.text!r} could not arise in play: {code}: {why}")
 
     def side_of(self, seat: int) -> int:
-        return self.game._side_of_seat(seat, self.s.split)
+        return side_of_seat(self.rules, seat, self.s.split)
 
     def run(self) -> None:
         self.flags_and_hold()
@@ -161,7 +163,7 @@ class _Validator:
         self.stock()
         self.beginning()
         self.cut()
-        if not self.over and not self.game._legal_moves():
+        if not self.over and not legal_moves(self.rules, self.s):
             self.fail("V23", "the hand is not over, yet it has no legal move")
 
     # --- V7-V11 -----------------------------------------------------------------------------------
@@ -189,13 +191,13 @@ class _Validator:
         if s.first_draw:
             if rules.first_draw_rule != "may_reject_first_card":
                 self.fail("V10", "the flag b needs first_draw_rule='may_reject_first_card'")
-            if s.turn != self.game.first_player:
+            if s.turn != self.setup.first:
                 self.fail("V10", "the first draw (b) is the first player's")
         if s.hold is not None:
             if not s.took_single or not rules.forbid_discard_of_single_pile_card:
                 self.fail("V11", "a hold needs the flag p and forbid_discard_of_single_pile_card")
             side = self.side_of(s.turn)
-            on_table = self.game._provisional(s, side) and any(
+            on_table = provisional(rules, s, side) and any(
                 s.hold in meld.cards for _number, meld in s.melds[side])
             if not s.known[s.turn][s.hold] and not on_table:
                 self.fail("V11", f"the held {s.hold} is neither known in the hand nor on the "
@@ -296,7 +298,7 @@ class _Validator:
     # --- V18-V19 ----------------------------------------------------------------------------------
 
     def hands(self) -> None:
-        s, rules, game = self.s, self.rules, self.game
+        s, rules, setup = self.s, self.rules, self.setup
         pending = {owner for status, owner, _cards in s.pozzetti if status in _PENDING}
         closed = isinstance(s.end, tuple)
         for seat, hand in enumerate(s.hands):
@@ -313,7 +315,7 @@ class _Validator:
             if s.hands[s.turn]:
                 self.fail("V19", f"the closer, seat {s.turn}, holds cards: closing empties the "
                                  f"closer's hand (RULES C.6, D.1)")
-            if not game._may_close(s, side):
+            if not may_close(rules, s, side):
                 self.fail("V19", f"side {side} cannot close: it needs its packet and a burraco")
             if s.turn in pending:
                 self.fail("V19", "the closer's own packet cannot be waiting")
@@ -324,7 +326,7 @@ class _Validator:
     # --- V20-V21 ----------------------------------------------------------------------------------
 
     def melds_and_openings(self) -> None:
-        s, rules, game = self.s, self.rules, self.game
+        s, rules, setup = self.s, self.rules, self.setup
         for slot, melds in enumerate(s.melds):
             ranks = Counter(meld.rank for _number, meld in melds if meld.kind == "set")
             limit = 2 if self.players == 3 and slot == 3 else 1
@@ -341,7 +343,7 @@ class _Validator:
             return
         step = rules.opening_fail_increment
         for side in range(len(s.need)):
-            score = game.scores[side] + (rules.cut_bonus if game.cut_side == side else 0)
+            score = setup.scores[side] + (rules.cut_bonus if setup.cut == side else 0)
             base = _opening_requirement(minimum, score)
             need = s.need[side]
             raised = need - base
@@ -368,7 +370,7 @@ class _Validator:
             return  # the stock of a finished hand reads nothing (see "A finished hand" above)
         if threshold > 0:
             first_draw = (rules.first_draw_rule == "may_reject_first_card"
-                          and s.turn == self.game.first_player
+                          and s.turn == self.setup.first
                           and (size in (initial - 1, initial - 2)
                                or (s.first_draw and size == initial)))
             low = size <= threshold
@@ -391,7 +393,7 @@ class _Validator:
     # --- V2-V3 ------------------------------------------------------------------------------------
 
     def beginning(self) -> None:
-        s, rules, game = self.s, self.rules, self.game
+        s, rules, setup = self.s, self.rules, self.setup
         if s.phase == DRAW and (s.first_draw or not s.pile):
             problem = self.deal_problem()
             if problem:
@@ -407,8 +409,8 @@ class _Validator:
                 self.fail("V3", "b in the meld phase: only the first player has played")
 
     def deal_problem(self) -> str | None:
-        s, rules, game = self.s, self.rules, self.game
-        if s.turn != game.first_player:
+        s, rules, setup = self.s, self.rules, self.setup
+        if s.turn != setup.first:
             return "the first player acts"
         if len(s.stock) != rules.initial_stock:
             return f"the stock holds {rules.initial_stock} cards"
@@ -425,7 +427,7 @@ class _Validator:
         minimum = rules.opening_minimum
         if minimum is not None:
             for side, need in enumerate(s.need):
-                score = game.scores[side] + (rules.cut_bonus if game.cut_side == side else 0)
+                score = setup.scores[side] + (rules.cut_bonus if setup.cut == side else 0)
                 if need != _opening_requirement(minimum, score):
                     return f"side {side}'s opening requirement is its start"
         return None
@@ -433,11 +435,11 @@ class _Validator:
     # --- V22 ----------------------------------------------------------------------------------
 
     def cut(self) -> None:
-        game, rules = self.game, self.rules
-        cut = game.cut_side
+        setup, rules = self.setup, self.rules
+        cut = setup.cut
         if cut is None:
             return
-        cutter = (game.first_player - 2) % self.players
-        if rules.cut_exact_probability <= 0 or cut != game._side_of_seat(cutter, None):
+        cutter = (setup.first - 2) % self.players
+        if rules.cut_exact_probability <= 0 or cut != side_of_seat(rules, cutter, None):
             self.fail("V22", f"the cut side is the cutter's (seat {cutter}), only with "
                              f"cut_exact_probability > 0")

@@ -489,6 +489,16 @@ async def health(request: Request) -> Response:
                          "in_memory": len(server.tables), "commit_failures": failures})
 
 
+async def presets(request: Request) -> Response:
+    """``GET /api/presets``: the engine's presets in their order, each with a one-line title and
+    its number of players (the lobby's menu)."""
+    rules = _server(request).engine.Rules
+    return JSONResponse({"presets": [
+        {"name": name, "title": title, "players": rules(name).players}
+        for name, title in rules.presets().items()
+    ]})
+
+
 # ---- sockets -------------------------------------------------------------------------------------
 
 
@@ -666,6 +676,7 @@ def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
 
     routes = [
         Route("/api/health", health, methods=["GET"]),
+        Route("/api/presets", presets, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}", get_table, methods=["GET"]),
         Route("/api/tables/{id}/record", get_record, methods=["GET"]),

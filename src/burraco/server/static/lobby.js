@@ -5,7 +5,9 @@
 import { cardElement } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
-const PLAYERS = { italian: 4, "italian-2p": 2, "italian-3p": 3, "online-2p": 2, brazilian: 4 };
+// The presets and their players, from the server (GET /api/presets), which reads the engine's.
+const PLAYERS = {};
+const FIRST_CHOICE = "italian-2p";
 const KINDS = [
   ["human", "a person"],
   ["bot:heuristic", "bot: heuristic"],
@@ -14,6 +16,24 @@ const KINDS = [
   ["bot:ismcts:300", "bot: ISMCTS, 300 iterations"],
   ["bot:ismcts:1000", "bot: ISMCTS, 1000 iterations"],
 ];
+
+// The menu of presets: "italian-2p — Italian, two players", the first choice selected.
+async function loadPresets() {
+  const answer = await fetch("/api/presets");
+  if (!answer.ok) throw new Error(`the server answered ${answer.status} for the presets`);
+  const { presets } = await answer.json();
+  const select = $("preset");
+  select.replaceChildren();
+  for (const { name, title, players } of presets) {
+    PLAYERS[name] = players;
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = `${name} — ${title}`;
+    select.append(option);
+  }
+  if (FIRST_CHOICE in PLAYERS) select.value = FIRST_CHOICE;
+  seatRows();
+}
 
 function seatRows() {
   const players = PLAYERS[$("preset").value] || 2;
@@ -94,3 +114,7 @@ for (const name of ["Ah", "Ks", "Qd", "Jc", "2h", "Jk"]) $("fan").append(cardEle
 $("preset").addEventListener("change", seatRows);
 $("new-table").addEventListener("submit", create);
 seatRows();
+loadPresets().catch((problem) => {
+  $("error").textContent = String(problem.message || problem);
+  $("error").hidden = false;
+});
