@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any, Callable, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Union, cast
 
 from .. import bots
 from .._errors import InvalidNotationError, PolicyError
