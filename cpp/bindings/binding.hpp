@@ -165,6 +165,7 @@ BURRACO_SHOWN_ARG(FloatOutArg, "numpy.typing.NDArray[numpy.float32] | None")
 BURRACO_SHOWN_ARG(KeyArg, "typing.SupportsIndex | slice")
 BURRACO_SHOWN_ARG(MemoArg, "dict[int, typing.Any]")
 BURRACO_SHOWN_ARG(RealPairArg, "tuple[float, float]")
+BURRACO_SHOWN_ARG(RecordArg, "burraco._records.Record | str")
 BURRACO_SHOWN_ARG(AnyArg, "object")  // only where any object is meaningful (==, in)
 // Private arguments of the pickle restorers (whatever __reduce__ wrote).
 BURRACO_SHOWN_ARG(PickledArg, "typing.Any")

@@ -606,7 +606,7 @@ void bind_game(py::module_& m) {
            "(at the start of the hand), how the hand was dealt (seed, else deck, else start: the "
            "state string the history starts from), moves (notation) and result (None while the "
            "hand goes on). Game.from_record replays it.")
-      .def_static("from_record", [](AnyArg data) -> GameResult {
+      .def_static("from_record", [](RecordArg data) -> GameResult {
         return package_function("burraco._records", "from_record")(core_attr("Game"), core_attr("Rules"), data);
       }, py::arg("data"), py::pos_only(),
            "The game of a record (a dict, or one JSON line): dealt as it says, its moves replayed, "
@@ -625,7 +625,7 @@ void bind_game(py::module_& m) {
            "pile, stock size, packets without hidden cards; the legal moves when k is to act; the "
            "observation string). player=None: the whole state, with the state string, which "
            "Game.from_json restores. indent is passed to json.dumps.")
-      .def_static("from_json", [](AnyArg text) -> GameResult {
+      .def_static("from_json", [](StrArg text) -> GameResult {
         return package_function("burraco._records", "from_json")(core_attr("Game"), text);
       }, py::arg("text"), py::pos_only(),
            "The game of a full JSON view (game.to_json()), no history. A player's view is refused "
