@@ -8,13 +8,6 @@
 
 namespace burraco {
 
-Game::~Game() {
-  while (head_ && head_.use_count() == 1) {
-    std::shared_ptr<HistoryBatch> parent = std::move(head_->parent);
-    head_ = std::move(parent);
-  }
-}
-
 void Game::new_batch() {
   auto batch = std::make_shared<HistoryBatch>();
   batch->depth = static_cast<std::uint32_t>(move_count());

@@ -56,7 +56,12 @@ class Game {
     return *this;
   }
   // Releases a long unshared chain of batches one by one, not by nested destructors.
-  ~Game();
+  ~Game() {
+    while (head_ && head_.use_count() == 1) {
+      std::shared_ptr<HistoryBatch> parent = std::move(head_->parent);
+      head_ = std::move(parent);
+    }
+  }
 
   // The position now. Read it freely; it changes with push, pop and truncate, and a loop that
   // plays on it in place calls record() for every move (playout in search.hpp).
