@@ -344,8 +344,6 @@ void bind_game(py::module_& m) {
       .def(py::init([](RulesOrPresetArg rules_obj, OptSeedArg seed, DeckArg deck, IntArg first,
                        ScoresArg scores) {
              PyGame g;
-             if (!rules_obj.is_none() && !py::isinstance<py::str>(rules_obj) && !py::isinstance<Rules>(rules_obj))
-               notation_error("expected Rules, a preset's name or None, got " + quote(rules_obj));
              // A preset's name is read as Rules(name) reads it (an unknown one is refused there).
              g.rules = py::isinstance<py::str>(rules_obj)
                            ? RulesPtr(core_attr("Rules")(rules_obj).cast<std::shared_ptr<Rules>>())
