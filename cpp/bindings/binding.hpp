@@ -20,6 +20,7 @@
 #include "burraco/card.hpp"
 #include "burraco/cardset.hpp"
 #include "burraco/game.hpp"
+#include "burraco/history.hpp"
 #include "burraco/ismcts.hpp"
 #include "burraco/meld.hpp"
 #include "burraco/rules.hpp"
@@ -144,6 +145,7 @@ BURRACO_SHOWN_ARG(MeldCardsArg, "Meld | Cards | str | collections.abc.Iterable[C
 BURRACO_SHOWN_ARG(MeldsArg, "collections.abc.Iterable[Meld | str] | None")
 BURRACO_SHOWN_ARG(MoveArg, "Move | str")
 BURRACO_SHOWN_ARG(RulesArg, "Rules | None")
+BURRACO_SHOWN_ARG(RulesOrPresetArg, "Rules | str | None")  // a preset's name: Rules(name)
 BURRACO_SHOWN_ARG(PresetArg, "str")  // a name of Rules.PRESETS
 BURRACO_SHOWN_ARG(PolicyArg, "Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
 BURRACO_SHOWN_ARG(PolicySourceArg, "Policy | str | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
@@ -165,6 +167,7 @@ BURRACO_SHOWN_ARG(FloatOutArg, "numpy.typing.NDArray[numpy.float32] | None")
 BURRACO_SHOWN_ARG(KeyArg, "typing.SupportsIndex | slice")
 BURRACO_SHOWN_ARG(MemoArg, "dict[int, typing.Any]")
 BURRACO_SHOWN_ARG(RealPairArg, "tuple[float, float]")
+BURRACO_SHOWN_ARG(RecordArg, "burraco._records.Record | str")
 BURRACO_SHOWN_ARG(AnyArg, "object")  // only where any object is meaningful (==, in)
 // Private arguments of the pickle restorers (whatever __reduce__ wrote).
 BURRACO_SHOWN_ARG(PickledArg, "typing.Any")
@@ -210,6 +213,8 @@ BURRACO_SHOWN_ARG(OptPolicyArg, "Policy | typing.Literal['random', 'greedy', 'he
 BURRACO_SHOWN_RESULT(PolicyKindResult, "typing.Literal['builtin', 'native', 'python']")
 BURRACO_SHOWN_RESULT(RootStatsResult, "list[tuple[Move, int, int, float]]")
 BURRACO_SHOWN_RESULT(PlayoutTableResult, "dict[str, numpy.typing.NDArray[typing.Any]]")
+BURRACO_SHOWN_RESULT(RecordResult, "burraco._records.Record")
+BURRACO_SHOWN_RESULT(GameResult, "Game")
 BURRACO_SHOWN_RESULT(CardIterResult, "collections.abc.Iterator[Card]")
 BURRACO_SHOWN_RESULT(MoveIterResult, "collections.abc.Iterator[Move]")
 BURRACO_SHOWN_RESULT(MeldIterResult, "collections.abc.Iterator[Meld]")
@@ -355,25 +360,17 @@ BURRACO_CHECKED_CASTER(burraco_binding::PyMoveList)
 namespace burraco_binding {
 
 
-// The moves played, as a persistent stack of batches shared between copies: copy() shares the
-// head batch (O(1)); a game that owns its head batch alone appends to it and pops from it in
-// place, one that shares it starts a new batch (push) or clones it first (pop). Every 8th move of
-// a batch also keeps the state before it: pop() restores the nearest one and replays at most 7
-// moves. A move costs a vector append, not an allocation.
-struct HistoryBatch {
-  static constexpr std::size_t kCapacity = 512;
-  std::uint32_t depth = 0;  // moves before this batch
-  std::vector<Move> moves;
-  std::vector<std::shared_ptr<const GameState>> before;  // before[k]: the state before moves[8k]
-  std::shared_ptr<HistoryBatch> parent;
-};
+// A Python Game: the core's Game (burraco/history.hpp: the position, the rules, the history)
+// and a cache of the position's legal moves for the MoveLists handed out. The Game is a private
+// base, so that every change goes through the members below, which forget the cache.
+struct PyGame : private Game {
+  using Game::move_count;
+  using Game::moves;
+  using Game::rules;
+  using Game::start;
+  using Game::state;
+  using Game::turn_memory;
 
-struct PyGame {
-  static constexpr std::size_t kSnapshotEvery = 8;
-
-  GameState state;
-  RulesPtr rules;
-  std::shared_ptr<HistoryBatch> head;  // the batch holding the last move, or null
   // The legal moves of `state`, shared with the MoveLists handed out; null when not computed.
   std::shared_ptr<const std::vector<Move>> legal;
   // A Python loop asks for a new list every move. Two things are recycled while nobody else
@@ -384,23 +381,15 @@ struct PyGame {
   PyObject* list_object = nullptr;
 
   PyGame() = default;
-  PyGame(const GameState& s, RulesPtr r) : state(s), rules(std::move(r)) {}
-  PyGame(const PyGame& other) : state(other.state), rules(other.rules), head(other.head), legal(other.legal) {}
+  PyGame(const GameState& s, RulesPtr r) : Game(s, std::move(r)) {}
+  PyGame(const PyGame& other) : Game(other), legal(other.legal) {}
   PyGame(PyGame&& other) noexcept
-      : state(other.state), rules(std::move(other.rules)), head(std::move(other.head)),
-        legal(std::move(other.legal)), spare(std::move(other.spare)),
+      : Game(std::move(other)), legal(std::move(other.legal)), spare(std::move(other.spare)),
         list_object(std::exchange(other.list_object, nullptr)) {}
   PyGame& operator=(const PyGame&) = delete;
-  ~PyGame() {
-    Py_XDECREF(list_object);  // games are created and destroyed with the GIL held
-    // Release a long unshared chain iteratively rather than by nested destructors.
-    while (head && head.use_count() == 1) {
-      std::shared_ptr<HistoryBatch> parent = std::move(head->parent);
-      head = std::move(parent);
-    }
-  }
+  ~PyGame() { Py_XDECREF(list_object); }  // games are created and destroyed with the GIL held
 
-  std::size_t move_count() const { return head ? head->depth + head->moves.size() : 0; }
+  const Game& game() const { return *this; }
 
   const std::shared_ptr<const std::vector<Move>>& legal_list() {
     if (!legal) {
@@ -418,75 +407,27 @@ struct PyGame {
   // The state changed: forget its legal moves, keeping the vector if nothing else holds it.
   void forget_legal();
 
-  // The next move goes into a new batch (the head is shared with a copy, or full).
-  bool needs_batch() const {
-    return !head || head.use_count() > 1 || head->moves.size() >= HistoryBatch::kCapacity;
-  }
-  // A snapshot is kept before the next move.
-  bool next_needs_snapshot() const {
-    return needs_batch() || head->moves.size() % kSnapshotEvery == 0;
-  }
-
-  // Appends `m`, played from `before` (read only when a snapshot is due).
-  void record(const GameState& before, const Move& m) {
-    forget_legal();
-    if (needs_batch()) {
-      auto batch = std::make_shared<HistoryBatch>();
-      batch->depth = static_cast<std::uint32_t>(move_count());
-      batch->moves.reserve(64);
-      batch->parent = std::move(head);
-      head = std::move(batch);
-    }
-    if (head->moves.size() % kSnapshotEvery == 0)
-      head->before.push_back(std::make_shared<const GameState>(before));
-    head->moves.push_back(m);
-  }
-
-  // Plays `m` in place if legal, recording it; on error nothing changes.
-  MoveResult play(const Move& m) {
-    if (next_needs_snapshot()) {
-      const GameState before = state;
-      const MoveResult r = apply_move(state, *rules, m);
-      if (r.ok()) record(before, m);
-      return r;
-    }
-    const MoveResult r = apply_move(state, *rules, m);
-    if (r.ok()) record(state, m);  // no snapshot is due: `before` is not read
+  // The changes of Game, each forgetting the legal moves.
+  MoveResult push(const Move& m) {
+    const MoveResult r = Game::push(m);
+    if (r.ok()) forget_legal();
     return r;
   }
-
-  // Undoes the last move (precondition: head) and returns it.
-  Move undo() {
+  void record(const GameState& before, const Move& m) {
     forget_legal();
-    if (head.use_count() > 1) head = std::make_shared<HistoryBatch>(*head);  // copy on write
-    HistoryBatch& batch = *head;
-    const Move last = batch.moves.back();
-    batch.moves.pop_back();
-    const std::size_t k = batch.moves.size();  // index of the undone move in the batch
-    const std::size_t from = k / kSnapshotEvery * kSnapshotEvery;
-    state = *batch.before[k / kSnapshotEvery];
-    for (std::size_t i = from; i < k; ++i) apply_move(state, *rules, batch.moves[i]);
-    if (k == from) batch.before.pop_back();
-    if (batch.moves.empty()) {
-      std::shared_ptr<HistoryBatch> parent = std::move(batch.parent);
-      head = std::move(parent);
-    }
-    return last;
+    Game::record(before, m);
   }
-
-  // The position the history starts from (the state before the first move).
-  const GameState& start_state() const {
-    const HistoryBatch* b = head.get();
-    if (!b) return state;
-    while (b->parent) b = b->parent.get();
-    return *b->before.front();
+  Move pop() {
+    forget_legal();
+    return Game::pop();
   }
-
-  std::vector<Move> move_list() const {
-    std::vector<Move> out(move_count());
-    for (const HistoryBatch* b = head.get(); b; b = b->parent.get())
-      std::copy(b->moves.begin(), b->moves.end(), out.begin() + b->depth);
-    return out;
+  bool push_lay_offs(std::uint32_t index, std::vector<Card> cards) {
+    forget_legal();
+    return Game::push_lay_offs(index, std::move(cards));
+  }
+  void truncate(std::size_t count, const GameState& s) {
+    forget_legal();
+    Game::truncate(count, s);
   }
 };
 
@@ -517,17 +458,13 @@ int seat_arg(const PyGame& g, py::handle seat);
 // Plays a move, raising IllegalMoveError (nothing changed) if it is illegal (inline: push(move)
 // of the fast paths).
 inline void push_one(PyGame& g, const Move& m) {
-  const MoveResult r = g.play(m);
+  const MoveResult r = g.push(m);
   if (!r.ok()) {
     std::string why(move_error_text(r.error));
     if (r.meld_error != MeldError::Ok) why += ": " + std::string(meld_error_text(r.meld_error));
     illegal("illegal move '" + move_text(m) + "': " + why);
   }
 }
-// The positions of the game's current turn, for the policies' candidates.
-TurnMemory turn_memory(const PyGame& g);
-// Puts a game back to `state` with its first `count` moves.
-void rewind_game(PyGame& g, const GameState& state, std::size_t count);
 std::unique_ptr<PyGame> game_from_state_string(py::handle text);
 // An int in [lo, hi] of pickled data (`what` names its class), else InvalidStateError.
 int pickled_int(const char* what, py::handle v, long long lo, long long hi);

@@ -71,7 +71,7 @@ PyObject* fast_push_index(PyObject* self, PyObject* index) {
       illegal("push_index(" + quote(index) + "): expected an index 0.." +
               std::to_string(static_cast<long long>(list->size()) - 1) + " into the " +
               std::to_string(list->size()) + " legal moves");
-    g->play((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
+    g->push((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
     Py_RETURN_NONE;
   });
 }

@@ -1,6 +1,8 @@
 // burraco._core: one hand (Game), its moves (Move, MoveList) and its result (Result, SideResult).
 #include "binding.hpp"
 
+#include "burraco/record.hpp"
+
 #include <optional>
 #include <stdexcept>
 
@@ -67,24 +69,6 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
 }
 
 
-// "add 2 8h 9h": single lay-offs in some legal order (canonical order first, backtracking).
-bool push_lay_offs(PyGame& g, std::uint32_t index, std::vector<Card>& cards) {
-  if (cards.empty()) return true;
-  for (std::size_t i = 0; i < cards.size(); ++i) {
-    if (i && cards[i] == cards[i - 1]) continue;
-    Move m;
-    m.kind = MoveKind::Add;
-    m.index = index;
-    m.card = cards[i];
-    if (!g.play(m).ok()) continue;
-    std::vector<Card> rest = cards;
-    rest.erase(rest.begin() + static_cast<long>(i));
-    if (push_lay_offs(g, index, rest)) return true;
-    g.undo();
-  }
-  return false;
-}
-
 // A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
 std::uint64_t seed_arg(py::handle seed) {
   if (is_int(seed)) {
@@ -93,69 +77,6 @@ std::uint64_t seed_arg(py::handle seed) {
     PyErr_Clear();
   }
   notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
-}
-
-// The positions of the game's current turn for the policies' candidates (docs/search.md
-// "Candidates"), from its history: the snapshots are walked back, newest first, to the last change
-// of turn; the turn began at the position after it (or before the first move the game knows).
-TurnMemory turn_memory(const PyGame& g) {
-  const Rules& rules = *g.rules;
-  TurnMemory memory;
-  memory.begin(g.state, rules);
-  if (!memory.watching()) return memory;  // no move of this turn can repeat a position
-  struct Segment {
-    const HistoryBatch* batch;
-    std::size_t from, to;  // moves [from, to) of the batch, played from batch->before[from / 8]
-  };
-  std::vector<Segment> newer;  // the segments after the one holding the change, newest first
-  for (const HistoryBatch* b = g.head.get(); b; b = b->parent.get()) {
-    for (std::size_t k = b->before.size(); k-- > 0;) {
-      const std::size_t from = k * PyGame::kSnapshotEvery;
-      const std::size_t to = std::min(from + PyGame::kSnapshotEvery, b->moves.size());
-      GameState p = *b->before[k];
-      GameState start;
-      std::size_t start_at = to + 1;  // the first move of the turn in this segment, if found
-      for (std::size_t i = from; i < to; ++i) {
-        const int seat = p.turn;
-        apply_move(p, rules, b->moves[i]);
-        if (p.turn != seat) {
-          start = p;
-          start_at = i + 1;
-        }
-      }
-      if (start_at <= to) {
-        memory.remember(start);
-        for (std::size_t i = start_at; i < to; ++i) memory.follow(b->moves[i]);
-        for (auto it = newer.rbegin(); it != newer.rend(); ++it)
-          for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
-        return memory;
-      }
-      newer.push_back({b, from, to});
-    }
-  }
-  if (newer.empty()) return memory;  // no history: the turn is known from the current position
-  const Segment& first = newer.back();  // the oldest known position is in this turn
-  memory.remember(*first.batch->before[first.from / PyGame::kSnapshotEvery]);
-  for (auto it = newer.rbegin(); it != newer.rend(); ++it)
-    for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
-  return memory;
-}
-
-// Puts a game back to `state` with its first `count` moves (a playout that raised changes
-// nothing). The batches appended since are dropped; a batch the game owned is cut back in place.
-void rewind_game(PyGame& g, const GameState& state, std::size_t count) {
-  g.forget_legal();
-  while (g.head && g.head->depth >= count) {
-    std::shared_ptr<HistoryBatch> parent = g.head->parent;
-    g.head = std::move(parent);
-  }
-  if (g.head && g.move_count() > count) {
-    HistoryBatch& b = *g.head;
-    const std::size_t keep = count - b.depth;
-    b.moves.resize(keep);
-    b.before.resize((keep + PyGame::kSnapshotEvery - 1) / PyGame::kSnapshotEvery);
-  }
-  g.state = state;
 }
 
 py::tuple packet_view(const Packet& p, int decks) {
@@ -248,7 +169,7 @@ std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::han
     Move m;
     if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, g->rules->decks))
       state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
-    if (!g->play(m).ok())
+    if (!g->push(m).ok())
       state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
   }
   if (!py::isinstance<py::str>(state) || text_arg(state) != state_string(g->state, *g->rules))
@@ -256,12 +177,6 @@ std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::han
   return g;
 }
 
-
-bool same_game(const PyGame& a, const PyGame& b) {
-  return a.move_count() == b.move_count() && a.rules && b.rules &&
-         state_string(a.state, *a.rules) == state_string(b.state, *b.rules) &&
-         a.move_list() == b.move_list();
-}
 
 PyResult restore_result(py::handle reason, py::handle closing, py::handle sides, py::handle halves,
                         py::handle players) {
@@ -283,195 +198,9 @@ PyResult restore_result(py::handle reason, py::handle closing, py::handle sides,
   return r;
 }
 
-// ---- a game record as one JSON line -------------------------------------------------------------
-// Game._record_line() writes the text of json.dumps(game.record(), separators=(",", ":"))
-// (docs/records.md; `record` in src/burraco/_records.py is the definition it follows) without
-// building the record's dict: what a self-play shard writes for every hand.
-
-// `text` as a JSON string, as json.dumps writes it. The engine's texts (rules text, state
-// strings, notation) are ASCII; a byte outside ASCII would be a defect of the engine.
-void json_string(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t plain = 0;  // the start of the characters not yet written, none of them escaped
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
-    out.append(text.data() + plain, i - plain);
-    plain = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c >= 0x80) throw std::logic_error("a record text is not ASCII: " + std::string(text));
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
-  }
-  out.append(text.data() + plain, text.size() - plain);
-  out += '"';
-}
-
-// rules_text(rules), kept for the last rules of this thread: every hand of a shard has the same.
-const std::string& record_rules_text(const Rules& rules) {
-  thread_local std::optional<Rules> last;
-  thread_local std::string text;
-  if (!last || !(*last == rules)) {
-    text = rules_text(rules);
-    last = rules;
-  }
-  return text;
-}
-
-// The deck order that deals `start` (a fresh deal), by docs/game.md "Deal" read backwards, as
-// `_deck_of` in src/burraco/_records.py builds it; nullopt where that order has a gap (a hand
-// or packet short of its cards, no face-up card), which the deck argument of Game() refuses.
-std::optional<std::array<Card, kMaxDeck>> deck_of(const GameState& start, const Rules& rules, int& size) {
-  std::array<Card, kMaxDeck> order{};
-  int n = 0;
-  const int players = start.players;
-  std::array<std::vector<Card>, kMaxPlayers> hands;
-  for (int seat = 0; seat < players; ++seat)
-    start.hands[seat].for_each([&](Card c) { hands[seat].push_back(c); });
-  for (int position = 0; position < rules.hand_size * players; ++position) {
-    const auto& hand = hands[(start.first + position) % players];
-    const auto index = static_cast<std::size_t>(position / players);
-    if (index >= hand.size() || n >= kMaxDeck) return std::nullopt;
-    order[n++] = hand[index];
-  }
-  std::array<std::vector<Card>, kPackets> packets;
-  for (int k = 0; k < kPackets; ++k) {
-    const Packet& p = start.packets[k];
-    if (p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
-        p.status == PacketStatus::Seen)
-      p.set().for_each([&](Card c) { packets[k].push_back(c); });
-  }
-  std::array<int, kPackets> taken{};
-  auto pending = [&] {
-    for (int k = 0; k < kPackets; ++k)
-      if (taken[k] < rules.pozzetto_sizes[k]) return true;
-    return false;
-  };
-  while (pending()) {  // one card to each packet in turn
-    for (int k = 0; k < kPackets; ++k) {
-      if (taken[k] >= rules.pozzetto_sizes[k]) continue;
-      const auto index = static_cast<std::size_t>(taken[k]++);
-      if (index >= packets[k].size() || n >= kMaxDeck) return std::nullopt;
-      order[n++] = packets[k][index];
-    }
-  }
-  if (rules.initial_upcard) {
-    if (!start.top.valid() || n >= kMaxDeck) return std::nullopt;
-    order[n++] = start.top;
-  }
-  for (int i = start.stock_pos; i < start.stock_end; ++i) {
-    if (n >= kMaxDeck) return std::nullopt;
-    order[n++] = start.stock[i];
-  }
-  size = n;
-  return order;
-}
-
-// Whether `order[0, n)` is exactly the pack of these rules, each card as often as in it.
-bool is_full_pack(const Rules& rules, const std::array<Card, kMaxDeck>& order, int n) {
-  std::array<Card, kMaxDeck> full{};
-  const int size = unshuffled_deck(rules, full);
-  if (n != size) return false;
-  std::array<int, kKinds> want{}, have{};
-  for (int i = 0; i < n; ++i) {
-    ++want[full[i].index];
-    ++have[order[i].index];
-  }
-  return want == have;
-}
-
-std::string record_line(const PyGame& g) {
-  const Rules& rules = *g.rules;
-  const GameState& s = g.state;
-  const GameState& start = g.start_state();
-  const int units = rules.score_count();
-  // How the hand was dealt: the seed, else a deck order, else the start's state string. A deal
-  // is the start when their state strings are equal, which equal states are sure to be: the
-  // strings are only written when the states differ (the cost of a seeded hand's line was
-  // mostly its two state strings).
-  std::string start_text;
-  auto deals_start = [&](const GameState& dealt) {
-    if (dealt == start) return true;
-    if (start_text.empty()) start_text = state_string(start, rules);
-    return state_string(dealt, rules) == start_text;
-  };
-  enum class Source { Seed, Deck, Start } source = Source::Start;
-  std::array<Card, kMaxDeck> deck{};
-  int deck_size = 0;
-  if (s.has_seed && deals_start(deal_seeded(rules, s.seed, s.first, s.scores))) {
-    source = Source::Seed;
-  } else if (auto order = deck_of(start, rules, deck_size);
-             order && is_full_pack(rules, *order, deck_size) &&
-             deals_start(deal(rules, *order, s.first, s.scores))) {
-    source = Source::Deck;
-    deck = *order;
-  }
-  if (source == Source::Start && start_text.empty()) start_text = state_string(start, rules);
-  std::string out;
-  out.reserve(512 + 16 * g.move_count());
-  out += "{\"format\":\"burraco-record\",\"version\":1,\"rules\":";
-  json_string(out, record_rules_text(rules));
-  out += ",\"first\":" + std::to_string(s.first) + ",\"scores\":[";
-  for (int i = 0; i < units; ++i) out += (i ? "," : "") + std::to_string(s.scores[i]);
-  out += "],\"seed\":";
-  out += source == Source::Seed ? std::to_string(s.seed) : "null";
-  out += ",\"deck\":";
-  if (source == Source::Deck) {
-    std::string text;
-    for (int i = 0; i < deck_size; ++i) text += (i ? " " : "") + card_name(deck[i]);
-    json_string(out, text);
-  } else {
-    out += "null";
-  }
-  out += ",\"start\":";
-  if (source == Source::Start) json_string(out, start_text);
-  else out += "null";
-  out += ",\"moves\":[";
-  bool first_move = true;
-  for (const Move& m : g.move_list()) {
-    if (!first_move) out += ',';
-    first_move = false;
-    json_string(out, move_text(m));
-  }
-  out += "],\"result\":";
-  if (!s.over()) return out + "null}";
-  const HandResult r = score_hand(s, rules);
-  out += "{\"end_reason\":";
-  json_string(out, r.reason == EndReason::Closed           ? "closed"
-                   : r.reason == EndReason::StockExhausted ? "stock_exhausted"
-                                                           : "deadlock");
-  out += ",\"closing_side\":";
-  out += r.closing_side >= 0 ? std::to_string(r.closing_side) : "null";
-  out += ",\"sides\":[";
-  static constexpr const char* kFields[] = {"side", "melds", "bonuses", "closing",
-                                            "hand", "pozzetto", "cut", "total"};
-  for (int i = 0; i < r.side_count; ++i) {
-    out += i ? ",{" : "{";
-    const auto values = side_fields(r.sides[i]);
-    for (std::size_t f = 0; f < values.size(); ++f)
-      out += std::string(f ? ",\"" : "\"") + kFields[f] + "\":" + std::to_string(values[f]);
-    out += '}';
-  }
-  out += "],\"player_scores\":";
-  if (s.players == 3) {
-    out += '[';
-    for (int q = 0; q < 3; ++q) out += (q ? "," : "") + std::to_string(r.player_half_points[q]);
-    out += ']';
-  } else {
-    out += "null";
-  }
-  return out + "}}";
+// A function of the package (burraco.<module>.<name>), imported when first called.
+py::object package_function(const char* module, const char* name) {
+  return py::module_::import(module).attr(name);
 }
 
 void bind_game(py::module_& m) {
@@ -612,10 +341,13 @@ void bind_game(py::module_& m) {
 
   auto game = bound_class<PyGame>(m, "Game");
   game
-      .def(py::init([](RulesArg rules_obj, OptSeedArg seed, DeckArg deck, IntArg first,
+      .def(py::init([](RulesOrPresetArg rules_obj, OptSeedArg seed, DeckArg deck, IntArg first,
                        ScoresArg scores) {
              PyGame g;
-             g.rules = rules_from(rules_obj);
+             // A preset's name is read as Rules(name) reads it (an unknown one is refused there).
+             g.rules = py::isinstance<py::str>(rules_obj)
+                           ? RulesPtr(core_attr("Rules")(rules_obj).cast<std::shared_ptr<Rules>>())
+                           : rules_from(rules_obj);
              const Rules& rules = *g.rules;
              const std::string why = check_playable(rules);
              if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
@@ -641,12 +373,8 @@ void bind_game(py::module_& m) {
                } else {
                  notation_error("deck " + quote(deck) + ": expected a list of cards");
                }
-               std::array<Card, kMaxDeck> full{};
-               const int n = unshuffled_deck(rules, full);
-               std::array<int, kKinds> want{}, have{};
-               for (int i = 0; i < n; ++i) ++want[full[i].index];
-               for (Card c : cards) ++have[c.index];
-               if (static_cast<int>(cards.size()) != n || want != have)
+               const int n = rules.total_cards();
+               if (!is_full_pack(rules, cards.data(), static_cast<int>(cards.size())))
                  notation_error("deck: expected the " + std::to_string(n) +
                                 " cards of these rules' deck, each once, got " +
                                 std::to_string(cards.size()) + " cards that do not match");
@@ -672,7 +400,8 @@ void bind_game(py::module_& m) {
            }),
            py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
            py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none(),
-           "Deals a hand: Game(Rules('italian'), seed=7). The deal is fixed by the seed (a random "
+           "Deals a hand: Game(Rules('italian'), seed=7), or Game('italian-2p', seed=7) with a "
+           "preset's rules. The deal is fixed by the seed (a random "
            "one if None), or given as `deck`, the whole pack in dealing order; `first_player` is "
            "the seat to play first and `scores` the sides' scores before this hand (a match).")
       .def_static("from_state_string", [](StrArg state) { return game_from_state_string(state); },
@@ -694,7 +423,7 @@ void bind_game(py::module_& m) {
                illegal("push_index(" + quote(index) + "): expected an index 0.." +
                        std::to_string(static_cast<long long>(list->size()) - 1) +
                        " into the " + std::to_string(list->size()) + " legal moves");
-             g.play((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
+             g.push((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
            },
            py::arg("index"),
            "Plays legal_moves()[index] (docs/search.md); IllegalMoveError, nothing changed, if "
@@ -719,8 +448,7 @@ void bind_game(py::module_& m) {
                      if (!c) move_from(move, decks);
                      cards.push_back(*c);
                    }
-                   std::sort(cards.begin(), cards.end());
-                   if (!push_lay_offs(g, first.index, cards))
+                   if (!g.push_lay_offs(first.index, std::move(cards)))
                      illegal("illegal move " + quote(move) + ": no order of these lay-offs is legal");
                    return;
                  }
@@ -731,8 +459,8 @@ void bind_game(py::module_& m) {
            py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
       .def("pop",
            [](PyGame& g) {
-             if (!g.head) throw py::index_error("pop from a game with no moves");
-             return PyMove{g.undo()};
+             if (g.move_count() == 0) throw py::index_error("pop from a game with no moves");
+             return PyMove{g.pop()};
            },
            "Undoes the last move and returns it; IndexError if no move was played.")
       .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); },
@@ -742,35 +470,35 @@ void bind_game(py::module_& m) {
       .def("__deepcopy__", [](const PyGame& g, MemoArg) { return std::make_unique<PyGame>(g); })
       .def("__reduce__", [](const PyGame& g) -> ReduceResult {
         py::list moves;
-        for (const Move& mv : g.move_list()) moves.append(py::str(move_text(mv)));
+        for (const Move& mv : g.moves()) moves.append(py::str(move_text(mv)));
         return py::make_tuple(core_attr("_restore_game"),
-                              py::make_tuple(state_string(g.start_state(), *g.rules), moves,
+                              py::make_tuple(state_string(g.start(), *g.rules), moves,
                                              state_string(g.state, *g.rules)));
       })
       .def("_record_history", [](const PyGame& g) {
         py::list moves;
-        for (const Move& mv : g.move_list()) moves.append(py::str(move_text(mv)));
-        return py::make_tuple(state_string(g.start_state(), *g.rules), moves);
+        for (const Move& mv : g.moves()) moves.append(py::str(move_text(mv)));
+        return py::make_tuple(state_string(g.start(), *g.rules), moves);
       },
            "(the state string the history starts from, the moves' notation): what game.record() "
            "needs, read in one call instead of undoing every move from Python.")
       .def("_record_line", [](const PyGame& g) {
-        return py::make_tuple(py::str(record_line(g)), g.move_count());
+        return py::make_tuple(py::str(record_line(g.game())), g.move_count());
       },
            "(the game record as one line of JSON, its number of moves): the text of "
            "json.dumps(game.record(), separators=(',', ':')), written by the core without the "
            "record's dict; what a self-play shard writes for each hand.")
       .def("__eq__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
         if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(same_game(a, b.cast<const PyGame&>()));
+        return py::bool_(a.game() == b.cast<const PyGame&>().game());
       }, "Same position (state string) and same moves played, as chess.Board compares.")
       .def("__ne__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
         if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(!same_game(a, b.cast<const PyGame&>()));
+        return py::bool_(!(a.game() == b.cast<const PyGame&>().game()));
       })
       .def_property_readonly("moves", [](const PyGame& g) -> MovesResult {
         py::list out;
-        for (const Move& mv : g.move_list()) out.append(py::cast(PyMove{mv}));
+        for (const Move& mv : g.moves()) out.append(py::cast(PyMove{mv}));
         return out;
       },
            "The moves played so far, in order (a new list each time).")
@@ -858,7 +586,49 @@ void bind_game(py::module_& m) {
            "The score breakdown of the finished hand; IllegalMoveError while it goes on.")
       .def("__repr__", [](const PyGame& g) {
         return "Game.from_state_string('" + state_string(g.state, *g.rules) + "')";
-      });
+      })
+      // The board and the records are written once in Python for both engines (burraco._board,
+      // burraco._records: docs/architecture.md §1); the methods call them.
+      .def("__str__", [](py::object self) -> StrResult {
+        require_initialized<PyGame>(self);
+        return package_function("burraco._board", "game_str")(self);
+      },
+           "The table as text, as str(chess.Board) draws a board: stock, the pile in order, "
+           "pozzetti, melds, hands and whose turn (burraco._board.game_str; docs/cli.md \"The board\").")
+      .def("record", [](py::object self) -> RecordResult {
+        require_initialized<PyGame>(self);
+        return package_function("burraco._records", "record")(self, core_attr("Rules"), core_attr("Game"));
+      },
+           "The hand as a game record: a JSON-serialisable dict (docs/records.md). Fields: format "
+           "('burraco-record'), version (1), rules (the state string's rules text), first, scores "
+           "(at the start of the hand), how the hand was dealt (seed, else deck, else start: the "
+           "state string the history starts from), moves (notation) and result (None while the "
+           "hand goes on). Game.from_record replays it.")
+      .def_static("from_record", [](RecordArg data) -> GameResult {
+        return package_function("burraco._records", "from_record")(core_attr("Game"), core_attr("Rules"), data);
+      }, py::arg("data"), py::pos_only(),
+           "The game of a record (a dict, or one JSON line): dealt as it says, its moves replayed, "
+           "so that the state string and the history (moves, pop()) are the recorded game's. "
+           "Refuses a bad record, quoting the bad part: InvalidNotationError (not JSON, unknown "
+           "format or version, a missing field or one of the wrong type, a move that is not a "
+           "move), IllegalMoveError (an illegal move, by its number from 1), InvalidStateError (a "
+           "deck that is not the full pack; a seed, deck or start that disagree; a recorded result "
+           "the replay does not give).")
+      .def("to_json", [](py::object self, OptIntArg player, OptIntArg indent) -> StrResult {
+        require_initialized<PyGame>(self);
+        return package_function("burraco._records", "to_json")(self, player, indent);
+      }, py::arg("player") = py::none(), py::kw_only(), py::arg("indent") = py::none(),
+           "The hand as JSON text (docs/records.md \"JSON views\"). player=k: what seat k may see, "
+           "built from observation(k) (own hand; other hands as sizes and known cards; melds, "
+           "pile, stock size, packets without hidden cards; the legal moves when k is to act; the "
+           "observation string). player=None: the whole state, with the state string, which "
+           "Game.from_json restores. indent is passed to json.dumps.")
+      .def_static("from_json", [](StrArg text) -> GameResult {
+        return package_function("burraco._records", "from_json")(core_attr("Game"), text);
+      }, py::arg("text"), py::pos_only(),
+           "The game of a full JSON view (game.to_json()), no history. A player's view is refused "
+           "(InvalidStateError: it hides cards), and so is a view whose fields contradict its "
+           "state string (InvalidStateError, quoting the field).");
   bind_game_search(game);
 
   bound_class<PyMoveList>(m, "MoveList")

@@ -169,7 +169,7 @@ void bind_game_search(py::class_<PyGame>& game) {
              const std::uint64_t seed_value = seed_arg(seed);
              const std::string shown = "playout(" + policy_repr(p) + ", " + quote(seed) + "): ";
              std::vector<Move> buffer;
-             TurnMemory memory = turn_memory(g);
+             TurnMemory memory = g.turn_memory();
              const GameState start = g.state;
              const std::size_t count = g.move_count();
              if (!p.hook) {  // a built-in policy: played in place, the GIL held (no Python runs)
@@ -177,7 +177,7 @@ void bind_game_search(py::class_<PyGame>& game) {
                  return playout(g.state, *g.rules, p.policy, seed_value, buffer, memory,
                                 [&](const GameState& before, const Move& move) { g.record(before, move); });
                } catch (const StateError&) {
-                 rewind_game(g, start, count);
+                 g.truncate(count, start);
                  raise_loop_failure(std::current_exception(), shown, " (the game is left as it was)");
                }
              }
@@ -228,7 +228,7 @@ void bind_game_search(py::class_<PyGame>& game) {
                state_error("policy_move: the hand is not over but has no legal move: state '" +
                            state_string(g.state, *g.rules) + "'");
              // The candidates of the first move of playout(policy, seed) from here.
-             TurnMemory memory = turn_memory(g);
+             TurnMemory memory = g.turn_memory();
              const std::vector<Move> moves = memory.candidates(g.state, *g.rules, buffer);
              const GameState state = g.state;  // another thread may push once the GIL is released
              const RulesPtr rules = g.rules;

@@ -40,6 +40,8 @@
 
 using namespace burraco;
 
+int check_game_history();  // game_history_check.cpp
+
 namespace {
 
 int failures = 0;
@@ -1409,6 +1411,7 @@ int main() {
   check_match_pair();
   check_vecenv();
   check_fuzz_corpus();
+  failures += check_game_history();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);

@@ -43,13 +43,6 @@ from ._errors import (
     PolicyError,
 )
 
-from . import _board
-
-# str(game) draws the table, as str(chess.Board) does (docs/cli.md "The board"); repr stays the
-# constructor call.
-setattr(Game, "__str__", _board.game_str)  # setattr: the stub keeps object.__str__'s type
-
-
 
 def get_include() -> str:
     """The folder of the native policy interface (docs/native.md): ``burraco/policy.h`` for C and

@@ -241,5 +241,6 @@ def draw(
 
 
 def game_str(game: Any) -> str:
-    """``str(game)`` of both engines' ``Game``: :func:`draw`, the full view, no title."""
+    """``str(game)`` of both engines' ``Game`` (the reference's ``__str__`` and the core's, in
+    cpp/bindings/game.cpp, call it): :func:`draw`, the full view, no title."""
     return draw(game)

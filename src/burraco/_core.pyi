@@ -501,11 +501,12 @@ class Game(metaclass=_Pybind11Type):
     def __reduce__(self) -> tuple[Any, ...]: ...
     def _record_history(self) -> tuple[str, list[str]]: ...  # game.record()'s start state and moves
     def _record_line(self) -> tuple[str, int]: ...  # json.dumps(game.record()) compact, and its moves
-    # A seed or an explicit deck order (never both); neither: a seed from os.urandom.
+    # A seed or an explicit deck order (never both); neither: a seed from os.urandom. The rules
+    # may be given as a preset's name: Game('italian-2p') is Game(Rules('italian-2p')).
     @overload
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | _Preset | None = None,
         *,
         seed: int | None = None,
         first_player: int = 0,
@@ -514,7 +515,7 @@ class Game(metaclass=_Pybind11Type):
     @overload
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | _Preset | None = None,
         *,
         seed: None = None,
         deck: str | Iterable[_CardLike],
@@ -591,14 +592,15 @@ class Game(metaclass=_Pybind11Type):
     def end_reason(self) -> _EndReason | None: ...
     def result(self) -> Result: ...
     def __repr__(self) -> str: ...
-    # Game records and JSON views (docs/records.md): Python functions that burraco._records
-    # installs on this class when the package is imported.
+    # The board (burraco._board.game_str) and the records and JSON views (burraco._records,
+    # docs/records.md): the methods call the package's Python, written once for both engines.
+    def __str__(self) -> str: ...
     def record(self) -> Record: ...
-    @classmethod
-    def from_record(cls, data: Record | str, /) -> Game: ...
+    @staticmethod
+    def from_record(data: Record | str, /) -> Game: ...
     def to_json(self, player: int | None = None, *, indent: int | None = None) -> str: ...
-    @classmethod
-    def from_json(cls, text: str, /) -> Game: ...
+    @staticmethod
+    def from_json(text: str, /) -> Game: ...
 
 class Observation(metaclass=_Pybind11Type):
     def __reduce__(self) -> tuple[Any, ...]: ...

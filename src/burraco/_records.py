@@ -11,8 +11,8 @@ and docs/search.md; the engine-specific classes (``Game``, ``Rules``) are passed
 * ``game.to_json(player=k)``: what seat k may see, built from ``game.observation(k)``;
   ``game.to_json()``: the whole state; ``Game.from_json(text)`` restores the latter.
 
-The core's ``Game`` gets these methods here, at import (``setattr`` on the pybind11 class); the
-reference's ``Game`` defines them as one-line calls into this module.
+Both engines' ``Game`` define these methods as one-line calls into this module (the core's in
+cpp/bindings/game.cpp).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import os
 import re
 import reprlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeVar, Union, cast
 
 if TYPE_CHECKING:
@@ -1007,69 +1007,3 @@ def from_json(game_class: _GameClass[_G], text: object) -> _G:
                 f"JSON view field {key}={_short(data[key], 200)} contradicts its state string "
                 f"(which gives {_short(expected[key], 200)})")
     return game
-
-
-# --- the core's Game ---------------------------------------------------------------------------
-
-
-def _install_on_core() -> None:
-    """Give ``burraco._core.Game`` the methods ``record``, ``to_json`` and the classmethods
-    ``from_record``, ``from_json`` (pybind11 classes accept Python attributes)."""
-    from . import _core
-
-    core_game = cast(_GameClass[_Game], _core.Game)
-    core_rules = cast(_RulesClass, _core.Rules)
-
-    def game_record(self: _Game) -> Record:
-        return record(self, core_rules, core_game)
-
-    def game_from_record(cls: type[object], data: Record | str, /) -> _Game:
-        return from_record(cast(_GameClass[_Game], cls), core_rules, data)
-
-    def game_to_json(self: _Game, player: int | None = None, *,
-                     indent: int | None = None) -> str:
-        return to_json(self, player, indent)
-
-    def game_from_json(cls: type[object], text: str, /) -> _Game:
-        return from_json(cast(_GameClass[_Game], cls), text)
-
-    functions: list[tuple[str, Callable[..., object], str, bool]] = [
-        ("record", game_record, RECORD_DOC, False),
-        ("from_record", game_from_record, FROM_RECORD_DOC, True),
-        ("to_json", game_to_json, TO_JSON_DOC, False),
-        ("from_json", game_from_json, FROM_JSON_DOC, True),
-    ]
-    for name, function, doc, is_classmethod in functions:
-        function.__name__ = name
-        function.__qualname__ = f"Game.{name}"
-        function.__doc__ = doc
-        setattr(_core.Game, name, classmethod(function) if is_classmethod else function)
-
-
-RECORD_DOC = """The hand as a game record: a JSON-serialisable dict (docs/records.md).
-
-Fields: ``format`` ('burraco-record'), ``version`` (1), ``rules`` (the state string's rules
-text), ``first``, ``scores`` (at the start of the hand), how the hand was dealt (``seed``, else
-``deck``, else ``start``: the state string the history starts from), ``moves`` (notation) and
-``result`` (None while the hand goes on). ``Game.from_record`` replays it."""
-
-FROM_RECORD_DOC = """The game of a record (a dict, or one JSON line): dealt as it says, its moves
-replayed, so that the state string and the history (``moves``, ``pop()``) are the recorded game's.
-Refuses a bad record, quoting the bad part: InvalidNotationError (not JSON, unknown format or
-version, a missing field or one of the wrong type, a move that is not a move), IllegalMoveError
-(an illegal move, by its number from 1), InvalidStateError (a deck that is not the full pack; a
-seed, deck or start that disagree; a recorded result the replay does not give)."""
-
-TO_JSON_DOC = """The hand as JSON text (docs/records.md "JSON views").
-
-``player=k``: what seat k may see, built from ``observation(k)`` (own hand; other hands as sizes
-and known cards; melds, pile, stock size, packets without hidden cards; the legal moves when k is
-to act; the observation string). ``player=None``: the whole state, with the state string, which
-``Game.from_json`` restores. ``indent`` is passed to ``json.dumps``."""
-
-FROM_JSON_DOC = """The game of a full JSON view (``game.to_json()``), no history. A player's view
-is refused (InvalidStateError: it hides cards), and so is a view whose fields contradict its
-``state`` string (InvalidStateError, quoting the field)."""
-
-
-_install_on_core()

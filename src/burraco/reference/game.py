@@ -80,14 +80,18 @@ class Game(Initialized, fields=("_history", "_lock", "_setup", "_state")):
     opening minimum.
     """
 
-    def __init__(self, rules: Rules | None = None, seed: int | None = None, deck: object = None,
-                 first_player: int = 0, scores: Iterable[int] | None = None) -> None:
-        """Deal a hand under ``rules`` (default ``Rules()``) from ``seed`` or ``deck`` (see the
-        class); bad arguments raise InvalidNotationError quoting them."""
+    def __init__(self, rules: Rules | str | None = None, seed: int | None = None,
+                 deck: object = None, first_player: int = 0,
+                 scores: Iterable[int] | None = None) -> None:
+        """Deal a hand under ``rules`` (default ``Rules()``; a preset's name is ``Rules(name)``)
+        from ``seed`` or ``deck`` (see the class); bad arguments raise InvalidNotationError
+        quoting them."""
         if rules is None:
             rules = Rules()
+        elif isinstance(rules, str):
+            rules = Rules(rules)
         if not isinstance(rules, Rules):
-            raise InvalidNotationError(f"{rules!r} is not a Rules")
+            raise InvalidNotationError(f"{rules!r} is not a Rules or a preset's name")
         check_supported(rules)
         players = rules.players
         if isinstance(first_player, bool) or not isinstance(first_player, int) \

@@ -1,0 +1,148 @@
+// burraco — a hand being played and its history (burraco/history.hpp).
+#include "burraco/history.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "burraco/turn_memory.hpp"
+
+namespace burraco {
+
+void Game::new_batch() {
+  auto batch = std::make_shared<HistoryBatch>();
+  batch->depth = static_cast<std::uint32_t>(move_count());
+  batch->moves.reserve(64);
+  batch->parent = std::move(head_);
+  head_ = std::move(batch);
+}
+
+Move Game::pop() {
+  if (head_.use_count() > 1) head_ = std::make_shared<HistoryBatch>(*head_);  // copy on write
+  HistoryBatch& batch = *head_;
+  const Move last = batch.moves.back();
+  batch.moves.pop_back();
+  const std::size_t k = batch.moves.size();  // index of the undone move in the batch
+  const std::size_t from = k / kSnapshotEvery * kSnapshotEvery;
+  state = *batch.before[k / kSnapshotEvery];
+  for (std::size_t i = from; i < k; ++i) apply_move(state, *rules, batch.moves[i]);
+  if (k == from) batch.before.pop_back();
+  if (batch.moves.empty()) {
+    std::shared_ptr<HistoryBatch> parent = std::move(batch.parent);
+    head_ = std::move(parent);
+  }
+  return last;
+}
+
+bool Game::push_lay_offs(std::uint32_t index, std::vector<Card> cards) {
+  if (cards.empty()) return true;
+  std::sort(cards.begin(), cards.end());
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    if (i && cards[i] == cards[i - 1]) continue;
+    Move m;
+    m.kind = MoveKind::Add;
+    m.index = index;
+    m.card = cards[i];
+    if (!push(m).ok()) continue;
+    std::vector<Card> rest = cards;
+    rest.erase(rest.begin() + static_cast<long>(i));
+    if (push_lay_offs(index, std::move(rest))) return true;
+    pop();
+  }
+  return false;
+}
+
+void Game::truncate(std::size_t count, const GameState& s) {
+  while (head_ && head_->depth >= count) {
+    std::shared_ptr<HistoryBatch> parent = head_->parent;
+    head_ = std::move(parent);
+  }
+  if (head_ && move_count() > count) {
+    if (head_.use_count() > 1) head_ = std::make_shared<HistoryBatch>(*head_);  // copy on write
+    HistoryBatch& b = *head_;
+    const std::size_t keep = count - b.depth;
+    b.moves.resize(keep);
+    b.before.resize((keep + kSnapshotEvery - 1) / kSnapshotEvery);
+  }
+  state = s;
+}
+
+std::vector<Move> Game::moves() const {
+  std::vector<Move> out(move_count());
+  for (const HistoryBatch* b = head_.get(); b; b = b->parent.get())
+    std::copy(b->moves.begin(), b->moves.end(), out.begin() + b->depth);
+  return out;
+}
+
+const GameState& Game::start() const {
+  const HistoryBatch* b = head_.get();
+  if (!b) return state;
+  while (b->parent) b = b->parent.get();
+  return *b->before.front();
+}
+
+// The snapshots are walked back, newest first, to the last change of turn; the turn began at
+// the position after it (or before the first move the game knows).
+TurnMemory Game::turn_memory() const {
+  const Rules& r = *rules;
+  TurnMemory memory;
+  memory.begin(state, r);
+  if (!memory.watching()) return memory;  // no move of this turn can repeat a position
+  struct Segment {
+    const HistoryBatch* batch;
+    std::size_t from, to;  // moves [from, to) of the batch, played from batch->before[from / 8]
+  };
+  std::vector<Segment> newer;  // the segments after the one holding the change, newest first
+  auto follow_newer = [&] {
+    for (auto it = newer.rbegin(); it != newer.rend(); ++it)
+      for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
+  };
+  for (const HistoryBatch* b = head_.get(); b; b = b->parent.get()) {
+    for (std::size_t k = b->before.size(); k-- > 0;) {
+      const std::size_t from = k * kSnapshotEvery;
+      const std::size_t to = std::min(from + kSnapshotEvery, b->moves.size());
+      GameState p = *b->before[k];
+      GameState turn_start;
+      std::size_t start_at = to + 1;  // the first move of the turn in this segment, if found
+      for (std::size_t i = from; i < to; ++i) {
+        const int seat = p.turn;
+        apply_move(p, r, b->moves[i]);
+        if (p.turn != seat) {
+          turn_start = p;
+          start_at = i + 1;
+        }
+      }
+      if (start_at <= to) {
+        memory.remember(turn_start);
+        for (std::size_t i = start_at; i < to; ++i) memory.follow(b->moves[i]);
+        follow_newer();
+        return memory;
+      }
+      newer.push_back({b, from, to});
+    }
+  }
+  if (newer.empty()) return memory;  // no history: the turn is known from the current position
+  const Segment& first = newer.back();  // the oldest known position is in this turn
+  memory.remember(*first.batch->before[first.from / kSnapshotEvery]);
+  follow_newer();
+  return memory;
+}
+
+bool operator==(const Game& a, const Game& b) {
+  return a.move_count() == b.move_count() && a.rules && b.rules &&
+         state_string(a.state, *a.rules) == state_string(b.state, *b.rules) &&
+         a.moves() == b.moves();
+}
+
+bool is_full_pack(const Rules& rules, const Card* cards, int n) {
+  std::array<Card, kMaxDeck> full{};
+  const int size = unshuffled_deck(rules, full);
+  if (n != size) return false;
+  std::array<int, kKinds> want{}, have{};
+  for (int i = 0; i < n; ++i) {
+    ++want[full[i].index];
+    ++have[cards[i].index];
+  }
+  return want == have;
+}
+
+}  // namespace burraco

@@ -1,0 +1,168 @@
+// burraco_selftest: a whole hand played, undone and recorded through burraco::Game
+// (burraco/history.hpp, burraco/record.hpp) with no Python: push and pop give back every position
+// passed, copies share a history and then go their own ways, truncate cuts a history back, the
+// lay-off sugar finds a legal order, the turn memory matches one kept move by move, and the record
+// line holds the deal, the moves and the result.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "burraco/history.hpp"
+#include "burraco/record.hpp"
+#include "burraco/rng.hpp"
+#include "burraco/rules.hpp"
+#include "burraco/turn_memory.hpp"
+
+using namespace burraco;
+
+namespace {
+
+int failures = 0;
+#define GAME_CHECK(cond)                                                                       \
+  do {                                                                                         \
+    if (!(cond) && ++failures <= 20)                                                           \
+      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
+  } while (0)
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The policies' candidates from a memory, as move texts (TurnMemory has no equality).
+std::vector<std::string> candidates(TurnMemory memory, const Game& game) {
+  std::vector<Move> legal;
+  legal_moves(game.state, *game.rules, legal);
+  std::vector<std::string> out;
+  for (const Move& m : memory.candidates(game.state, *game.rules, legal)) out.push_back(move_text(m));
+  return out;
+}
+
+void check_hand(const char* preset, std::uint64_t seed) {
+  const auto rules = std::make_shared<const Rules>(*preset_rules(preset));
+  const GameState dealt = deal_seeded(*rules, seed, 0, {});
+  Game game(dealt, rules);
+  GAME_CHECK(game.move_count() == 0 && &game.start() == &game.state);
+  // Play to the end, choosing at random, keeping every position and a turn memory move by move.
+  Rng rng(seed);
+  std::vector<GameState> positions{game.state};
+  std::vector<Move> played, legal;
+  TurnMemory kept;
+  kept.begin(game.state, *rules);
+  Game copy_at_half;
+  while (!game.state.over()) {
+    legal_moves(game.state, *rules, legal);
+    GAME_CHECK(!legal.empty());
+    if (legal.empty()) return;
+    const Move m = legal[rng.bounded(legal.size())];
+    const int seat = game.state.turn;
+    kept.before(game.state, m);
+    GAME_CHECK(game.push(m).ok());
+    kept.played(game.state, *rules, m, seat);
+    played.push_back(m);
+    positions.push_back(game.state);
+    if (played.size() % 7 == 3)
+      GAME_CHECK(candidates(game.turn_memory(), game) == candidates(kept, game));
+    if (played.size() == 40) copy_at_half = game;
+  }
+  GAME_CHECK(game.move_count() == played.size() && game.moves() == played);
+  GAME_CHECK(game.start() == dealt);
+  // An illegal move changes nothing.
+  Move draw;
+  GAME_CHECK(!game.push(draw).ok() && game.move_count() == played.size());
+
+  // The record line: the seed deals the start; every move in order; the result.
+  const std::string line = record_line(game);
+  GAME_CHECK(line.rfind("{\"format\":\"burraco-record\",\"version\":1,\"rules\":\"" +
+                            rules_text(*rules) + "\"", 0) == 0);
+  GAME_CHECK(contains(line, ",\"seed\":" + std::to_string(seed) + ",\"deck\":null,\"start\":null,"));
+  std::string moves = "\"moves\":[";
+  for (std::size_t i = 0; i < played.size(); ++i) moves += (i ? ",\"" : "\"") + move_text(played[i]) + "\"";
+  GAME_CHECK(contains(line, moves + "],\"result\":{\"end_reason\":"));
+  const HandResult result = score_hand(game.state, *rules);
+  GAME_CHECK(contains(line, "\"total\":" + std::to_string(result.sides[0].total)));
+  GAME_CHECK(line.size() >= 2 && line.compare(line.size() - 2, 2, "}}") == 0);
+
+  // The copy made at move 40 shares that history and goes its own way.
+  if (played.size() > 40) {
+    GAME_CHECK(copy_at_half.move_count() == 40 && copy_at_half.state == positions[40]);
+    const Move undone = copy_at_half.pop();
+    GAME_CHECK(undone == played[39] && copy_at_half.state == positions[39]);
+    GAME_CHECK(game.move_count() == played.size() && game.state == positions.back());
+    // A record line while the hand goes on: no result.
+    GAME_CHECK(contains(record_line(copy_at_half), "],\"result\":null}"));
+  }
+
+  // Pop back to the deal: every position comes back; then truncate a replayed history.
+  Game replay = game;
+  for (std::size_t n = played.size(); n-- > 0;) {
+    const Move undone = game.pop();
+    GAME_CHECK(undone == played[n] && game.state == positions[n] && game.move_count() == n);
+  }
+  GAME_CHECK(game.state == dealt && game.moves().empty());
+  GAME_CHECK(replay.move_count() == played.size() && replay.state == positions.back());
+  const std::size_t keep = played.size() / 3;
+  replay.truncate(keep, positions[keep]);
+  GAME_CHECK(replay.move_count() == keep && replay.state == positions[keep]);
+  for (std::size_t i = keep; i < played.size(); ++i) GAME_CHECK(replay.push(played[i]).ok());
+  GAME_CHECK(replay.state == positions.back() && replay.moves() == played);
+  Game again(dealt, rules);
+  for (const Move& m : played) again.push(m);
+  GAME_CHECK(again == replay && record_line(again) == line);
+
+  // A game that starts from a position other than a deal is recorded by its state string.
+  Game later(positions[played.size() / 2], rules);
+  GAME_CHECK(contains(record_line(later), ",\"seed\":null,\"deck\":null,\"start\":\"" +
+                                               state_string(later.state, *rules) + "\""));
+}
+
+// "add 0 ..." with several cards: the first legal order of single lay-offs, or nothing changed.
+void check_lay_offs() {
+  const auto rules = std::make_shared<const Rules>(*preset_rules("italian"));
+  Game game(deal_seeded(*rules, 5, 0, {}), rules);
+  std::vector<Move> legal;
+  // Play until the seat to act has a meld on the table and a card it may lay off on it.
+  Rng rng(5);
+  for (int guard = 0; guard < 2000 && !game.state.over(); ++guard) {
+    legal_moves(game.state, *rules, legal);
+    std::vector<Card> lay_offs;
+    for (const Move& m : legal)
+      if (m.kind == MoveKind::Add && m.index == 0) lay_offs.push_back(m.card);
+    if (lay_offs.size() >= 2) {
+      const GameState before = game.state;
+      const std::size_t count = game.move_count();
+      std::vector<Card> two{lay_offs.back(), lay_offs.front()};
+      if (game.push_lay_offs(0, two)) {
+        GAME_CHECK(game.move_count() == count + 2);
+        GAME_CHECK(game.pop().kind == MoveKind::Add && game.pop().kind == MoveKind::Add);
+        GAME_CHECK(game.state == before);
+      } else {
+        GAME_CHECK(game.move_count() == count && game.state == before);
+      }
+      // A card the hand does not hold: no order is legal, and nothing changes.
+      Card absent = Card::joker();
+      for (int k = 0; k < kKinds; ++k)
+        if (game.state.hands[game.state.turn].count(Card(static_cast<std::uint8_t>(k))) == 0) {
+          absent = Card(static_cast<std::uint8_t>(k));
+          break;
+        }
+      GAME_CHECK(!game.push_lay_offs(0, {lay_offs.front(), absent}));
+      GAME_CHECK(game.move_count() == count && game.state == before);
+      return;
+    }
+    game.push(legal[rng.bounded(legal.size())]);
+  }
+  const bool reached_two_lay_offs = false;  // every seeded hand reaches one long before
+  GAME_CHECK(reached_two_lay_offs);
+}
+
+}  // namespace
+
+// Called by selftest.cpp's main; returns the number of failed checks.
+int check_game_history() {
+  for (const char* preset : {"italian", "italian-2p", "italian-3p", "online-2p", "brazilian"})
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) check_hand(preset, seed);
+  check_lay_offs();
+  std::printf("selftest: burraco::Game played, popped and recorded 15 hands\n");
+  return failures;
+}
