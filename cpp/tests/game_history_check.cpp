@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "burraco/history.hpp"
@@ -38,7 +39,7 @@ std::vector<std::string> candidates(TurnMemory memory, const Game& game) {
   return out;
 }
 
-void check_hand(const char* preset, std::uint64_t seed) {
+void check_hand(std::string_view preset, std::uint64_t seed) {
   const auto rules = std::make_shared<const Rules>(*preset_rules(preset));
   const GameState dealt = deal_seeded(*rules, seed, 0, {});
   Game game(dealt, rules);
@@ -160,9 +161,9 @@ void check_lay_offs() {
 
 // Called by selftest.cpp's main; returns the number of failed checks.
 int check_game_history() {
-  for (const char* preset : {"italian", "italian-2p", "italian-3p", "online-2p", "brazilian"})
+  for (const auto& preset : kPresetNames)  // every preset of the table (rules.hpp)
     for (std::uint64_t seed = 1; seed <= 3; ++seed) check_hand(preset, seed);
   check_lay_offs();
-  std::printf("selftest: burraco::Game played, popped and recorded 15 hands\n");
+  std::printf("selftest: burraco::Game played, popped and recorded %zu hands\n", 3 * kPresetNames.size());
   return failures;
 }

@@ -213,7 +213,7 @@ def color_option(sub: argparse.ArgumentParser) -> None:
 def rules_options(sub: argparse.ArgumentParser, default: str | None = "italian") -> None:
     from .._core import Rules  # the presets are the engine's
 
-    sub.add_argument("--preset", default=default, metavar="PRESET", choices=Rules.PRESETS,
+    sub.add_argument("--preset", default=default, metavar="PRESET",
                      help=f"rules preset: {', '.join(Rules.PRESETS)} (default: {default})")
     sub.add_argument("--players", type=int, metavar="N",
                      help="override the preset's number of players (2, 3, 4, or 6 with "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .._errors import InvalidNotationError
 from ._blank import Initialized
@@ -27,8 +27,35 @@ from .rng import Xoshiro256StarStar, check_seed, shuffle
 from .rules import Rules
 from .state import _unshuffled_deck, side_slots
 
-if TYPE_CHECKING:
-    from .game import Game
+
+
+class ObservedGame(Protocol):
+    """What :func:`observe` reads of a game: the public accessors of :class:`.game.Game` (this
+    module sits below the game, which it never imports, not even for the type checker)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def discard_pile(self) -> Cards: ...
+    @property
+    def top_discard(self) -> Card | None: ...
+    @property
+    def stock_size(self) -> int: ...
+    @property
+    def pozzetti(self) -> tuple[tuple[str, int | None, Cards], ...]: ...
+    def hand(self, player: int) -> Cards: ...
+    def known(self, player: int) -> Cards: ...
+    def side_of(self, player: int) -> int: ...
+    def melds(self, side: int) -> Melds: ...
+    def state_string(self) -> str: ...
 
 __all__ = ["Observation", "determinized_state_string", "observe", "unseen_cards"]
 
@@ -243,7 +270,7 @@ def _observation_from_slots(values: dict[str, object]) -> Observation:
     return observation
 
 
-def observe(game: Game, player: int) -> Observation:
+def observe(game: ObservedGame, player: int) -> Observation:
     """``game.observation(player)``: read off the game's public accessors and its state string,
     then mask what ``player`` may not see (InvalidNotationError for a bad player)."""
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
