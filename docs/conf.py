@@ -41,7 +41,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(gymnasium|pyspiel|starlette|open_spiel)\b.*"),
     ("py:(func|class)", r"gymnasium\..*"),
     # Private names that public signatures mention (aliases, a server-side class).
-    ("py:class", r"Json|PolicyLike|GameParameter|_records\.Record|burraco\._records\._Game"),
+    ("py:class", r"Json|PolicyLike|GameParameter|(burraco\.)?_records\.Record|burraco\._records\._Game"),
     ("py:class", r"burraco\.server\._table\.Table|burraco\.envs\.openspiel\._Observer"),
     # The reference engine's module-private helpers, named in its Game's docstrings.
     ("py:(func|data)", r"(policies|actions)\.[a-z_A-Z]+"),
