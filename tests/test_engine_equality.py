@@ -19,6 +19,10 @@ SAME = [
     ("Meld", ("Jk 5d 6d",)),
     ("Meld", ("Qc Qd Qh 2s",)),
     ("Meld", ("3h 4h 5h 6h 7h 8h 9h",)),
+    ("Move", ("draw",)),
+    ("Move", ("meld 5h 6h 7h",)),
+    ("Move", ("add 2 8h",)),
+    ("Move", ("discard Jk",)),
 ]
 
 
@@ -51,6 +55,8 @@ def test_every_card_kind_hashes_alike():
         ("Cards", "5h 6h", "5h 6h 6h"),
         ("Cards", "5h", ""),
         ("Meld", "Jk 5d 6d", "4d 5d 6d"),
+        ("Move", "add 2 8h", "add 1 8h"),
+        ("Move", "discard Qh", "discard Qs"),
     ],
 )
 def test_values_that_print_differently_differ_both_ways(name, ours, theirs):
@@ -68,9 +74,9 @@ def test_melds_under_rules_that_print_differently_differ():
     assert a == same and same == a and hash(a) == hash(same)
 
 
-@pytest.mark.parametrize("name", ["Card", "Cards", "Meld"])
+@pytest.mark.parametrize("name", ["Card", "Cards", "Meld", "Move"])
 def test_other_objects_stay_unequal(name, engine):
-    value = getattr(engine, name)("Jk 5d 6d" if name != "Card" else "Jk")
+    value = getattr(engine, name)({"Card": "Jk", "Move": "meld Jk 5d 6d"}.get(name, "Jk 5d 6d"))
     assert value != str(value) and str(value) != value
     assert value != 0 and value is not None
 

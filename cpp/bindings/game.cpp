@@ -235,11 +235,15 @@ void bind_game(py::module_& m) {
            "for the other kinds.")
       .def("__str__", [](const PyMove& m) { return move_text(m.move); })
       .def("__repr__", [](const PyMove& m) { return "Move('" + move_text(m.move) + "')"; })
-      .def("__eq__", [](const PyMove& a, AnyArg b) {
-        return py::isinstance<PyMove>(b) && a.move == b.cast<const PyMove&>().move;
+      // Another class answers for itself (NotImplemented): burraco.reference's Move compares
+      // equal to this one when both print the same (docs/api.md "Both engines").
+      .def("__eq__", [](const PyMove& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<PyMove>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(a.move == b.cast<const PyMove&>().move);
       })
-      .def("__ne__", [](const PyMove& a, AnyArg b) {
-        return !(py::isinstance<PyMove>(b) && a.move == b.cast<const PyMove&>().move);
+      .def("__ne__", [](const PyMove& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<PyMove>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(!(a.move == b.cast<const PyMove&>().move));
       })
       .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
       .def("__gt__", [](const PyMove& a, const PyMove& b) { return move_less(b.move, a.move); })

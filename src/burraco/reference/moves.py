@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 
 from .._errors import InvalidNotationError
-from .cards import BLANKS, Card, Cards, _copy_limit
+from .cards import BLANKS, Card, Cards, _copy_limit, core_twin
 
 __all__ = ["KINDS", "Move", "MoveList"]
 
@@ -162,12 +162,13 @@ class Move:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._text == other._text
+        if isinstance(other, core_twin("Move")):  # the core's, printed the same (cards.core_twin)
+            return self._text == str(other)
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
-        if isinstance(other, Move):
-            return self._text != other._text
-        return NotImplemented
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __lt__(self, other: object) -> bool:
         if isinstance(other, Move):
