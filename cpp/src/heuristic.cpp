@@ -721,7 +721,9 @@ double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicP
   // else copies made here.
   const GameState* before = nullptr;
   const std::vector<Move>* before_moves = nullptr;
-  std::optional<GameState> before_copy;  // made at the first move not recorded
+  // Made at the first move not recorded, on the thread's scratch positions (copy_state: the melds
+  // in play only), and overwritten at the next.
+  std::optional<ScratchPosition> before_copy;
   std::vector<Move>& moves_copy = memo_of_thread<ImaginedScratch>().moves;
   for (int step = 0; step < 40; ++step) {
     if (t.over() || t.turn != seat || t.phase != Phase::Meld) break;
@@ -747,8 +749,9 @@ double imagine_turn(GameState& t, const Rules& rules, int seat, const HeuristicP
     if (kind == MoveKind::Meld || kind == MoveKind::Add) put_down = true;
     if (c.ends_lookahead) return c.value;
     if (!at) {
-      before_copy = t;
-      at = &*before_copy;
+      if (before_copy) copy_state(**before_copy, t);
+      else before_copy.emplace(ScratchPositions::of_thread(), t);
+      at = &**before_copy;
       moves_copy.swap(scratch);
       moves = &moves_copy;
     }
