@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from graphs import find_cycle
+
 ROOT = Path(__file__).resolve().parent.parent
 DIRECTORIES = ("cpp/src", "cpp/include", "cpp/bindings")
 INCLUDE_PATH = "cpp/include"
@@ -86,33 +88,6 @@ def concept_graph(files: dict[str, set[str]]) -> dict[str, set[str]]:
             edges = graph.setdefault(concept(file), set())
             edges |= reached(targets, set()) - {concept(file)}
     return graph
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """A circle (its nodes, the first repeated at the end), or None."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for target in sorted(graph.get(node, ())):
-            if state.get(target) == 1:
-                return path[path.index(target):] + [target]
-            if target not in state:
-                found = visit(target)
-                if found:
-                    return found
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(graph):
-        if node not in state:
-            found = visit(node)
-            if found:
-                return found
-    return None
 
 
 def test_no_header_includes_itself():

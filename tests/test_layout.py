@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from graphs import find_cycle
+
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "burraco"
 ROOT = "burraco"
 REFERENCE = PACKAGE / "reference"
@@ -76,33 +78,6 @@ def import_graph(package: Path = PACKAGE, root: str = ROOT) -> dict[str, set[str
                     edges.add(target)
         graph[name] = edges
     return graph
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """A circle of imports (its modules, the first repeated at the end), or None."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(module: str) -> list[str] | None:
-        state[module] = 1
-        path.append(module)
-        for target in sorted(graph.get(module, ())):
-            if state.get(target) == 1:
-                return path[path.index(target):] + [target]
-            if target not in state:
-                found = visit(target)
-                if found:
-                    return found
-        path.pop()
-        state[module] = 2
-        return None
-
-    for module in sorted(graph):
-        if module not in state:
-            found = visit(module)
-            if found:
-                return found
-    return None
 
 
 def test_the_package_imports_bottom_up():
