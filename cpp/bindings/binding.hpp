@@ -26,6 +26,7 @@
 #include "burraco/rules.hpp"
 #include "burraco/observation.hpp"
 #include "burraco/policies.hpp"
+#include "burraco/block_cache.hpp"
 #include "burraco/turn_memory.hpp"
 
 namespace py = pybind11;
@@ -390,6 +391,16 @@ struct PyGame : private Game {
   ~PyGame() { Py_XDECREF(list_object); }  // games are created and destroyed with the GIL held
 
   const Game& game() const { return *this; }
+
+  // Games are made and dropped by the thousand (copy() in a search written in Python): their
+  // blocks go through the thread's cache of blocks of this size (burraco/block_cache.hpp).
+  static void* operator new(std::size_t size) {
+    return size == sizeof(PyGame) ? BlockCache<sizeof(PyGame)>::allocate() : ::operator new(size);
+  }
+  static void operator delete(void* p, std::size_t size) noexcept {
+    if (size == sizeof(PyGame)) return BlockCache<sizeof(PyGame)>::release(p);
+    ::operator delete(p, size);
+  }
 
   const std::shared_ptr<const std::vector<Move>>& legal_list() {
     if (!legal) {

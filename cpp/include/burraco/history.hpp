@@ -22,6 +22,7 @@
 #include <memory>
 #include <vector>
 
+#include "burraco/block_cache.hpp"
 #include "burraco/card.hpp"
 #include "burraco/game.hpp"
 #include "burraco/rules.hpp"
@@ -85,7 +86,7 @@ class Game {
   void record(const GameState& before, const Move& m) {
     if (needs_batch()) new_batch();
     if (head_->moves.size() % kSnapshotEvery == 0)
-      head_->before.push_back(std::make_shared<const GameState>(before));
+      head_->before.push_back(std::allocate_shared<const GameState>(CachedAllocator<GameState>(), before));
     head_->moves.push_back(m);
   }
 
