@@ -61,6 +61,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+import burraco
 from differential import CARD_KINDS
 from playouts import (
     GAME_RULES,
@@ -915,8 +916,8 @@ KNOB_DOMAINS: dict[str, tuple] = {
     "dealer_rotation": ("choice", ("left",)),
 }
 
-#: The presets (Rules.PRESETS).
-PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
+#: The presets, from the one list of them.
+PRESETS = burraco.Rules.PRESETS
 
 
 def _random_int(rng: random.Random, low: int, high: int) -> int:

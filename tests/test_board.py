@@ -21,7 +21,7 @@ import burraco
 from burraco import _board
 from burraco._board import Seating, draw, pile_order
 
-PRESETS = ("italian", "italian-2p", "italian-3p", "online-2p", "brazilian")
+PRESETS = burraco.Rules.PRESETS
 
 
 def games_along_a_hand(engine, preset: str, seed: int, count: int = 12):
