@@ -214,9 +214,6 @@ void bind_policy(py::module_& m) {
         if (!a.spec.empty() || !other.spec.empty()) return a.spec == other.spec;
         return a.source.is(other.source);
       })
-      .def("__ne__", [](const PyPolicy& a, AnyArg b) {
-        return !py::cast<bool>(py::cast(a).attr("__eq__")(b));
-      })
       .def("__hash__", [](const PyPolicy& p) -> py::ssize_t {
         return p.spec.empty() ? py::hash(p.source) : py::hash(py::str(p.spec));
       })

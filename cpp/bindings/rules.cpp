@@ -184,9 +184,6 @@ void bind_rules(py::module_& m) {
       .def("__eq__", [](const Rules& a, AnyArg b) {
         return py::isinstance<Rules>(b) && a == b.cast<Rules>();
       })
-      .def("__ne__", [](const Rules& a, AnyArg b) {
-        return !(py::isinstance<Rules>(b) && a == b.cast<Rules>());
-      })
       .def("__hash__", [](const Rules& r) {
         py::list values;
         values.append(py::str(std::string(preset_name(r.preset))));
