@@ -115,7 +115,8 @@ PyObject* fast_move_list_getitem(PyObject* self, PyObject* key) {
 }
 
 PyObject* fast_move_list_len(PyObject* self, PyObject*) {
-  return guarded<PyMoveList>(self, [](PyMoveList& l) { return PyLong_FromSize_t(l.moves->size()); });
+  return guarded<PyMoveList>(self,
+                             [](PyMoveList& l) { return PyLong_FromSize_t(l.moves->size()); });
 }
 
 // ---- construction guards ------------------------------------------------------------------------

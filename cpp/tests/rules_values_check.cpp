@@ -95,7 +95,8 @@ void check_knob_checks() {
   VALUES_CHECK(set("pozzetto_sizes", of_tuple({of_int(11)})) ==
                "a tuple of 2 integers (3 with six players), each from 1 to 30");
   VALUES_CHECK(set("pozzetto_sizes", of_tuple({of_int(18), of_int(11)})).empty());
-  const std::string opening = set("opening_minimum", of_tuple({of_tuple({of_int(100), of_int(50)})}));
+  const std::string opening =
+      set("opening_minimum", of_tuple({of_tuple({of_int(100), of_int(50)})}));
   VALUES_CHECK(opening.starts_with("None or up to 4 (from_score, minimum) pairs"));
   VALUES_CHECK(set("opening_minimum", of_tuple({of_tuple({of_int(0), of_int(50)})})).empty());
   // Every knob's value reads back, and sets it again unchanged.
@@ -165,7 +166,8 @@ void check_texts_and_policies() {
                "'random', 'greedy', 'heuristic', 'heuristic:2p', 'heuristic:4p', "
                "'heuristic:4p-opening'");
   VALUES_CHECK(find_builtin_policy("greedy")->policy == Policy::Greedy);
-  VALUES_CHECK(find_builtin_policy("heuristic:2p")->policy.heuristic == &HeuristicParams::defaults(2));
+  VALUES_CHECK(find_builtin_policy("heuristic:2p")->policy.heuristic ==
+               &HeuristicParams::defaults(2));
   VALUES_CHECK(find_builtin_policy("ismcts") == nullptr);
   // The bench helper sees the moves of the deal's first position on each call.
   const Rules italian = *preset_rules("italian");
