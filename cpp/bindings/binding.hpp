@@ -317,8 +317,6 @@ using RulesPtr = std::shared_ptr<const Rules>;
 const RulesPtr& italian_rules();
 // Rules or None (the Italian rules); anything else raises InvalidNotationError.
 RulesPtr rules_from(py::handle obj);
-// Rules('preset', knob=value, ...) as repr shows it.
-std::string rules_repr(const Rules& rules);
 inline bool same_rules(const RulesPtr& a, const RulesPtr& b) { return a == b || *a == *b; }
 
 struct PyMeld {

@@ -21,10 +21,13 @@ T* native(PyObject* self) {
   return static_cast<T*>(v_h.value_ptr());
 }
 
-template <class F>
-PyObject* guarded(F&& body) {
+// Runs `body` on self's value, turning a C++ exception into the Python error it stands for.
+template <class T, class F>
+PyObject* guarded(PyObject* self, F&& body) {
+  T* value = native<T>(self);
+  if (!value) return nullptr;
   try {
-    return body();
+    return body(*value);
   } catch (py::error_already_set& e) {
     e.restore();
   } catch (const py::builtin_exception& e) {
@@ -36,42 +39,36 @@ PyObject* guarded(F&& body) {
 }
 
 PyObject* fast_is_over(PyObject* self, PyObject*) {
-  PyGame* g = native<PyGame>(self);
-  if (!g) return nullptr;
-  return PyBool_FromLong(g->state.over());
+  return guarded<PyGame>(self, [](PyGame& g) { return PyBool_FromLong(g.state.over()); });
 }
 
 PyObject* fast_legal_moves(PyObject* self, PyObject*) {
-  PyGame* g = native<PyGame>(self);
-  if (!g) return nullptr;
-  return guarded([&]() -> PyObject* {
-    const auto& list = g->legal_list();
-    if (g->list_object && Py_REFCNT(g->list_object) == 1) {
+  return guarded<PyGame>(self, [](PyGame& g) -> PyObject* {
+    const auto& list = g.legal_list();
+    if (g.list_object && Py_REFCNT(g.list_object) == 1) {
       // Nobody else holds the last MoveList: hand it out again, showing the current moves.
-      native<PyMoveList>(g->list_object)->moves = list;
-      Py_INCREF(g->list_object);
-      return g->list_object;
+      native<PyMoveList>(g.list_object)->moves = list;
+      Py_INCREF(g.list_object);
+      return g.list_object;
     }
     PyObject* fresh = py::cast(PyMoveList{list}).release().ptr();
-    Py_XDECREF(g->list_object);
+    Py_XDECREF(g.list_object);
     Py_INCREF(fresh);
-    g->list_object = fresh;
+    g.list_object = fresh;
     return fresh;
   });
 }
 
 PyObject* fast_push_index(PyObject* self, PyObject* index) {
-  PyGame* g = native<PyGame>(self);
-  if (!g) return nullptr;
-  return guarded([&]() -> PyObject* {
+  return guarded<PyGame>(self, [index](PyGame& g) -> PyObject* {
     long long i = -1;
     const bool is_index = index_int(index, i);  // runs index.__index__ before the game is read
-    const auto list = g->legal_list();
+    const auto list = g.legal_list();
     if (!is_index || i < 0 || i >= static_cast<long long>(list->size()))
       illegal("push_index(" + quote(index) + "): expected an index 0.." +
               std::to_string(static_cast<long long>(list->size()) - 1) + " into the " +
               std::to_string(list->size()) + " legal moves");
-    g->push((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
+    g.push((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
     Py_RETURN_NONE;
   });
 }
@@ -92,13 +89,10 @@ PyObject* fast_push(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyO
     std::copy(args, args + total, with_self.begin() + 1);
     return PyObject_Vectorcall(bound_push, with_self.data(), static_cast<std::size_t>(nargs) + 1, kwnames);
   }
-  PyObject* move = args[0];
-  PyGame* g = native<PyGame>(self);
-  if (!g) return nullptr;
-  const PyMove* m = native<PyMove>(move);
-  if (!m) return nullptr;
-  return guarded([&]() -> PyObject* {
-    push_one(*g, m->move);
+  return guarded<PyGame>(self, [move = args[0]](PyGame& g) -> PyObject* {
+    const PyMove* m = native<PyMove>(move);
+    if (!m) return nullptr;
+    push_one(g, m->move);
     Py_RETURN_NONE;
   });
 }
@@ -109,21 +103,20 @@ PyObject* fast_move_list_getitem(PyObject* self, PyObject* key) {
   if (!PyIndex_Check(key)) return PyObject_CallFunctionObjArgs(bound_move_list_getitem, self, key, nullptr);
   Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
   if (i == -1 && PyErr_Occurred()) return nullptr;
-  PyMoveList* l = native<PyMoveList>(self);
-  if (!l) return nullptr;
-  const auto n = static_cast<Py_ssize_t>(l->moves->size());
-  if (i < 0) i += n;
-  if (i < 0 || i >= n) {
-    PyErr_SetString(PyExc_IndexError, "MoveList index out of range");
-    return nullptr;
-  }
-  return guarded([&] { return py::cast(PyMove{(*l->moves)[static_cast<std::size_t>(i)]}).release().ptr(); });
+  return guarded<PyMoveList>(self, [i](PyMoveList& l) mutable -> PyObject* {
+    const auto n = static_cast<Py_ssize_t>(l.moves->size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) {
+      PyErr_SetString(PyExc_IndexError, "MoveList index out of range");
+      return nullptr;
+    }
+    return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]}).release().ptr();
+  });
 }
 
 PyObject* fast_move_list_len(PyObject* self, PyObject*) {
-  PyMoveList* l = native<PyMoveList>(self);
-  if (!l) return nullptr;
-  return PyLong_FromSize_t(l->moves->size());
+  return guarded<PyMoveList>(self,
+                             [](PyMoveList& l) { return PyLong_FromSize_t(l.moves->size()); });
 }
 
 // ---- construction guards ------------------------------------------------------------------------
@@ -150,10 +143,9 @@ void guard_construction(py::module_& m) {
     pybind11_new = base->tp_new;
     base->tp_new = guarded_new;
   }
-  for (const char* name : {"Card", "Cards", "Rules", "Meld", "Melds", "Move", "MoveList", "Game",
-                           "SideResult", "Result", "Observation", "ISMCTS", "Policy"}) {
-    auto* type = reinterpret_cast<PyTypeObject*>(m.attr(name).ptr());
-    if (type->tp_new == pybind11_new) type->tp_new = guarded_new;
+  for (auto [name, value] : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
+    auto* type = reinterpret_cast<PyTypeObject*>(value.ptr());
+    if (PyType_Check(value.ptr()) && type->tp_new == pybind11_new) type->tp_new = guarded_new;
   }
   py::object moves = m.attr("MoveList"), search = m.attr("ISMCTS");
   py::setattr(moves, "__reduce__", py::cpp_function([](const PyMoveList&) -> py::object {

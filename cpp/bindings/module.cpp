@@ -4,9 +4,9 @@
 // Only the binding includes pybind11.
 #include "binding.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <string_view>
 
 using namespace burraco_binding;
 
@@ -23,18 +23,14 @@ namespace {
 // where it is, in the heap string pybind11 made for it (strdup) and frees with the function:
 // nothing is allocated or freed here, so the heap the engine then works in is the one it had.
 void strip_self_types_in_place(char* doc) {
-  static constexpr std::string_view kMarker = "(self: ";
   char* out = doc;
-  const char* in = doc;
-  while (*in != '\0') {
-    if (std::string_view(in).substr(0, kMarker.size()) == kMarker) {
-      std::memcpy(out, "(self", 5);
-      out += 5;
-      in += kMarker.size();
-      while (std::isalnum(static_cast<unsigned char>(*in)) || *in == '_' || *in == '.') ++in;
-    } else {
+  for (const char* in = doc; *in != '\0';) {
+    if (std::strncmp(in, "(self: ", 7) != 0) {
       *out++ = *in++;
+      continue;
     }
+    out = std::copy_n("(self", 5, out);
+    for (in += 7; std::isalnum(static_cast<unsigned char>(*in)) || *in == '_' || *in == '.';) ++in;
   }
   *out = '\0';
 }

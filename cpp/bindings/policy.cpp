@@ -2,7 +2,6 @@
 // a native policy (a capsule carrying a burraco_policy of burraco/policy.h) or a Python callable.
 #include "binding.hpp"
 
-#include "burraco/heuristic.hpp"
 #include "burraco/native.hpp"
 
 namespace burraco_binding {
@@ -98,13 +97,8 @@ std::string callable_name(py::handle f) {
 // A policy of the caller's: the hook, and what keeps it alive.
 PyPolicy hooked(std::shared_ptr<const PolicyHook> hook, py::handle source, const std::string& spec,
                 const char* kind) {
-  PyPolicy p;
-  p.policy = Policy::of(hook.get());
-  p.hook = std::move(hook);
-  p.source = py::reinterpret_borrow<py::object>(source);
-  p.spec = spec;
-  p.kind = kind;
-  return p;
+  const Policy policy = Policy::of(hook.get());
+  return PyPolicy{policy, std::move(hook), py::reinterpret_borrow<py::object>(source), spec, kind};
 }
 
 PyPolicy native_policy(py::handle capsule, const std::string& spec) {
@@ -141,44 +135,14 @@ PyPolicy policy_from_object(py::handle obj, const std::string& spec) {
                  "(a capsule from burraco.policy's export_policy) or a callable (view, moves) -> int");
 }
 
-PyPolicy builtin(Policy policy, const char* name) {
-  PyPolicy p;
-  p.policy = policy;
-  p.source = py::none();
-  p.spec = name;
-  return p;
-}
-
-// The built-in policies by name: the engine's half of burraco.bots.BUILT_INS (which documents
-// them; a test checks that both name the same bots). A bare string is looked up here only.
-const std::vector<std::pair<std::string, Policy>>& builtin_table() {
-  static const HeuristicParams opening = HeuristicParams::partnership_opening();
-  static const std::vector<std::pair<std::string, Policy>> table = {
-      {"random", Policy::Random},
-      {"greedy", Policy::Greedy},
-      {"heuristic", Policy::Heuristic},
-      // One of the heuristic's parameter sets whatever the number of players (docs/bots.md).
-      {"heuristic:2p", Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(2)}},
-      {"heuristic:4p", Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(4)}},
-      {"heuristic:4p-opening", Policy{Policy::Kind::Heuristic, nullptr, &opening}},
-  };
-  return table;
-}
-
-std::string builtin_names() {
-  std::string names;
-  for (const auto& [name, policy] : builtin_table()) names += (names.empty() ? "'" : ", '") + name + "'";
-  return names;
-}
-
 // Any other text is read by the one grammar of bot specs (burraco.bots): a 'module:attribute' is
 // imported there (PolicyError with the cause), anything else refused there, quoted.
 PyPolicy policy_from_string(py::handle text, bool import) {
   const std::string name = text_arg(text);
-  for (const auto& [known, policy] : builtin_table())
-    if (name == known) return builtin(policy, known.c_str());
+  if (const BuiltinPolicy* builtin = find_builtin_policy(name))
+    return PyPolicy{builtin->policy, nullptr, py::none(), name};
   if (!import)
-    notation_error("unknown playout policy " + quote(text) + " (known: " + builtin_names() +
+    notation_error("unknown playout policy " + quote(text) + " (known: " + builtin_policy_names() +
                    "; burraco.Policy('module:attribute') loads a module's)");
   py::object target = py::module_::import("burraco.bots").attr("import_attribute")(text);
   return policy_from_object(target, name);
@@ -250,9 +214,6 @@ void bind_policy(py::module_& m) {
         if (!a.spec.empty() || !other.spec.empty()) return a.spec == other.spec;
         return a.source.is(other.source);
       })
-      .def("__ne__", [](const PyPolicy& a, AnyArg b) {
-        return !py::cast<bool>(py::cast(a).attr("__eq__")(b));
-      })
       .def("__hash__", [](const PyPolicy& p) -> py::ssize_t {
         return p.spec.empty() ? py::hash(p.source) : py::hash(py::str(p.spec));
       })
@@ -267,7 +228,8 @@ void bind_policy(py::module_& m) {
       });
   m.attr("POLICY_ABI") = BURRACO_POLICY_ABI;
   py::list names;
-  for (const auto& [name, policy] : builtin_table()) names.append(name);
+  for (const BuiltinPolicy& builtin : builtin_policies())
+    names.append(py::str(std::string(builtin.name)));
   m.attr("_BUILT_IN_POLICIES") = py::tuple(names);
   // For the benches (tools/bench_table.py): what the native interface costs per call.
   m.def(
@@ -279,18 +241,8 @@ void bind_policy(py::module_& m) {
         if (g.state.over()) illegal("_policy_view_repeat: the hand is over");
         const GameState state = g.state;  // the game may change once the GIL is released
         const RulesPtr rules = g.rules;
-        std::uint64_t seen = 0;
-        {
-          py::gil_scoped_release release;
-          std::vector<Move> moves;
-          legal_moves(state, *rules, moves);
-          ViewStorage storage;
-          for (long long i = 0; i < n; ++i) {
-            fill_view(state, *rules, moves, storage);
-            seen += storage.view.move_count + storage.view.meld_count;
-          }
-        }
-        return seen;
+        py::gil_scoped_release release;
+        return repeat_view(state, *rules, n);
       },
       py::arg("game"), py::arg("calls"),
       "Fills the native view of the game's position (its legal moves as the candidates) `calls` "

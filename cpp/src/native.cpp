@@ -304,4 +304,16 @@ std::int64_t NativePolicy::choose(const GameState& s, const Rules& rules, const 
   return descriptor_->choose(&storage.view, &stream, descriptor_->data);
 }
 
+std::uint64_t repeat_view(const GameState& s, const Rules& rules, long long calls) {
+  std::vector<Move> moves;
+  legal_moves(s, rules, moves);
+  ViewStorage storage;
+  std::uint64_t seen = 0;
+  for (long long i = 0; i < calls; ++i) {
+    fill_view(s, rules, moves, storage);
+    seen += storage.view.move_count + storage.view.meld_count;
+  }
+  return seen;
+}
+
 }  // namespace burraco

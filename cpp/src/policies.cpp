@@ -29,6 +29,34 @@ void throw_policy_index(const PolicyHook& hook, std::int64_t index, std::size_t 
   throw PolicyError(policy_index_text(hook.name(), std::to_string(index), moves));
 }
 
+// ---- the built-ins ------------------------------------------------------------------------------
+
+std::span<const BuiltinPolicy> builtin_policies() {
+  static const HeuristicParams opening = HeuristicParams::partnership_opening();
+  static const BuiltinPolicy table[] = {
+      {"random", Policy::Random},
+      {"greedy", Policy::Greedy},
+      {"heuristic", Policy::Heuristic},
+      {"heuristic:2p", Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(2)}},
+      {"heuristic:4p", Policy{Policy::Kind::Heuristic, nullptr, &HeuristicParams::defaults(4)}},
+      {"heuristic:4p-opening", Policy{Policy::Kind::Heuristic, nullptr, &opening}},
+  };
+  return table;
+}
+
+const BuiltinPolicy* find_builtin_policy(std::string_view name) {
+  for (const BuiltinPolicy& builtin : builtin_policies())
+    if (builtin.name == name) return &builtin;
+  return nullptr;
+}
+
+std::string builtin_policy_names() {
+  std::string names;
+  for (const BuiltinPolicy& builtin : builtin_policies())
+    names += (names.empty() ? "'" : ", '") + std::string(builtin.name) + "'";
+  return names;
+}
+
 // ---- batches ------------------------------------------------------------------------------------
 
 std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t i) {

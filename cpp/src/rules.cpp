@@ -8,6 +8,13 @@ namespace burraco {
 std::string_view preset_name(Preset preset) { return kPresets[static_cast<int>(preset)].name; }
 std::string_view preset_title(Preset preset) { return kPresets[static_cast<int>(preset)].title; }
 
+std::string preset_names_text() {
+  std::string out;
+  for (const PresetInfo& preset : kPresets)
+    out += (out.empty() ? "" : ", ") + std::string(preset.name);
+  return out;
+}
+
 namespace {
 // The sides a player count makes (RULES F.1, F.6, F.7): six players choose 2 or 3, 3 by default.
 int sides_of_players(int players) { return players == 3 || players == 6 ? 3 : 2; }
@@ -492,11 +499,16 @@ bool set_knob_text(Rules& rules, const KnobInfo& k, std::string_view text) {
   return false;
 }
 
+Rules text_baseline(const Rules& rules) {
+  Rules base = player_baseline(rules.preset, rules.players);
+  base.players = preset_rules(preset_name(rules.preset))->players;
+  return base;
+}
+
 std::string rules_text(const Rules& rules) {
   std::string out(preset_name(rules.preset));
   // Knobs that differ from the preset played by this many players; players from the preset's.
-  Rules base = player_baseline(rules.preset, rules.players);
-  base.players = preset_rules(preset_name(rules.preset))->players;
+  const Rules base = text_baseline(rules);
   for (const KnobInfo& k : knob_table()) {
     const std::string value = knob_text(rules, k);
     if (value != knob_text(base, k)) out += ":" + std::string(k.name) + "=" + value;
@@ -543,6 +555,278 @@ bool parse_rules_text(std::string_view text, Rules& rules, std::string& error) {
   }
   rules = r;
   return true;
+}
+
+bool parse_canonical_rules_text(std::string_view text, Rules& rules, std::string& error) {
+  Rules r;
+  if (!parse_rules_text(text, r, error)) return false;
+  // Canonical text only, as in state strings (docs/game.md): the text rules_text writes (its
+  // characters need no escaping in the quotes).
+  if (const std::string canonical = rules_text(r); canonical != text) {
+    error = "not in canonical form ('" + canonical + "')";
+    return false;
+  }
+  rules = r;
+  return true;
+}
+
+// ---- knob values -----------------------------------------------------------------------------
+
+namespace {
+
+using Kind = KnobValue::Kind;
+
+KnobValue integer_value(long long v) {
+  KnobValue out;
+  out.kind = Kind::Int;
+  out.integer = v;
+  return out;
+}
+
+KnobValue tuple_value(std::vector<KnobValue> items) {
+  KnobValue out;
+  out.kind = Kind::Tuple;
+  out.items = std::move(items);
+  return out;
+}
+
+bool int_within(const KnobValue& v, long long min, long long max) {
+  return v.kind == Kind::Int && v.integer >= min && v.integer <= max;
+}
+
+std::string integers_text(std::int32_t min, std::int32_t max) {
+  return min == max ? "the integer " + std::to_string(min) + " (the only value supported)"
+                    : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+}
+
+// Python's repr of a float: the shortest digits that read back the same, written positionally
+// when the decimal exponent is from -4 to 15 (with ".0" if whole), else as 1.5e-05 / 1e+16.
+std::string python_float(double x) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<std::size_t>(end - buf));  // "-1.25e-05", "inf", "nan"
+  const std::size_t e = sci.find('e');
+  if (ec != std::errc() || e == std::string_view::npos) return std::string(sci);
+  std::string sign, digits;
+  for (char c : sci.substr(0, e))
+    if (c == '-') sign = "-";
+    else if (c != '.') digits += c;
+  long long exponent = 0;
+  const std::string_view power = sci.substr(e + 1);
+  std::from_chars(power.data() + (power.front() == '+'), power.data() + power.size(), exponent);
+  if (exponent < -4 || exponent >= 16) {
+    std::string out = sign + digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    const std::string magnitude = std::to_string(exponent < 0 ? -exponent : exponent);
+    return out + "e" + (exponent < 0 ? "-" : "+") + (magnitude.size() < 2 ? "0" : "") + magnitude;
+  }
+  const long long point = exponent + 1;  // digits before the decimal point
+  if (point <= 0) return sign + "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+  if (point >= static_cast<long long>(digits.size()))
+    return sign + digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0') + ".0";
+  return sign + digits.substr(0, static_cast<std::size_t>(point)) + "." +
+         digits.substr(static_cast<std::size_t>(point));
+}
+
+}  // namespace
+
+KnobValue knob_value(const Rules& rules, const KnobInfo& k) {
+  const void* p = k.get(rules);
+  KnobValue out;
+  switch (k.type) {
+    case KnobType::Bool:
+      out.kind = Kind::Bool;
+      out.flag = *static_cast<const bool*>(p);
+      return out;
+    case KnobType::Int: return integer_value(*static_cast<const std::int32_t*>(p));
+    case KnobType::OptInt: {
+      const std::int32_t v = *static_cast<const std::int32_t*>(p);
+      if (v != kNone) return integer_value(v);
+      out.kind = Kind::None;
+      return out;
+    }
+    case KnobType::Float:
+      out.kind = Kind::Real;
+      out.real = *static_cast<const double*>(p);
+      return out;
+    case KnobType::Choice:
+    case KnobType::Ranks:
+      out.kind = Kind::Text;
+      out.text = knob_text(rules, k);  // the choice's name, or the rank letters
+      return out;
+    case KnobType::IntPair: {
+      const auto& a = *static_cast<const std::array<std::int32_t, 3>*>(p);
+      std::vector<KnobValue> items = {integer_value(a[0]), integer_value(a[1])};
+      if (a[2] > 0) items.push_back(integer_value(a[2]));
+      return tuple_value(std::move(items));
+    }
+    case KnobType::Opening: {
+      if (rules.opening_steps == 0) {
+        out.kind = Kind::None;
+        return out;
+      }
+      std::vector<KnobValue> steps;
+      for (int i = 0; i < rules.opening_steps; ++i)
+        steps.push_back(tuple_value({integer_value(rules.opening_minimum[i].from_score),
+                                     integer_value(rules.opening_minimum[i].minimum)}));
+      return tuple_value(std::move(steps));
+    }
+  }
+  return out;
+}
+
+std::string set_knob_value(Rules& rules, const KnobInfo& k, const KnobValue& v) {
+  void* p = k.get(rules);
+  switch (k.type) {
+    case KnobType::Bool:
+      if (v.kind != Kind::Bool) return "True or False";
+      if (k.only >= 0 && v.flag != (k.only == 1))
+        return std::string(k.only ? "True" : "False") + " (the only value supported)";
+      *static_cast<bool*>(p) = v.flag;
+      return "";
+    case KnobType::Int:
+      if (k.name == "players") {
+        if (!int_within(v, 2, 4) && !int_within(v, 6, 6)) return "2, 3, 4 or 6";
+      } else if (k.name == "jokers") {  // two per deck: an even count
+        if (!int_within(v, 0, 2 * kMaxSuitedCopies)) return integers_text(0, 2 * kMaxSuitedCopies);
+        if (v.integer % 2) return "0, 2, 4 or 6";
+      } else if (!int_within(v, k.min, k.max)) {
+        return integers_text(k.min, k.max);
+      }
+      *static_cast<std::int32_t*>(p) = static_cast<std::int32_t>(v.integer);
+      return "";
+    case KnobType::OptInt:
+      if (v.kind != Kind::None && !int_within(v, k.min, k.max)) return integers_text(k.min, k.max);
+      *static_cast<std::int32_t*>(p) =
+          v.kind == Kind::None ? kNone : static_cast<std::int32_t>(v.integer);
+      return "";
+    case KnobType::Float:
+      // NaN fails the range.
+      if ((v.kind != Kind::Real && !v.real_too) || !(v.real >= k.fmin && v.real <= k.fmax))
+        return "a number from 0.0 to 1.0";
+      *static_cast<double*>(p) = v.real;
+      return "";
+    case KnobType::Choice: {
+      std::string expected = "one of";
+      for (std::size_t i = 0; i < k.choices.size(); ++i)
+        expected += (i ? ", '" : " '") + std::string(k.choices[i]) + "'";
+      if (v.kind != Kind::Text || !set_knob_text(rules, k, v.text)) return expected;
+      return "";
+    }
+    case KnobType::Ranks:
+      if (v.kind != Kind::Text || !set_knob_text(rules, k, v.text))
+        return "a string of distinct set ranks from 'A3456789TJQK'";
+      return "";
+    case KnobType::IntPair: {
+      const std::string expected = "a tuple of 2 integers (3 with six players), each from 1 to 30";
+      if (v.kind != Kind::Tuple || (v.items.size() != 2 && v.items.size() != 3)) return expected;
+      std::array<std::int32_t, 3> a{};
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        if (!int_within(v.items[i], k.min, k.max)) return expected;
+        a[i] = static_cast<std::int32_t>(v.items[i].integer);
+      }
+      *static_cast<std::array<std::int32_t, 3>*>(p) = a;
+      return "";
+    }
+    case KnobType::Opening: {
+      const std::string expected =
+          "None or up to 4 (from_score, minimum) pairs of integers from 0 to 1000000, "
+          "from_score ascending and starting at 0";
+      if (v.kind == Kind::None) {
+        rules.opening_steps = 0;
+        rules.opening_minimum = {};
+        return "";
+      }
+      if (v.kind != Kind::Tuple || v.items.empty() || v.items.size() > 4) return expected;
+      std::array<OpeningStep, 4> steps{};
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        const KnobValue& pair = v.items[i];
+        if (pair.kind != Kind::Tuple || pair.items.size() != 2) return expected;
+        const KnobValue &from = pair.items[0], &minimum = pair.items[1];
+        if (!int_within(from, 0, 1000000) || !int_within(minimum, 0, 1000000)) return expected;
+        if (i == 0 ? from.integer != 0 : from.integer <= steps[i - 1].from_score) return expected;
+        steps[i] = {static_cast<std::int32_t>(from.integer),
+                    static_cast<std::int32_t>(minimum.integer)};
+      }
+      rules.opening_minimum = steps;
+      rules.opening_steps = static_cast<std::int32_t>(v.items.size());
+      return "";
+    }
+  }
+  return "";
+}
+
+bool knob_listed(const Rules& rules, const KnobInfo& k) {
+  return k.name != "sides" || rules.players == 6;
+}
+
+std::string python_literal(const KnobValue& v) {
+  switch (v.kind) {
+    case Kind::Bool: return v.flag ? "True" : "False";
+    case Kind::Int: return std::to_string(v.integer);
+    case Kind::Real: return python_float(v.real);
+    case Kind::Text: return "'" + v.text + "'";  // names and rank letters: nothing to escape
+    case Kind::Tuple: {
+      std::string out = "(";
+      for (std::size_t i = 0; i < v.items.size(); ++i)
+        out += (i ? ", " : "") + python_literal(v.items[i]);
+      return out + (v.items.size() == 1 ? ",)" : ")");
+    }
+    case Kind::None:
+    case Kind::Other: break;
+  }
+  return "None";
+}
+
+std::vector<const KnobInfo*> changed_knobs(const Rules& rules) {
+  const Rules base = text_baseline(rules);
+  std::vector<const KnobInfo*> out;
+  for (const KnobInfo& k : knob_table())
+    if (!(knob_value(rules, k) == knob_value(base, k))) out.push_back(&k);
+  return out;
+}
+
+std::string rules_repr(const Rules& rules) {
+  std::string out = "Rules('" + std::string(preset_name(rules.preset)) + "'";
+  for (const KnobInfo* k : changed_knobs(rules))
+    out += ", " + std::string(k->name) + "=" + python_literal(knob_value(rules, *k));
+  return out + ")";
+}
+
+KnobRefusal override_knobs(Rules& rules, const std::vector<KnobOverride>& overrides) {
+  KnobRefusal refusal;
+  Rules r = rules;
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    if (overrides[i].name != "players") continue;
+    Rules probe = rules;
+    refusal.expected = set_knob_value(probe, *find_knob("players"), overrides[i].value);
+    if (!refusal.expected.empty()) {
+      refusal.index = i;
+      return refusal;
+    }
+    if (probe.players == rules.players) break;
+    r = player_baseline(rules.preset, probe.players);
+    const Rules own = player_baseline(rules.preset, rules.players);
+    for (const KnobInfo& k : knob_table())
+      if (k.name != "players" && knob_text(rules, k) != knob_text(own, k))
+        set_knob_text(r, k, knob_text(rules, k));
+    break;
+  }
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    refusal.index = i;
+    const KnobInfo* k = find_knob(overrides[i].name);
+    refusal.unknown = k == nullptr;
+    if (refusal.unknown) return refusal;
+    refusal.expected = set_knob_value(r, *k, overrides[i].value);
+    if (!refusal.expected.empty()) return refusal;
+  }
+  refusal.index = 0;
+  if (const std::string why = check_rules(r); !why.empty()) {
+    refusal.refused = rules_repr(r) + " is refused: " + why;
+    return refusal;
+  }
+  rules = r;
+  return refusal;
 }
 
 }  // namespace burraco

@@ -42,6 +42,7 @@ using namespace burraco;
 
 int check_game_history();  // game_history_check.cpp
 int check_block_cache();   // block_cache_check.cpp
+int check_rules_values();  // rules_values_check.cpp
 
 namespace {
 
@@ -1414,6 +1415,7 @@ int main() {
   check_fuzz_corpus();
   failures += check_game_history();
   failures += check_block_cache();
+  failures += check_rules_values();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);

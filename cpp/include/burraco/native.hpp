@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -81,5 +82,11 @@ struct ViewStorage {
 // hidden cards left out. Reuses what `storage` holds from an earlier call where it still applies.
 void fill_view(const GameState& s, const Rules& rules, const std::vector<Move>& moves,
                ViewStorage& storage);
+
+// For the benches (tools/bench_table.py, the callgrind row `view`): what the native interface
+// costs per call. Fills the view of the seat to act in `s` (not over), its legal moves the
+// candidates, `calls` times, the storage kept from call to call as a policy loop keeps it; returns
+// the summed move and meld counts.
+std::uint64_t repeat_view(const GameState& s, const Rules& rules, long long calls);
 
 }  // namespace burraco

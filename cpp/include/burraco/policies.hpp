@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,6 +60,20 @@ struct Policy {
 inline constexpr Policy Policy::Random{Policy::Kind::Random, nullptr, nullptr};
 inline constexpr Policy Policy::Greedy{Policy::Kind::Greedy, nullptr, nullptr};
 inline constexpr Policy Policy::Heuristic{Policy::Kind::Heuristic, nullptr, nullptr};
+
+// A built-in policy by name: the engine's half of burraco.bots.BUILT_INS (which documents them;
+// tests/test_bot_specs.py checks that both name the same bots). A bare name is looked up here.
+struct BuiltinPolicy {
+  std::string_view name;
+  Policy policy;
+};
+// Every built-in, in the order of burraco.bots.BUILT_INS: random, greedy, heuristic, and the
+// heuristic with one of its parameter sets whatever the number of players (docs/bots.md).
+std::span<const BuiltinPolicy> builtin_policies();
+// The built-in of that name, or null.
+const BuiltinPolicy* find_builtin_policy(std::string_view name);
+// Their names quoted and joined, for messages: "'random', 'greedy', ...".
+std::string builtin_policy_names();
 
 // docs/search.md "Move cap": a policy loop (playout, playouts, ISMCTS rollouts, Match) that has
 // played this many moves of a hand without reaching its end stops with a StateError. Real hands

@@ -18,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "burraco/card.hpp"
 #include "burraco/cardset.hpp"
@@ -240,6 +241,8 @@ Rules player_baseline(Preset preset, int players);
 std::string_view preset_name(Preset preset);
 // The one-line title of a preset, for menus (the server's lobby).
 std::string_view preset_title(Preset preset);
+// The preset names in table order, joined: "italian, italian-2p, ...", for messages.
+std::string preset_names_text();
 
 // ---- The knob table ---------------------------------------------------------------------------
 
@@ -290,5 +293,60 @@ std::string rules_text(const Rules& rules);
 // Parses rules_text(); on failure returns false, leaves `rules` unchanged and says why in `error`
 // (an unknown preset, a knob it cannot read, or rules that check_rules refuses).
 bool parse_rules_text(std::string_view text, Rules& rules, std::string& error);
+// The same, in the canonical form only (the text rules_text writes, as Rules.from_text takes it):
+// any other spelling of valid rules is refused, the error naming the canonical text.
+bool parse_canonical_rules_text(std::string_view text, Rules& rules, std::string& error);
+// The preset played by this many players, against which the rules text, the repr and pickles
+// name knobs (the player count itself against the preset's).
+Rules text_baseline(const Rules& rules);
+
+// ---- Knob values as a binding reads and writes them ---------------------------------------------
+// A knob's value in plain terms, as a language binding takes it from its caller and hands it back
+// (in Python: True, 150, None, 0.5, 'wild_at_end', (18, 11), ((0, 50), (1500, 75))). The binding
+// converts its objects to and from these; the checks of a value and their texts are the core's.
+struct KnobValue {
+  enum class Kind : std::uint8_t { Other, None, Bool, Int, Real, Text, Tuple };
+  Kind kind = Kind::Other;       // Other: anything else (a value no knob takes)
+  bool flag = false;             // Bool
+  long long integer = 0;         // Int
+  double real = 0;               // Real; an Int that is a real number too (real_too) as well
+  bool real_too = false;
+  std::string text;              // Text
+  std::vector<KnobValue> items;  // Tuple (a tuple or a list in Python), read to two levels deep
+  friend bool operator==(const KnobValue&, const KnobValue&) = default;
+};
+
+KnobValue knob_value(const Rules& rules, const KnobInfo& knob);
+// Sets the knob to `value`. Returns "" when done; else leaves `rules` unchanged and returns what
+// the knob takes ("an integer from 1 to 20", "one of 'any', 'clean'"), for the caller's message.
+std::string set_knob_value(Rules& rules, const KnobInfo& knob, const KnobValue& value);
+// Whether rules.knobs() lists the knob: all but `sides`, a choice only with six players.
+bool knob_listed(const Rules& rules, const KnobInfo& knob);
+// The value as a Python literal, as a repr writes it: True, 150, None, 0.1, 'low', (18, 11).
+std::string python_literal(const KnobValue& value);
+// The knobs whose values differ from text_baseline(rules), in table order: those a repr names.
+std::vector<const KnobInfo*> changed_knobs(const Rules& rules);
+// The Python repr of the rules: "Rules('brazilian', players=2, semi_clean_burraco_bonus=150)".
+std::string rules_repr(const Rules& rules);
+
+// One knob given by name, for `override_knobs`.
+struct KnobOverride {
+  std::string name;
+  KnobValue value;
+};
+// What override_knobs refused, if anything.
+struct KnobRefusal {
+  std::size_t index = 0;  // the override refused, when `unknown` or `expected` says why
+  bool unknown = false;   // its name is no knob's
+  std::string expected;   // its value is not one the knob takes: what the knob takes
+  std::string refused;    // the rules made are refused as a whole: "Rules(...) is refused: why"
+  bool ok() const { return !unknown && expected.empty() && refused.empty(); }
+};
+// `rules` with the overrides applied (Rules('preset', knob=value) and rules.replace(...)). A new
+// player count starts from the preset played by that many players (RULES F.7: six take three
+// decks, six jokers, three packets and three sides unless given), keeping the knobs that `rules`
+// changed from its own baseline; then every override applies in order, and check_rules judges
+// the result. On a refusal `rules` is unchanged.
+KnobRefusal override_knobs(Rules& rules, const std::vector<KnobOverride>& overrides);
 
 }  // namespace burraco
