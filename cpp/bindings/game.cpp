@@ -195,6 +195,13 @@ py::object package_function(const char* module, const char* name) {
   return py::module_::import(module).attr(name);
 }
 
+// A list of Move objects.
+py::list move_objects(const std::vector<Move>& moves) {
+  py::list out(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) out[i] = PyMove{moves[i]};
+  return out;
+}
+
 // The move a MoveList is searched for: a Move, or a move's notation read with the copies of any
 // pack; none for anything else (which no list holds).
 std::optional<Move> sought_move(py::handle item) {
@@ -407,11 +414,7 @@ void bind_game(py::module_& m) {
            "(the game record as one line of JSON, its number of moves): the text of "
            "json.dumps(game.record(), separators=(',', ':')), written by the core without the "
            "record's dict; what a self-play shard writes for each hand.")
-      .def_property_readonly("moves", [](const PyGame& g) -> MovesResult {
-        py::list out;
-        for (const Move& mv : g.moves()) out.append(py::cast(PyMove{mv}));
-        return out;
-      },
+      .def_property_readonly("moves", [](const PyGame& g) -> MovesResult { return move_objects(g.moves()); },
            "The moves played so far, in order (a new list each time).")
       .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); },
            "The rules of the hand.")
@@ -539,15 +542,8 @@ void bind_game(py::module_& m) {
       .def("__getitem__",
            [](const PyMoveList& l, KeyArg key) -> MoveOrListResult {
              const auto n = static_cast<long long>(l.moves->size());
-             if (py::isinstance<py::slice>(key)) {
-               py::ssize_t start = 0, stop = 0, step = 0, length = 0;
-               if (!key.cast<py::slice>().compute(static_cast<py::ssize_t>(n), &start, &stop, &step, &length))
-                 throw py::error_already_set();
-               py::list out;
-               for (py::ssize_t k = 0; k < length; ++k)
-                 out.append(PyMove{(*l.moves)[static_cast<std::size_t>(start + k * step)]});
-               return std::move(out);
-             }
+             // A slice: a list, as the list's own slice.
+             if (py::isinstance<py::slice>(key)) return py::object(move_objects(*l.moves)[key]);
              long long i = 0;
              if (!small_int(key, i))
                throw py::type_error("MoveList indices must be integers or slices, not " +
@@ -556,11 +552,8 @@ void bind_game(py::module_& m) {
              if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
              return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
            })
-      .def("__iter__", [](const PyMoveList& l) -> MoveIterResult {
-        py::list out;
-        for (const Move& mv : *l.moves) out.append(PyMove{mv});
-        return py::iter(out);
-      })
+      .def("__iter__",
+           [](const PyMoveList& l) -> MoveIterResult { return py::iter(move_objects(*l.moves)); })
       .def("__contains__", [](const PyMoveList& l, AnyArg item) { return count_in(l, item) > 0; })
       .def("index", [](const PyMoveList& l, MoveArg item) {
         const auto m = sought_move(item);
