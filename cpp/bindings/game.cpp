@@ -62,7 +62,8 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
 // A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
 std::uint64_t seed_arg(py::handle seed) {
   std::uint64_t value = 0;
-  if (!u64_int(seed, value)) notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
+  if (!u64_int(seed, value))
+    notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
   return value;
 }
 
@@ -71,9 +72,11 @@ std::uint64_t deal_seed(py::handle seed) {
   std::uint64_t value = 0;
   if (seed.is_none()) {
     py::bytes raw = py::module_::import("os").attr("urandom")(8);
-    return py::int_(py::module_::import("builtins").attr("int").attr("from_bytes")(raw, "little")).cast<std::uint64_t>();
+    const py::object from_bytes = py::module_::import("builtins").attr("int").attr("from_bytes");
+    return from_bytes(raw, "little").cast<std::uint64_t>();
   }
-  if (!u64_int(seed, value)) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
+  if (!u64_int(seed, value))
+    notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
   return value;
 }
 
@@ -207,7 +210,8 @@ py::list move_objects(const std::vector<Move>& moves) {
 std::optional<Move> sought_move(py::handle item) {
   Move m;
   if (py::isinstance<PyMove>(item)) return item.cast<const PyMove&>().move;
-  if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies)) return std::nullopt;
+  if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies))
+    return std::nullopt;
   return m;
 }
 
@@ -225,7 +229,8 @@ void bind_game(py::module_& m) {
       .def_property_readonly("kind", [](const PyMove& m) -> StrResult {
         static py::object* interned = [] {
           auto* strings = new py::object[7];  // kept for the life of the interpreter
-          for (int k = 0; k < 7; ++k) strings[k] = py::str(move_kind_text(static_cast<MoveKind>(k)));
+          for (int k = 0; k < 7; ++k)
+            strings[k] = py::str(move_kind_text(static_cast<MoveKind>(k)));
           return strings;
         }();
         return interned[static_cast<int>(m.move.kind)];
@@ -292,7 +297,8 @@ void bind_game(py::module_& m) {
   def_copies(side_result);
 
   auto result = bound_class<PyResult>(m, "Result");
-  result.def_property_readonly("end_reason", [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
+  result.def_property_readonly("end_reason",
+           [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
            "Why the hand ended: 'closed', 'stock_exhausted' or 'deadlock' (one of "
            "END_REASONS).")
       .def_property_readonly("closing_side", [](const PyResult& r) -> OptIntResult {
@@ -341,7 +347,8 @@ void bind_game(py::module_& m) {
                return g;
              }
              if (!seed.is_none()) notation_error("give a seed or a deck, not both");
-             const std::string bad = deal_deck(rules, deck_arg(deck), first_player, score_values, g.state);
+             const std::string bad =
+                 deal_deck(rules, deck_arg(deck), first_player, score_values, g.state);
              if (!bad.empty()) notation_error("deck: " + bad);
              return g;
            }),
@@ -399,9 +406,10 @@ void bind_game(py::module_& m) {
            "An independent copy of the game, history included (cheap: the history is shared "
            "until either changes).")
       .def("__reduce__", [](const PyGame& g) -> ReduceResult {
+        const std::string start = state_string(g.start(), *g.rules);
+        const std::string now = state_string(g.state, *g.rules);
         return py::make_tuple(core_attr("_restore_game"),
-                              py::make_tuple(state_string(g.start(), *g.rules), move_texts(g.moves()),
-                                             state_string(g.state, *g.rules)));
+                              py::make_tuple(start, move_texts(g.moves()), now));
       })
       .def("_record_history", [](const PyGame& g) {
         return py::make_tuple(state_string(g.start(), *g.rules), move_texts(g.moves()));
@@ -414,7 +422,8 @@ void bind_game(py::module_& m) {
            "(the game record as one line of JSON, its number of moves): the text of "
            "json.dumps(game.record(), separators=(',', ':')), written by the core without the "
            "record's dict; what a self-play shard writes for each hand.")
-      .def_property_readonly("moves", [](const PyGame& g) -> MovesResult { return move_objects(g.moves()); },
+      .def_property_readonly("moves",
+           [](const PyGame& g) -> MovesResult { return move_objects(g.moves()); },
            "The moves played so far, in order (a new list each time).")
       .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); },
            "The rules of the hand.")
@@ -465,11 +474,13 @@ void bind_game(py::module_& m) {
       .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); },
            "The number of cards left in the stock.")
       .def_property_readonly("stock", [](const PyGame& g) -> CardTupleResult {
-        return tuple_of(g.state.stock_size(), [&](int i) { return g.state.stock[g.state.stock_pos + i]; });
+        const auto* next = g.state.stock.data() + g.state.stock_pos;
+        return tuple_of(g.state.stock_size(), [&](int i) { return next[i]; });
       },
            "The stock, from the next card drawn to the last.")
       .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
-        return tuple_of(g.rules->packets(), [&](int k) { return packet_view(g.state.packets[k], g.rules->decks); });
+        return tuple_of(g.rules->packets(),
+                        [&](int k) { return packet_view(g.state.packets[k], g.rules->decks); });
       },
            "The pozzetti (the packets set aside at the deal): (status, owner side or None, "
            "cards) each; status is 'untaken', 'face_down', 'seen', 'in_hand' or 'stock'.")
@@ -582,7 +593,8 @@ void bind_game(py::module_& m) {
         if (eq.is(py::reinterpret_borrow<py::object>(Py_NotImplemented))) return eq;
         return py::bool_(!eq.cast<bool>());
       })
-      .def("strings", [](const PyMoveList& l) -> StrListResult { return py::cast(move_texts(*l.moves)); },
+      .def("strings",
+           [](const PyMoveList& l) -> StrListResult { return py::cast(move_texts(*l.moves)); },
            "The moves' notations, in order.")
       // Written as the list it stands for (the reference's is a list).
       .def("__repr__", [](const PyMoveList& l) { return moves_repr(*l.moves); });
