@@ -20,6 +20,7 @@
 #include "burraco/card.hpp"
 #include "burraco/cardset.hpp"
 #include "burraco/game.hpp"
+#include "burraco/game_text.hpp"
 #include "burraco/history.hpp"
 #include "burraco/ismcts.hpp"
 #include "burraco/meld.hpp"
@@ -271,8 +272,72 @@ inline bool index_int(py::handle v, long long& out) {
   return small_int(as_int, out);
 }
 
+// An int (not a bool) in [0, 2**64), a seed's range; false for anything else.
+inline bool u64_int(py::handle v, std::uint64_t& out) {
+  if (!is_int(v)) return false;
+  out = PyLong_AsUnsignedLongLong(v.ptr());  // raises if < 0 or too big
+  if (out == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return true;
+}
+
+// The integer argument `v` if it is an int (not a bool; with `index`, anything with __index__,
+// as index_int) in [lo, hi]; else calls `refuse()`, which raises quoting `v`. The one check of
+// the integer arguments that have a range.
+template <class Refuse>
+long long int_in(py::handle v, long long lo, long long hi, Refuse&& refuse, bool index = false) {
+  long long x = 0;
+  if (!(index ? index_int(v, x) : small_int(v, x)) || x < lo || x > hi) refuse();
+  return x;
+}
+
 // A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
 std::uint64_t seed_arg(py::handle seed);
+
+// ---- values -------------------------------------------------------------------------------------
+
+// `value` as an int if `has`, else None (a property of type `int | None`).
+template <class T>
+py::object int_or_none(bool has, T value) {
+  return has ? py::object(py::int_(value)) : py::object(py::none());
+}
+
+// The tuple (f(0), ..., f(n - 1)): Python objects, or values converted as returned ones are.
+template <class F>
+py::tuple tuple_of(int n, F&& f) {
+  py::tuple out(n);
+  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = f(i);
+  return out;
+}
+
+// __eq__ (documented by `doc`) and __ne__ of the bound class T by `equal(a, b)`. Another class
+// answers for itself (NotImplemented: burraco.reference's values compare equal to the core's that
+// print the same), or, with `others_unequal`, is simply unequal.
+template <class T, class... Options, class Equal>
+void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequal = false,
+                  const char* doc = nullptr) {
+  auto compare = [equal, others_unequal](const T& a, py::handle b, bool want) -> py::object {
+    if (!py::isinstance<T>(b))
+      return others_unequal ? py::object(py::bool_(!want))
+                            : py::reinterpret_borrow<py::object>(Py_NotImplemented);
+    return py::bool_(equal(a, b.cast<const T&>()) == want);
+  };
+  cls.def("__eq__", [compare](const T& a, AnyArg b) -> BoolOrNotImplemented {
+    return compare(a, b, true);
+  }, doc);
+  cls.def("__ne__", [compare](const T& a, AnyArg b) -> BoolOrNotImplemented {
+    return compare(a, b, false);
+  });
+}
+
+// __copy__ and __deepcopy__ of the bound class T: a new object holding a copy of the value.
+template <class T, class... Options>
+void def_copies(py::class_<T, Options...>& cls) {
+  cls.def("__copy__", [](const T& v) { return std::make_unique<T>(v); });
+  cls.def("__deepcopy__", [](const T& v, MemoArg) { return std::make_unique<T>(v); });
+}
 // ---- policies (policy.cpp) ----------------------------------------------------------------------
 
 // A burraco.Policy (docs/native.md): a built-in policy, a native one (a capsule of
@@ -460,6 +525,7 @@ inline void PyGame::forget_legal() {
 
 // A Move, or a move's notation read with the copies of a pack of `decks` decks (a game's own).
 Move move_from(py::handle obj, int decks = 2);
+// The names of burraco/game_text.hpp as str (None for EndReason::None).
 py::object phase_name(Phase p);
 py::object end_reason_name(EndReason e);
 // A seat of the game (0..players-1), else InvalidNotationError.
@@ -468,11 +534,7 @@ int seat_arg(const PyGame& g, py::handle seat);
 // of the fast paths).
 inline void push_one(PyGame& g, const Move& m) {
   const MoveResult r = g.push(m);
-  if (!r.ok()) {
-    std::string why(move_error_text(r.error));
-    if (r.meld_error != MeldError::Ok) why += ": " + std::string(meld_error_text(r.meld_error));
-    illegal("illegal move '" + move_text(m) + "': " + why);
-  }
+  if (!r.ok()) illegal(illegal_move_text(m, r));
 }
 std::unique_ptr<PyGame> game_from_state_string(py::handle text);
 // An int in [lo, hi] of pickled data (`what` names its class), else InvalidStateError.

@@ -19,26 +19,18 @@ Move move_from(py::handle obj, int decks) {
   return m;
 }
 
-py::object phase_name(Phase p) {
-  return py::str(p == Phase::Draw ? "draw" : p == Phase::Meld ? "meld" : "over");
-}
+py::object phase_name(Phase p) { return py::str(phase_text(p)); }
 
 py::object end_reason_name(EndReason e) {
-  switch (e) {
-    case EndReason::None: return py::none();
-    case EndReason::Closed: return py::str("closed");
-    case EndReason::StockExhausted: return py::str("stock_exhausted");
-    case EndReason::Deadlock: return py::str("deadlock");
-  }
-  return py::none();
+  const char* name = end_reason_text(e);
+  return name ? py::object(py::str(name)) : py::object(py::none());
 }
 
 int seat_arg(const PyGame& g, py::handle seat) {
-  long long v = -1;
-  if (!small_int(seat, v) || v < 0 || v >= g.state.players)
+  return static_cast<int>(int_in(seat, 0, g.state.players - 1, [&] {
     notation_error("no player " + quote(seat) + ": players are 0.." +
                    std::to_string(g.state.players - 1));
-  return static_cast<int>(v);
+  }));
 }
 
 std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle scores) {
@@ -55,54 +47,62 @@ std::array<std::int32_t, kSideSlots> scores_arg(const Rules& rules, py::handle s
     notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) + " integers");
   std::size_t i = 0;
   for (py::handle v : items) {
-    long long x = 0;
     if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr()))
       throw py::type_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
                            " ints, got a " +
                            type_name_of(v));
-    if (!index_int(v, x) || x < -10000000 || x > 10000000)
+    out[i++] = static_cast<std::int32_t>(int_in(v, -10000000, 10000000, [&] {
       notation_error("scores " + quote(scores) + ": expected " + std::to_string(n) +
                      " integers from -10000000 to 10000000");
-    out[i++] = static_cast<std::int32_t>(x);
+    }, true));
   }
   return out;
 }
 
-
 // A seed argument: an int in [0, 2**64); anything else raises InvalidNotationError quoting it.
 std::uint64_t seed_arg(py::handle seed) {
-  if (is_int(seed)) {
-    const unsigned long long value = PyLong_AsUnsignedLongLong(seed.ptr());  // raises if < 0 or too big
-    if (!(value == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return value;
-    PyErr_Clear();
+  std::uint64_t value = 0;
+  if (!u64_int(seed, value))
+    notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
+  return value;
+}
+
+// Game()'s seed: an int in [0, 2**64), or None for a random one.
+std::uint64_t deal_seed(py::handle seed) {
+  std::uint64_t value = 0;
+  if (seed.is_none()) {
+    py::bytes raw = py::module_::import("os").attr("urandom")(8);
+    const py::object from_bytes = py::module_::import("builtins").attr("int").attr("from_bytes");
+    return from_bytes(raw, "little").cast<std::uint64_t>();
   }
-  notation_error(quote(seed) + " is not a seed: expected an int in [0, 2**64)");
+  if (!u64_int(seed, value))
+    notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
+  return value;
+}
+
+// Game()'s deck: the cards' names in one str, or an iterable of cards (Card or str).
+std::vector<Card> deck_arg(py::handle deck) {
+  std::vector<Card> cards;
+  if (py::isinstance<py::str>(deck)) {
+    const std::string text = text_arg(deck);
+    if (const auto bad = parse_card_words(text, cards))
+      notation_error("deck: " + quote(py::str(std::string(*bad))) + " is not a card");
+  } else if (py::hasattr(deck, "__iter__")) {
+    for (py::handle c : deck) cards.push_back(card_from(c));
+  } else {
+    notation_error("deck " + quote(deck) + ": expected a list of cards");
+  }
+  return cards;
 }
 
 py::tuple packet_view(const Packet& p, int decks) {
-  const char* status = "untaken";
-  switch (p.status) {
-    case PacketStatus::Untaken: status = "untaken"; break;
-    case PacketStatus::FaceDown: status = "face_down"; break;
-    case PacketStatus::Seen: status = "seen"; break;
-    case PacketStatus::InHand: status = "in_hand"; break;
-    case PacketStatus::Stock: status = "stock"; break;
-  }
   CardSet cards;
   if (p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
       p.status == PacketStatus::Seen)
     cards = p.set();
-  return py::make_tuple(status, p.owner >= 0 ? py::object(py::int_(p.owner)) : py::object(py::none()),
+  return py::make_tuple(packet_status_text(p.status), int_or_none(p.owner >= 0, p.owner),
                         cards_object(cards, decks));
 }
-
-std::string side_result_repr(const SideResult& r) {
-  return "SideResult(side=" + std::to_string(r.side) + ", melds=" + std::to_string(r.melds) +
-         ", bonuses=" + std::to_string(r.bonuses) + ", closing=" + std::to_string(r.closing) +
-         ", hand=" + std::to_string(r.hand) + ", pozzetto=" + std::to_string(r.pozzetto) +
-         ", cut=" + std::to_string(r.cut) + ", total=" + std::to_string(r.total) + ")";
-}
-
 
 std::array<int, 8> side_fields(const SideResult& r) {
   return {r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total};
@@ -112,19 +112,17 @@ std::array<int, 8> side_fields(const SideResult& r) {
 constexpr int kHalfPointEntries = 4;
 
 py::tuple side_tuple(const SideResult& r) {
-  py::list out;
-  for (int v : side_fields(r)) out.append(v);
-  return py::tuple(out);
+  return tuple_of(8, [f = side_fields(r)](int i) { return f[static_cast<std::size_t>(i)]; });
 }
 
 // A Result's value: (end reason code, closing side, side tuples, player half points, players).
 py::tuple result_tuple(const PyResult& r) {
-  py::list sides, halves;
-  for (int i = 0; i < r.result.side_count; ++i) sides.append(side_tuple(r.result.sides[i]));
+  const HandResult& h = r.result;
   // Three players only; four entries, as pickles have always held.
-  for (int q = 0; q < kHalfPointEntries; ++q) halves.append(r.result.player_half_points[q]);
-  return py::make_tuple(static_cast<int>(r.result.reason), r.result.closing_side, py::tuple(sides),
-                        py::tuple(halves), r.players);
+  return py::make_tuple(static_cast<int>(h.reason), h.closing_side,
+                        tuple_of(h.side_count, [&](int i) { return side_tuple(h.sides[i]); }),
+                        tuple_of(kHalfPointEntries, [&](int q) { return h.player_half_points[q]; }),
+                        r.players);
 }
 
 [[noreturn]] void pickle_error(const char* what, py::handle data) {
@@ -133,9 +131,7 @@ py::tuple result_tuple(const PyResult& r) {
 
 // An int in [lo, hi] of pickled data, else InvalidStateError.
 int pickled_int(const char* what, py::handle v, long long lo, long long hi) {
-  long long x = 0;
-  if (!small_int(v, x) || x < lo || x > hi) pickle_error(what, v);
-  return static_cast<int>(x);
+  return static_cast<int>(int_in(v, lo, hi, [&] { pickle_error(what, v); }));
 }
 
 SideResult restore_side_result(py::args fields) {
@@ -177,7 +173,6 @@ std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::han
   return g;
 }
 
-
 PyResult restore_result(py::handle reason, py::handle closing, py::handle sides, py::handle halves,
                         py::handle players) {
   PyResult r;
@@ -203,16 +198,39 @@ py::object package_function(const char* module, const char* name) {
   return py::module_::import(module).attr(name);
 }
 
+// A list of Move objects.
+py::list move_objects(const std::vector<Move>& moves) {
+  py::list out(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) out[i] = PyMove{moves[i]};
+  return out;
+}
+
+// The move a MoveList is searched for: a Move, or a move's notation read with the copies of any
+// pack; none for anything else (which no list holds).
+std::optional<Move> sought_move(py::handle item) {
+  Move m;
+  if (py::isinstance<PyMove>(item)) return item.cast<const PyMove&>().move;
+  if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies))
+    return std::nullopt;
+  return m;
+}
+
+// How many times the list holds the move `item` names (0 or 1).
+long count_in(const PyMoveList& l, py::handle item) {
+  const auto m = sought_move(item);
+  return m ? static_cast<long>(std::count(l.moves->begin(), l.moves->end(), *m)) : 0L;
+}
+
 void bind_game(py::module_& m) {
-  bound_class<PyMove>(m, "Move")
-      .def(py::init([](MoveArg obj) { return PyMove{move_from(obj)}; }), py::arg("move"),
+  auto move = bound_class<PyMove>(m, "Move");
+  move.def(py::init([](MoveArg obj) { return PyMove{move_from(obj)}; }), py::arg("move"),
            "Move('discard Qs') from its notation (or a Move, copied); InvalidNotationError if "
            "the text is not a move. Whether it is legal is the game's question.")
       .def_property_readonly("kind", [](const PyMove& m) -> StrResult {
-        static const char* names[] = {"draw", "pile", "keep", "reject", "meld", "add", "discard"};
         static py::object* interned = [] {
           auto* strings = new py::object[7];  // kept for the life of the interpreter
-          for (int k = 0; k < 7; ++k) strings[k] = py::str(names[k]);
+          for (int k = 0; k < 7; ++k)
+            strings[k] = py::str(move_kind_text(static_cast<MoveKind>(k)));
           return strings;
         }();
         return interned[static_cast<int>(m.move.kind)];
@@ -228,30 +246,17 @@ void bind_game(py::module_& m) {
            "The cards the move puts down: the meld's cards, the card laid off or discarded; "
            "empty for draw, pile, keep and reject.")
       .def_property_readonly("index", [](const PyMove& m) -> OptIntResult {
-        return m.move.kind == MoveKind::Add ? py::object(py::int_(m.move.index))
-                                            : py::object(py::none());
+        return int_or_none(m.move.kind == MoveKind::Add, m.move.index);
       },
            "For 'add', the index of the meld laid off on (the side's creation order); None "
            "for the other kinds.")
       .def("__str__", [](const PyMove& m) { return move_text(m.move); })
-      .def("__repr__", [](const PyMove& m) { return "Move('" + move_text(m.move) + "')"; })
-      // Another class answers for itself (NotImplemented): burraco.reference's Move compares
-      // equal to this one when both print the same (docs/api.md "Both engines").
-      .def("__eq__", [](const PyMove& a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<PyMove>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(a.move == b.cast<const PyMove&>().move);
-      })
-      .def("__ne__", [](const PyMove& a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<PyMove>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(!(a.move == b.cast<const PyMove&>().move));
-      })
+      .def("__repr__", [](const PyMove& m) { return move_repr(m.move); })
       .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
       .def("__gt__", [](const PyMove& a, const PyMove& b) { return move_less(b.move, a.move); })
       .def("__le__", [](const PyMove& a, const PyMove& b) { return !move_less(b.move, a.move); })
       .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); })
       .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); })
-      .def("__copy__", [](const PyMove& m) { return m; })
-      .def("__deepcopy__", [](const PyMove& m, MemoArg) { return m; })
       .def("__reduce__", [](const PyMove& m) -> ReduceResult {
         // Move(text) reads a two-deck pack; a three-deck game's set of three copies of a card
         // is restored with its pack. Every other move pickles as it always did.
@@ -259,9 +264,13 @@ void bind_game(py::module_& m) {
           return py::make_tuple(core_attr("_restore_move"), py::make_tuple(move_text(m.move), 3));
         return py::make_tuple(core_attr("Move"), py::make_tuple(move_text(m.move)));
       });
+  // Another class answers for itself (NotImplemented): burraco.reference's Move compares
+  // equal to this one when both print the same (docs/api.md "Both engines").
+  def_equality(move, [](const PyMove& a, const PyMove& b) { return a.move == b.move; });
+  def_copies(move);
 
-  bound_class<SideResult>(m, "SideResult")
-      .def_readonly("side", &SideResult::side,
+  auto side_result = bound_class<SideResult>(m, "SideResult");
+  side_result.def_readonly("side", &SideResult::side,
            "The side's index (0 or 1; 0-2 with three players).")
       .def_readonly("melds", &SideResult::melds,
            "Points of the cards in the side's melds (RULES E.1).")
@@ -277,71 +286,44 @@ void bind_game(py::module_& m) {
            "The cut bonus, when the dealer's cut was exact.")
       .def_readonly("total", &SideResult::total,
            "The side's score for the hand: the sum of the fields above.")
-      .def("__repr__", &side_result_repr)
-      .def("__eq__", [](const SideResult& a, AnyArg b) {
-        return py::isinstance<SideResult>(b) && side_fields(a) == side_fields(b.cast<const SideResult&>());
-      })
-      .def("__ne__", [](const SideResult& a, AnyArg b) {
-        return !(py::isinstance<SideResult>(b) && side_fields(a) == side_fields(b.cast<const SideResult&>()));
-      })
+      .def("__repr__", [](const SideResult& r) { return side_result_repr(r); })
       .def("__hash__", [](const SideResult& r) { return py::hash(side_tuple(r)); })
-      .def("__copy__", [](const SideResult& r) { return r; })
-      .def("__deepcopy__", [](const SideResult& r, MemoArg) { return r; })
       .def("__reduce__", [](const SideResult& r) -> ReduceResult {
         return py::make_tuple(core_attr("_restore_side_result"), side_tuple(r));
       });
+  def_equality(side_result, [](const SideResult& a, const SideResult& b) {
+    return side_fields(a) == side_fields(b);
+  }, true);
+  def_copies(side_result);
 
-  bound_class<PyResult>(m, "Result")
-      .def_property_readonly("end_reason", [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
+  auto result = bound_class<PyResult>(m, "Result");
+  result.def_property_readonly("end_reason",
+           [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
            "Why the hand ended: 'closed', 'stock_exhausted' or 'deadlock' (one of "
            "END_REASONS).")
       .def_property_readonly("closing_side", [](const PyResult& r) -> OptIntResult {
-        return r.result.closing_side >= 0 ? py::object(py::int_(r.result.closing_side))
-                                          : py::object(py::none());
+        return int_or_none(r.result.closing_side >= 0, r.result.closing_side);
       },
            "The side that closed the hand, or None if it ended another way.")
       .def_property_readonly("sides", [](const PyResult& r) -> SideResultsResult {
-        py::list out;
-        for (int i = 0; i < r.result.side_count; ++i) out.append(py::cast(r.result.sides[i]));
-        return py::tuple(out);
+        return tuple_of(r.result.side_count, [&](int i) { return r.result.sides[i]; });
       },
            "A SideResult per side, in side order.")
       .def_property_readonly("player_scores", [](const PyResult& r) -> OptTripleResult {
         if (r.players != 3) return py::object(py::none());
-        return py::object(py::make_tuple(r.result.player_half_points[0],
-                                         r.result.player_half_points[1],
-                                         r.result.player_half_points[2]));
+        return tuple_of(3, [&](int q) { return r.result.player_half_points[q]; });
       },
            "With three players, each player's score (the halves of a pair's score, when the "
            "rules split it); None otherwise.")
-      .def("__repr__", [](const PyResult& r) {
-        std::string out = "Result(end_reason=" + quote(end_reason_name(r.result.reason)) +
-                          ", closing_side=" +
-                          (r.result.closing_side >= 0 ? std::to_string(r.result.closing_side) : "None") +
-                          ", sides=(";
-        for (int i = 0; i < r.result.side_count; ++i)
-          out += (i ? ", " : "") + side_result_repr(r.result.sides[i]);
-        out += "), player_scores=";
-        if (r.players == 3)
-          out += "(" + std::to_string(r.result.player_half_points[0]) + ", " +
-                 std::to_string(r.result.player_half_points[1]) + ", " +
-                 std::to_string(r.result.player_half_points[2]) + ")";
-        else
-          out += "None";
-        return out + ")";
-      })
-      .def("__eq__", [](const PyResult& a, AnyArg b) {
-        return py::isinstance<PyResult>(b) && result_tuple(a).equal(result_tuple(b.cast<const PyResult&>()));
-      })
-      .def("__ne__", [](const PyResult& a, AnyArg b) {
-        return !(py::isinstance<PyResult>(b) && result_tuple(a).equal(result_tuple(b.cast<const PyResult&>())));
-      })
+      .def("__repr__", [](const PyResult& r) { return result_repr(r.result, r.players); })
       .def("__hash__", [](const PyResult& r) { return py::hash(result_tuple(r)); })
-      .def("__copy__", [](const PyResult& r) { return r; })
-      .def("__deepcopy__", [](const PyResult& r, MemoArg) { return r; })
       .def("__reduce__", [](const PyResult& r) -> ReduceResult {
         return py::make_tuple(core_attr("_restore_result"), result_tuple(r));
       });
+  def_equality(result, [](const PyResult& a, const PyResult& b) {
+    return result_tuple(a).equal(result_tuple(b));
+  }, true);
+  def_copies(result);
 
   auto game = bound_class<PyGame>(m, "Game");
   game
@@ -355,51 +337,19 @@ void bind_game(py::module_& m) {
              const Rules& rules = *g.rules;
              const std::string why = check_playable(rules);
              if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
-             long long first_value = -1;
-             if (!small_int(first, first_value) || first_value < 0 || first_value >= rules.players)
+             const int first_player = static_cast<int>(int_in(first, 0, rules.players - 1, [&] {
                notation_error("first_player " + quote(first) + ": expected a seat 0.." +
                               std::to_string(rules.players - 1));
-             const int first_player = static_cast<int>(first_value);
+             }));
              const auto score_values = scores_arg(rules, scores);
-             if (!deck.is_none()) {
-               if (!seed.is_none()) notation_error("give a seed or a deck, not both");
-               std::array<Card, kMaxDeck> order{};
-               std::vector<Card> cards;
-               if (py::isinstance<py::str>(deck)) {
-                 const std::string text = text_arg(deck);
-                 for (std::string_view word : split_words(text)) {
-                   const auto c = parse_card(word);
-                   if (!c) notation_error("deck: " + quote(py::str(std::string(word))) + " is not a card");
-                   cards.push_back(*c);
-                 }
-               } else if (py::hasattr(deck, "__iter__")) {
-                 for (py::handle c : deck) cards.push_back(card_from(c));
-               } else {
-                 notation_error("deck " + quote(deck) + ": expected a list of cards");
-               }
-               const int n = rules.total_cards();
-               if (!is_full_pack(rules, cards.data(), static_cast<int>(cards.size())))
-                 notation_error("deck: expected the " + std::to_string(n) +
-                                " cards of these rules' deck, each once, got " +
-                                std::to_string(cards.size()) + " cards that do not match");
-               for (int i = 0; i < n; ++i) order[i] = cards[i];
-               g.state = deal(rules, order, first_player, score_values);
+             if (deck.is_none()) {
+               g.state = deal_seeded(rules, deal_seed(seed), first_player, score_values);
                return g;
              }
-             std::uint64_t seed_value = 0;
-             if (seed.is_none()) {
-               py::bytes raw = py::module_::import("os").attr("urandom")(8);
-               seed_value = py::int_(py::module_::import("builtins").attr("int").attr("from_bytes")(raw, "little")).cast<std::uint64_t>();
-             } else {
-               if (!is_int(seed)) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
-               py::object zero = py::int_(0);
-               py::object limit = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ULL));
-               const bool ok = PyObject_RichCompareBool(seed.ptr(), zero.ptr(), Py_GE) == 1 &&
-                               PyObject_RichCompareBool(seed.ptr(), limit.ptr(), Py_LE) == 1;
-               if (!ok) notation_error("seed " + quote(seed) + ": expected an integer in [0, 2**64)");
-               seed_value = seed.cast<std::uint64_t>();
-             }
-             g.state = deal_seeded(rules, seed_value, first_player, score_values);
+             if (!seed.is_none()) notation_error("give a seed or a deck, not both");
+             const std::string bad =
+                 deal_deck(rules, deck_arg(deck), first_player, score_values, g.state);
+             if (!bad.empty()) notation_error("deck: " + bad);
              return g;
            }),
            py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
@@ -434,29 +384,14 @@ void bind_game(py::module_& m) {
            "there is no such move.")
       .def("push",
            [](PyGame& g, MoveArg move) {
-             if (py::isinstance<py::str>(move)) {
-               // The multi-card lay-off sugar: "add 2 8h 9h".
-               const std::string text = text_arg(move);
-               Move probe;
-               const int decks = g.rules->decks;
-               if (!parse_move(text, probe, decks)) {
-                 const std::vector<std::string_view> words = split_words(text);
-                 Move first;
-                 if (words.size() > 3 &&
-                     parse_move(std::string(words[0]) + " " + std::string(words[1]) + " " +
-                                    std::string(words[2]), first, decks) &&
-                     first.kind == MoveKind::Add) {
-                   std::vector<Card> cards;
-                   for (std::size_t k = 2; k < words.size(); ++k) {
-                     const auto c = parse_card(words[k]);
-                     if (!c) move_from(move, decks);
-                     cards.push_back(*c);
-                   }
-                   if (!g.push_lay_offs(first.index, std::move(cards)))
-                     illegal("illegal move " + quote(move) + ": no order of these lay-offs is legal");
-                   return;
-                 }
-               }
+             std::uint32_t index = 0;
+             std::vector<Card> cards;
+             // The multi-card lay-off sugar: "add 2 8h 9h".
+             if (py::isinstance<py::str>(move) &&
+                 parse_lay_offs(text_arg(move), g.rules->decks, index, cards)) {
+               if (!g.push_lay_offs(index, std::move(cards)))
+                 illegal("illegal move " + quote(move) + ": no order of these lay-offs is legal");
+               return;
              }
              push_one(g, move_from(move, g.rules->decks));
            },
@@ -470,19 +405,14 @@ void bind_game(py::module_& m) {
       .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); },
            "An independent copy of the game, history included (cheap: the history is shared "
            "until either changes).")
-      .def("__copy__", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
-      .def("__deepcopy__", [](const PyGame& g, MemoArg) { return std::make_unique<PyGame>(g); })
       .def("__reduce__", [](const PyGame& g) -> ReduceResult {
-        py::list moves;
-        for (const Move& mv : g.moves()) moves.append(py::str(move_text(mv)));
+        const std::string start = state_string(g.start(), *g.rules);
+        const std::string now = state_string(g.state, *g.rules);
         return py::make_tuple(core_attr("_restore_game"),
-                              py::make_tuple(state_string(g.start(), *g.rules), moves,
-                                             state_string(g.state, *g.rules)));
+                              py::make_tuple(start, move_texts(g.moves()), now));
       })
       .def("_record_history", [](const PyGame& g) {
-        py::list moves;
-        for (const Move& mv : g.moves()) moves.append(py::str(move_text(mv)));
-        return py::make_tuple(state_string(g.start(), *g.rules), moves);
+        return py::make_tuple(state_string(g.start(), *g.rules), move_texts(g.moves()));
       },
            "(the state string the history starts from, the moves' notation): what game.record() "
            "needs, read in one call instead of undoing every move from Python.")
@@ -492,24 +422,13 @@ void bind_game(py::module_& m) {
            "(the game record as one line of JSON, its number of moves): the text of "
            "json.dumps(game.record(), separators=(',', ':')), written by the core without the "
            "record's dict; what a self-play shard writes for each hand.")
-      .def("__eq__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(a.game() == b.cast<const PyGame&>().game());
-      }, "Same position (state string) and same moves played, as chess.Board compares.")
-      .def("__ne__", [](const PyGame& a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<PyGame>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(!(a.game() == b.cast<const PyGame&>().game()));
-      })
-      .def_property_readonly("moves", [](const PyGame& g) -> MovesResult {
-        py::list out;
-        for (const Move& mv : g.moves()) out.append(py::cast(PyMove{mv}));
-        return out;
-      },
+      .def_property_readonly("moves",
+           [](const PyGame& g) -> MovesResult { return move_objects(g.moves()); },
            "The moves played so far, in order (a new list each time).")
       .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); },
            "The rules of the hand.")
       .def_property_readonly("seed", [](const PyGame& g) -> OptIntResult {
-        return g.state.has_seed ? py::object(py::int_(g.state.seed)) : py::object(py::none());
+        return int_or_none(g.state.has_seed, g.state.seed);
       },
            "The seed the hand was dealt from, or None for a deal given as a deck or read "
            "from a state string without one.")
@@ -523,9 +442,7 @@ void bind_game(py::module_& m) {
            "'draw' (the seat to act must draw or take the pile), 'meld' (it may meld, lay "
            "off, then must discard) or 'over'.")
       .def_property_readonly("scores", [](const PyGame& g) -> IntTupleResult {
-        py::list out;
-        for (int i = 0; i < g.rules->score_count(); ++i) out.append(g.state.scores[i]);
-        return py::tuple(out);
+        return tuple_of(g.rules->score_count(), [&](int i) { return g.state.scores[i]; });
       },
            "The sides' scores before this hand (the match so far), in side order.")
       .def("hand", [](const PyGame& g, IntArg p) { return cards_object(g.state.hands[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
@@ -537,17 +454,13 @@ void bind_game(py::module_& m) {
            "The side that player plays for.")
       .def_property_readonly("sides", [](const PyGame& g) -> IntTupleResult {
         std::array<int, kSideSlots> sides{};
-        const int n = active_sides(g.state, *g.rules, sides);
-        py::list out;
-        for (int i = 0; i < n; ++i) out.append(sides[i]);
-        return py::tuple(out);
+        return tuple_of(active_sides(g.state, *g.rules, sides), [&](int i) { return sides[i]; });
       },
            "The sides in play, in order.")
       .def("melds",
            [](const PyGame& g, IntArg side) {
-             long long v = -1;
-             if (!small_int(side, v) || v < 0 || v >= side_slots(*g.rules))
-               notation_error("no side " + quote(side));
+             const long long v = int_in(side, 0, side_slots(*g.rules) - 1,
+                                        [&] { notation_error("no side " + quote(side)); });
              return PyMelds{side_melds(g.state, static_cast<int>(v)), g.rules};
            },
            py::arg("side"),
@@ -561,20 +474,18 @@ void bind_game(py::module_& m) {
       .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); },
            "The number of cards left in the stock.")
       .def_property_readonly("stock", [](const PyGame& g) -> CardTupleResult {
-        py::list out;
-        for (int i = g.state.stock_pos; i < g.state.stock_end; ++i) out.append(py::cast(g.state.stock[i]));
-        return py::tuple(out);
+        const auto* next = g.state.stock.data() + g.state.stock_pos;
+        return tuple_of(g.state.stock_size(), [&](int i) { return next[i]; });
       },
            "The stock, from the next card drawn to the last.")
       .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
-        py::list out;
-        for (int k = 0; k < g.rules->packets(); ++k) out.append(packet_view(g.state.packets[k], g.rules->decks));
-        return py::tuple(out);
+        return tuple_of(g.rules->packets(),
+                        [&](int k) { return packet_view(g.state.packets[k], g.rules->decks); });
       },
            "The pozzetti (the packets set aside at the deal): (status, owner side or None, "
            "cards) each; status is 'untaken', 'face_down', 'seen', 'in_hand' or 'stock'.")
       .def_property_readonly("cut_side", [](const PyGame& g) -> OptIntResult {
-        return g.state.cut_side >= 0 ? py::object(py::int_(g.state.cut_side)) : py::object(py::none());
+        return int_or_none(g.state.cut_side >= 0, g.state.cut_side);
       },
            "The side that earned the cut bonus, or None.")
       .def("is_over", [](const PyGame& g) { return g.state.over(); },
@@ -588,9 +499,7 @@ void bind_game(py::module_& m) {
              return PyResult{score_hand(g.state, *g.rules), g.state.players};
            },
            "The score breakdown of the finished hand; IllegalMoveError while it goes on.")
-      .def("__repr__", [](const PyGame& g) {
-        return "Game.from_state_string('" + state_string(g.state, *g.rules) + "')";
-      })
+      .def("__repr__", [](const PyGame& g) { return game_repr(g.state, *g.rules); })
       // The board and the records are written once in Python for both engines (burraco._board,
       // burraco._records: docs/architecture.md §1); the methods call them.
       .def("__str__", [](py::object self) -> StrResult {
@@ -634,6 +543,9 @@ void bind_game(py::module_& m) {
            "(InvalidStateError: it hides cards), and so is a view whose fields contradict its "
            "state string (InvalidStateError, quoting the field).");
   bind_game_search(game);
+  def_equality(game, [](const PyGame& a, const PyGame& b) { return a.game() == b.game(); }, false,
+               "Same position (state string) and same moves played, as chess.Board compares.");
+  def_copies(game);
 
   bound_class<PyMoveList>(m, "MoveList")
       .def("__len__", [](const PyMoveList& l) { return l.moves->size(); })
@@ -641,15 +553,8 @@ void bind_game(py::module_& m) {
       .def("__getitem__",
            [](const PyMoveList& l, KeyArg key) -> MoveOrListResult {
              const auto n = static_cast<long long>(l.moves->size());
-             if (py::isinstance<py::slice>(key)) {
-               py::ssize_t start = 0, stop = 0, step = 0, length = 0;
-               if (!key.cast<py::slice>().compute(static_cast<py::ssize_t>(n), &start, &stop, &step, &length))
-                 throw py::error_already_set();
-               py::list out;
-               for (py::ssize_t k = 0; k < length; ++k)
-                 out.append(PyMove{(*l.moves)[static_cast<std::size_t>(start + k * step)]});
-               return std::move(out);
-             }
+             // A slice: a list, as the list's own slice.
+             if (py::isinstance<py::slice>(key)) return py::object(move_objects(*l.moves)[key]);
              long long i = 0;
              if (!small_int(key, i))
                throw py::type_error("MoveList indices must be integers or slices, not " +
@@ -658,33 +563,17 @@ void bind_game(py::module_& m) {
              if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
              return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
            })
-      .def("__iter__", [](const PyMoveList& l) -> MoveIterResult {
-        py::list out;
-        for (const Move& mv : *l.moves) out.append(PyMove{mv});
-        return py::iter(out);
-      })
-      .def("__contains__", [](const PyMoveList& l, AnyArg item) {
-        Move m;
-        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies)) return false;
-        return std::find(l.moves->begin(), l.moves->end(), m) != l.moves->end();
-      })
+      .def("__iter__",
+           [](const PyMoveList& l) -> MoveIterResult { return py::iter(move_objects(*l.moves)); })
+      .def("__contains__", [](const PyMoveList& l, AnyArg item) { return count_in(l, item) > 0; })
       .def("index", [](const PyMoveList& l, MoveArg item) {
-        Move m;
-        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies))
-          throw py::value_error(quote(item) + " is not in the list");
-        const auto it = std::find(l.moves->begin(), l.moves->end(), m);
+        const auto m = sought_move(item);
+        const auto it = m ? std::find(l.moves->begin(), l.moves->end(), *m) : l.moves->end();
         if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
         return static_cast<long long>(it - l.moves->begin());
       },
            "The position of a move in the list; ValueError if it is not in it.")
-      .def("count", [](const PyMoveList& l, MoveArg item) {
-        Move m;
-        if (py::isinstance<PyMove>(item)) m = item.cast<const PyMove&>().move;
-        else if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, kMaxSuitedCopies)) return 0L;
-        return static_cast<long>(std::count(l.moves->begin(), l.moves->end(), m));
-      },
+      .def("count", [](const PyMoveList& l, MoveArg item) { return count_in(l, item); },
            "How many times the move is in the list (0 or 1).")
       .def("__eq__", [](const PyMoveList& l, AnyArg other) -> BoolOrNotImplemented {
         if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
@@ -704,17 +593,11 @@ void bind_game(py::module_& m) {
         if (eq.is(py::reinterpret_borrow<py::object>(Py_NotImplemented))) return eq;
         return py::bool_(!eq.cast<bool>());
       })
-      .def("strings", [](const PyMoveList& l) -> StrListResult {
-        py::list out;
-        for (const Move& mv : *l.moves) out.append(py::str(move_text(mv)));
-        return out;
-      }, "The moves' notations, in order.")
-      .def("__repr__", [](const PyMoveList& l) {
-        std::string out = "[";  // like the list it stands for (the reference's is a list)
-        for (std::size_t i = 0; i < l.moves->size(); ++i)
-          out += (i ? ", Move('" : "Move('") + move_text((*l.moves)[i]) + "')";
-        return out + "]";
-      });
+      .def("strings",
+           [](const PyMoveList& l) -> StrListResult { return py::cast(move_texts(*l.moves)); },
+           "The moves' notations, in order.")
+      // Written as the list it stands for (the reference's is a list).
+      .def("__repr__", [](const PyMoveList& l) { return moves_repr(*l.moves); });
   py::setattr(m.attr("MoveList"), "__hash__", py::none());
   py::setattr(m.attr("Game"), "__hash__", py::none());  // mutable: compared, never hashed
 

@@ -145,4 +145,44 @@ bool is_full_pack(const Rules& rules, const Card* cards, int n) {
   return want == have;
 }
 
+std::string deal_deck(const Rules& rules, const std::vector<Card>& cards, int first_player,
+                      const std::array<std::int32_t, kSideSlots>& scores, GameState& out) {
+  const int n = rules.total_cards();
+  if (!is_full_pack(rules, cards.data(), static_cast<int>(cards.size())))
+    return "expected the " + std::to_string(n) + " cards of these rules' deck, each once, got " +
+           std::to_string(cards.size()) + " cards that do not match";
+  std::array<Card, kMaxDeck> order{};
+  std::copy(cards.begin(), cards.end(), order.begin());
+  out = deal(rules, order, first_player, scores);
+  return "";
+}
+
+bool parse_lay_offs(std::string_view text, int decks, std::uint32_t& index, std::vector<Card>& cards) {
+  Move m;
+  if (parse_move(text, m, decks)) return false;
+  const std::vector<std::string_view> words = split_words(text);
+  if (words.size() <= 3 ||
+      !parse_move(std::string(words[0]) + " " + std::string(words[1]) + " " + std::string(words[2]),
+                  m, decks) ||
+      m.kind != MoveKind::Add)
+    return false;
+  cards.clear();
+  for (std::size_t k = 2; k < words.size(); ++k) {
+    const auto c = parse_card(words[k]);
+    if (!c) return false;
+    cards.push_back(*c);
+  }
+  index = m.index;
+  return true;
+}
+
+std::optional<std::string_view> parse_card_words(std::string_view text, std::vector<Card>& out) {
+  for (std::string_view word : split_words(text)) {
+    const auto c = parse_card(word);
+    if (!c) return word;
+    out.push_back(*c);
+  }
+  return std::nullopt;
+}
+
 }  // namespace burraco

@@ -1,6 +1,8 @@
 // burraco — a hand's game record as one line of JSON (burraco/record.hpp).
 #include "burraco/record.hpp"
 
+#include "burraco/game_text.hpp"
+
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -159,9 +161,7 @@ std::string record_line(const Game& game) {
   if (!s.over()) return out + "null}";
   const HandResult r = score_hand(s, rules);
   out += "{\"end_reason\":";
-  json_string(out, r.reason == EndReason::Closed           ? "closed"
-                   : r.reason == EndReason::StockExhausted ? "stock_exhausted"
-                                                           : "deadlock");
+  json_string(out, end_reason_text(r.reason));
   out += ",\"closing_side\":";
   out += r.closing_side >= 0 ? std::to_string(r.closing_side) : "null";
   out += ",\"sides\":[";

@@ -2,13 +2,17 @@
 // (burraco/history.hpp, burraco/record.hpp) with no Python: push and pop give back every position
 // passed, copies share a history and then go their own ways, truncate cuts a history back, the
 // lay-off sugar finds a legal order, the turn memory matches one kept move by move, and the record
-// line holds the deal, the moves and the result.
+// line holds the deal, the moves and the result; a deck order deals or says why not, and the
+// names and reprs of a hand's values (burraco/game_text.hpp) are the Python API's.
+#include <array>
 #include <cstdio>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "burraco/game_text.hpp"
 #include "burraco/history.hpp"
 #include "burraco/record.hpp"
 #include "burraco/rng.hpp"
@@ -157,6 +161,89 @@ void check_lay_offs() {
   GAME_CHECK(reached_two_lay_offs);
 }
 
+// A deal from a deck order, the card words of a deck and the lay-off notation.
+void check_deck_and_notation() {
+  const Rules rules = *preset_rules("italian");
+  std::array<Card, kMaxDeck> order{};
+  const int n = unshuffled_deck(rules, order);
+  std::vector<Card> cards(order.begin(), order.begin() + n);
+  GameState dealt;
+  GAME_CHECK(deal_deck(rules, cards, 1, {}, dealt).empty() && dealt == deal(rules, order, 1, {}));
+  cards.pop_back();
+  GameState untouched = dealt;
+  GAME_CHECK(deal_deck(rules, cards, 0, {}, untouched) ==
+             "expected the 108 cards of these rules' deck, each once, got 107 cards that do not "
+             "match");
+  GAME_CHECK(untouched == dealt);
+  std::vector<Card> words;
+  GAME_CHECK(!parse_card_words(" Ah  2c ", words) && words.size() == 2);
+  GAME_CHECK(card_name(words[1]) == "2c");
+  words.clear();
+  GAME_CHECK(parse_card_words("Ah Zz 2c", words) == std::optional<std::string_view>("Zz"));
+  GAME_CHECK(words.size() == 1);
+  std::uint32_t index = 0;
+  std::vector<Card> lay_offs;
+  GAME_CHECK(parse_lay_offs("add 2 8h 9h Jk", 2, index, lay_offs) && index == 2);
+  GAME_CHECK(lay_offs.size() == 3 && card_name(lay_offs[0]) == "8h");
+  for (const char* other :
+       {"add 2 8h", "add 2 8h Zz", "add x 8h 9h", "meld 5h 6h 7h", "pile 8h 9h"})
+    GAME_CHECK(!parse_lay_offs(other, 2, index, lay_offs));
+}
+
+// The names and reprs the binding shows for a hand's values, played to the end under `preset`.
+void check_texts(std::string_view preset) {
+  const auto rules = std::make_shared<const Rules>(*preset_rules(preset));
+  Game game(deal_seeded(*rules, 11, 0, {}), rules);
+  GAME_CHECK(std::string(phase_text(game.state.phase)) == "draw");
+  GAME_CHECK(end_reason_text(game.state.end) == nullptr);
+  GAME_CHECK(std::string(packet_status_text(game.state.packets[0].status)) == "untaken");
+  // A discard before drawing is refused; its message names the move and the reason.
+  Move discard;
+  discard.kind = MoveKind::Discard;
+  game.state.hands[0].for_each([&](Card c) { discard.card = c; });
+  const MoveResult refused = game.push(discard);
+  GAME_CHECK(!refused.ok());
+  const std::string why(move_error_text(refused.error));
+  GAME_CHECK(illegal_move_text(discard, refused) ==
+             "illegal move '" + move_text(discard) + "': " + why);
+  GAME_CHECK(std::string(move_kind_text(discard.kind)) == "discard");
+  GAME_CHECK(move_repr(discard) == "Move('" + move_text(discard) + "')");
+  std::vector<Move> legal;
+  legal_moves(game.state, *rules, legal);
+  std::string listed = "[";
+  for (std::size_t i = 0; i < legal.size(); ++i) listed += (i ? ", " : "") + move_repr(legal[i]);
+  GAME_CHECK(moves_repr({}) == "[]" && moves_repr(legal) == listed + "]");
+  const std::vector<std::string> texts = move_texts(legal);
+  GAME_CHECK(texts.size() == legal.size() && texts[0] == move_text(legal[0]));
+  const std::string state = state_string(game.state, *rules);
+  GAME_CHECK(game_repr(game.state, *rules) == "Game.from_state_string('" + state + "')");
+  Rng rng(11);
+  while (!game.state.over()) {
+    legal_moves(game.state, *rules, legal);
+    game.push(legal[rng.bounded(legal.size())]);
+  }
+  GAME_CHECK(std::string(phase_text(game.state.phase)) == "over");
+  const HandResult r = score_hand(game.state, *rules);
+  const SideResult& s = r.sides[0];
+  auto field = [](const char* name, int value) {
+    return std::string(name) + std::to_string(value);
+  };
+  GAME_CHECK(side_result_repr(s) ==
+             field("SideResult(side=", s.side) + field(", melds=", s.melds) +
+                 field(", bonuses=", s.bonuses) + field(", closing=", s.closing) +
+                 field(", hand=", s.hand) + field(", pozzetto=", s.pozzetto) +
+                 field(", cut=", s.cut) + field(", total=", s.total) + ")");
+  const std::string repr = result_repr(r, game.state.players);
+  const std::string reason = end_reason_text(r.reason);
+  GAME_CHECK(repr.rfind("Result(end_reason='" + reason + "', closing_side=", 0) == 0);
+  GAME_CHECK(contains(repr, ", sides=(" + side_result_repr(s) + (r.side_count > 1 ? ", " : ")")));
+  std::string scores = "None";
+  if (game.state.players == 3)
+    scores = field("(", r.player_half_points[0]) + field(", ", r.player_half_points[1]) +
+             field(", ", r.player_half_points[2]) + ")";
+  GAME_CHECK(contains(repr, "), player_scores=" + scores + ")") && repr.back() == ')');
+}
+
 }  // namespace
 
 // Called by selftest.cpp's main; returns the number of failed checks.
@@ -164,6 +251,8 @@ int check_game_history() {
   for (const auto& preset : kPresetNames)  // every preset of the table (rules.hpp)
     for (std::uint64_t seed = 1; seed <= 3; ++seed) check_hand(preset, seed);
   check_lay_offs();
+  check_deck_and_notation();
+  for (const auto& preset : kPresetNames) check_texts(preset);
   std::printf("selftest: burraco::Game played, popped and recorded %zu hands\n", 3 * kPresetNames.size());
   return failures;
 }

@@ -17,9 +17,13 @@
 // (record.hpp). The Python Game (cpp/bindings) is this class with a cache of legal moves.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "burraco/block_cache.hpp"
@@ -132,5 +136,16 @@ class Game {
 // Whether `cards[0, n)` is exactly the pack of these rules, each card as often as in it (a deck
 // order a deal accepts).
 bool is_full_pack(const Rules& rules, const Card* cards, int n);
+// Deals from the deck order `cards` into `out` (deal in game.hpp) if they are the full pack of
+// these rules; otherwise deals nothing and says why: "" once dealt.
+std::string deal_deck(const Rules& rules, const std::vector<Card>& cards, int first_player,
+                      const std::array<std::int32_t, kSideSlots>& scores, GameState& out);
+// The notation `add <index> <card> <card> ...` of lay-offs of two cards or more on one meld, which
+// Game::push_lay_offs plays (`index` and `cards` then hold them); false for any other text, a
+// single move's included.
+bool parse_lay_offs(std::string_view text, int decks, std::uint32_t& index, std::vector<Card>& cards);
+// The cards named in `text`, card names between blanks, appended to `out` in order (a deck
+// written as text); the first word that is not a card's name, if any (`out` then stops before it).
+std::optional<std::string_view> parse_card_words(std::string_view text, std::vector<Card>& out);
 
 }  // namespace burraco
