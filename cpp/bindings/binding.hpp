@@ -455,13 +455,15 @@ struct PyGame : private Game {
 
   const Game& game() const { return *this; }
 
-  // Games are made and dropped by the thousand (copy() in a search written in Python): their
-  // blocks go through the thread's cache of blocks of this size (burraco/block_cache.hpp).
+  // Games are made and dropped by the thousand (copy() in a search written in Python), always
+  // under the GIL: their blocks go through one cache of blocks of this size (block_cache.hpp).
   static void* operator new(std::size_t size) {
-    return size == sizeof(PyGame) ? BlockCache<sizeof(PyGame)>::allocate() : ::operator new(size);
+    using Blocks = BlockCache<sizeof(PyGame), 64, CacheScope::Process>;
+    return size == sizeof(PyGame) ? Blocks::allocate() : ::operator new(size);
   }
   static void operator delete(void* p, std::size_t size) noexcept {
-    if (size == sizeof(PyGame)) return BlockCache<sizeof(PyGame)>::release(p);
+    using Blocks = BlockCache<sizeof(PyGame), 64, CacheScope::Process>;
+    if (size == sizeof(PyGame)) return Blocks::release(p);
     ::operator delete(p, size);
   }
 

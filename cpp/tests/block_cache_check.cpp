@@ -1,6 +1,6 @@
-// burraco_selftest: the per-thread cache of blocks (burraco/block_cache.hpp) hands a released
-// block out again, keeps no more than its limit, takes blocks released on another thread, gives
-// its blocks back when a thread ends, and serves the shared positions of a history.
+// burraco_selftest: the caches of blocks (burraco/block_cache.hpp) hand a released block out
+// again and keep no more than their limit; a thread's cache takes blocks released on another
+// thread and gives its blocks back when the thread ends; a history's positions come from one.
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -24,7 +24,9 @@ int failures = 0;
 
 // A size no other user of the cache has: this test alone fills and empties it.
 using Cache = BlockCache<4000, 4>;
+using ProcessCache = BlockCache<4000, 4, CacheScope::Process>;
 
+template <class Cache>
 void check_reuse() {
   void* a = Cache::allocate();
   void* b = Cache::allocate();
@@ -98,7 +100,8 @@ void check_history() {
 }  // namespace
 
 int check_block_cache() {
-  check_reuse();
+  check_reuse<Cache>();
+  check_reuse<ProcessCache>();
   check_threads();
   check_history();
   return failures;

@@ -24,23 +24,28 @@
 
 namespace burraco {
 
+// Where a BlockCache keeps its blocks: a cache for each thread, or one for the process, for
+// callers that never allocate or release two blocks of the size at once (Python's objects, made
+// and dropped under the GIL), which then also save the lookup of the thread's storage.
+enum class CacheScope { Thread, Process };
+
 // Positions are about 1.9 KB, beyond the sizes glibc's malloc keeps in its per-thread cache
 // (1 KB): each allocation of one takes malloc's general path (bins, chunk splitting and
 // merging), some 500 instructions for an allocation and its release. A history keeps a copy of
 // the position every 8 moves and a Python search copies whole games; both make and drop such
-// blocks all the time. A BlockCache keeps up to `Keep` freed blocks of `Size` bytes per thread
-// and hands them out again; the rest goes to the global allocator. A block may be released on
-// another thread than the one that allocated it (it joins that thread's cache). A thread's
-// blocks are returned to the global allocator when it ends; a block released after that (by a
-// destructor that runs later in the thread's end) goes straight back too.
+// blocks all the time. A BlockCache keeps up to `Keep` freed blocks of `Size` bytes and hands
+// them out again; the rest goes to the global allocator. With CacheScope::Thread a block may be
+// released on another thread than the one that allocated it (it joins that thread's cache). The
+// kept blocks are returned to the global allocator when the thread (or the process) ends; a
+// block released after that (by a destructor that runs later) goes straight back too.
 //
 // Under AddressSanitizer a kept block is poisoned until it is handed out again, so that a use
 // after its release is still reported.
-template <std::size_t Size, std::size_t Keep = 64>
+template <std::size_t Size, std::size_t Keep = 64, CacheScope Scope = CacheScope::Thread>
 class BlockCache {
  public:
   static void* allocate() {
-    Blocks& b = blocks;
+    Blocks& b = blocks();
     if (b.count > 0 && b.count <= Keep) {
       void* p = b.block[--b.count];
       BURRACO_UNPOISON(p, Size);
@@ -50,9 +55,9 @@ class BlockCache {
   }
 
   static void release(void* p) noexcept {
-    Blocks& b = blocks;
+    Blocks& b = blocks();
     if (b.count < Keep) {
-      if (b.count == 0) drain.arm();
+      if (b.count == 0) arm_drain();
       BURRACO_POISON(p, Size);
       b.block[b.count++] = p;
       return;
@@ -61,17 +66,17 @@ class BlockCache {
   }
 
  private:
-  // Trivially destructible, so it stays readable until the thread's storage goes. `count` is
-  // Keep + 1 once the thread has ended: no block is kept any more.
+  // Trivially destructible, so it stays readable until the storage goes. `count` is Keep + 1
+  // once the thread (or process) has ended: no block is kept any more.
   struct Blocks {
     void* block[Keep];
     std::size_t count;
   };
-  // Frees the kept blocks when the thread ends (constructed by the first block kept).
+  // Frees the kept blocks at the end (constructed by the first block kept).
   struct Drain {
     void arm() {}
     ~Drain() {
-      Blocks& b = blocks;
+      Blocks& b = blocks();
       while (b.count > 0 && b.count <= Keep) {
         void* p = b.block[--b.count];
         BURRACO_UNPOISON(p, Size);
@@ -80,14 +85,28 @@ class BlockCache {
       b.count = Keep + 1;
     }
   };
-  static thread_local Blocks blocks;
-  static thread_local Drain drain;
+  static Blocks& blocks() {
+    if constexpr (Scope == CacheScope::Thread) return thread_blocks;
+    else return process_blocks;
+  }
+  static void arm_drain() {
+    if constexpr (Scope == CacheScope::Thread) thread_drain.arm();
+    else process_drain.arm();
+  }
+  static thread_local Blocks thread_blocks;
+  static thread_local Drain thread_drain;
+  static Blocks process_blocks;
+  static Drain process_drain;
 };
 
-template <std::size_t Size, std::size_t Keep>
-thread_local typename BlockCache<Size, Keep>::Blocks BlockCache<Size, Keep>::blocks{};
-template <std::size_t Size, std::size_t Keep>
-thread_local typename BlockCache<Size, Keep>::Drain BlockCache<Size, Keep>::drain;
+template <std::size_t Size, std::size_t Keep, CacheScope Scope>
+thread_local typename BlockCache<Size, Keep, Scope>::Blocks BlockCache<Size, Keep, Scope>::thread_blocks{};
+template <std::size_t Size, std::size_t Keep, CacheScope Scope>
+thread_local typename BlockCache<Size, Keep, Scope>::Drain BlockCache<Size, Keep, Scope>::thread_drain;
+template <std::size_t Size, std::size_t Keep, CacheScope Scope>
+typename BlockCache<Size, Keep, Scope>::Blocks BlockCache<Size, Keep, Scope>::process_blocks{};
+template <std::size_t Size, std::size_t Keep, CacheScope Scope>
+typename BlockCache<Size, Keep, Scope>::Drain BlockCache<Size, Keep, Scope>::process_drain;
 
 // An allocator of single objects of T through a BlockCache of T's size (arrays, and any n other
 // than 1, use the global allocator). For std::allocate_shared, which rebinds it to its block
