@@ -1,12 +1,11 @@
 // burraco._core: search: observations, playouts, action ids, ISMCTS, perft.
 #include "binding.hpp"
 
-#include <limits>
-#include <thread>
+#include <cmath>
+#include <optional>
 
 #include "burraco/actions.hpp"
-#include "burraco/rng.hpp"
-#include "burraco/validate.hpp"
+#include "burraco/ismcts_options.hpp"
 
 namespace burraco_binding {
 
@@ -18,131 +17,94 @@ auto with_search(const PyIsmcts& self, F&& f) {
   return f();
 }
 
-// ISMCTS parameters: a wrong type is a TypeError naming what was expected and what was given; a
-// value out of range a BurracoError (a ValueError) quoting it.
-[[noreturn]] void ismcts_type_error(const char* name, py::handle value, const char* expected) {
-  throw py::type_error(std::string("ISMCTS: ") + name + " expected " + expected + ", got " +
-                       type_name_of(value) + " " +
-                       quote(value));
-}
-
-long long ismcts_int(py::handle value, const char* name, long long lo, long long hi) {
-  if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr()))
-    ismcts_type_error(name, value, "an int");
-  py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
-  if (!as_int) {
-    PyErr_Clear();
-    ismcts_type_error(name, value, "an int");
+// Runs the loop f(), without the GIL if `release` (f must then not touch Python); a failure is
+// raised once the GIL is back, its message between `prefix` and `suffix` (raise_loop_failure).
+template <class F>
+auto run_loop(bool release, const std::string& prefix, F&& f, const std::string& suffix = "") {
+  try {
+    std::optional<py::gil_scoped_release> unlocked;
+    if (release) unlocked.emplace();
+    return f();
+  } catch (...) {
+    raise_loop_failure(std::current_exception(), prefix, suffix);
   }
-  long long v = 0;
-  if (!small_int(as_int, v) || v < lo || v > hi)
-    raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected an int from " +
-                              std::to_string(lo) + " to " + std::to_string(hi));
-  return v;
 }
 
-double ismcts_exploration(py::handle value) {
+// Raises a refusal of the core as its kind's Python error; nothing if it accepts.
+void raise_refusal(const Refusal& r) {
+  if (r.ok()) return;
+  if (r.kind == Refusal::Kind::Type) throw py::type_error(r.message);
+  if (r.kind == Refusal::Kind::Illegal) illegal(r.message);
+  if (r.kind == Refusal::Kind::State) state_error(r.message);
+  raise("BurracoError", r.message);
+}
+
+// A Python value as an option's value: what it is (None, a bool, an int, a real number, and with
+// `text` a str) and how it is written.
+OptionValue option_value(py::handle v, bool text = false) {
   static PyObject* const real = py::object(py::module_::import("numbers").attr("Real")).release().ptr();
-  if (py::isinstance<py::bool_>(value) || !py::isinstance(value, py::handle(real)))
-    ismcts_type_error("exploration", value, "a real number");
-  const double c = PyFloat_AsDouble(value.ptr());
-  if (c == -1.0 && PyErr_Occurred()) PyErr_Clear();  // too large for a float: refused below
-  else if (c >= 0 && c <= std::numeric_limits<double>::max()) return c;
-  raise("BurracoError", "ISMCTS: exploration " + quote(value) + ": expected a finite number >= 0");
+  OptionValue o;
+  o.shown = quote(v);
+  o.type = type_name_of(v);
+  o.none = v.is_none();
+  o.boolean = py::isinstance<py::bool_>(v);
+  o.flag = o.boolean && v.cast<bool>();
+  if (!o.boolean && PyIndex_Check(v.ptr())) {
+    py::object as_int = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+    o.index = static_cast<bool>(as_int);
+    o.fits = o.index && small_int(as_int, o.integer);
+    if (!o.index) PyErr_Clear();
+  }
+  o.real = !o.boolean && py::isinstance(v, py::handle(real));
+  o.number = o.real ? PyFloat_AsDouble(v.ptr()) : 0;
+  if (o.real && o.number == -1.0 && PyErr_Occurred()) {  // too large for a float: refused
+    PyErr_Clear();
+    o.number = HUGE_VAL;
+  }
+  o.text = text && py::isinstance<py::str>(v);
+  if (o.text) o.str = text_arg(v);
+  return o;
 }
 
-// A positive finite real parameter (margin_scale, time_limit).
-double ismcts_positive(py::handle value, const char* name) {
-  static PyObject* const real = py::object(py::module_::import("numbers").attr("Real")).release().ptr();
-  if (py::isinstance<py::bool_>(value) || !py::isinstance(value, py::handle(real)))
-    ismcts_type_error(name, value, "a real number");
-  const double x = PyFloat_AsDouble(value.ptr());
-  if (x == -1.0 && PyErr_Occurred()) PyErr_Clear();  // too large for a float: refused below
-  else if (x > 0 && x <= std::numeric_limits<double>::max()) return x;
-  raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected a finite number > 0");
+// Sets an ISMCTS option from its Python value, or raises the refusal: TypeError for a wrong
+// type, BurracoError (a ValueError) quoting a value out of range.
+void set_option(IsmctsParams& params, const char* name, py::handle value, bool text = false) {
+  raise_refusal(set_ismcts_option(params, name, option_value(value, text)));
 }
-
-// One of a few names (reward, evaluation, opponents).
-template <class E, std::size_t N>
-E ismcts_choice(py::handle value, const char* name, const std::array<std::pair<const char*, E>, N>& options) {
-  std::string wanted;
-  for (const auto& [text, e] : options) wanted += (wanted.empty() ? "'" : " or '") + std::string(text) + "'";
-  if (!py::isinstance<py::str>(value)) ismcts_type_error(name, value, wanted.c_str());
-  const std::string s = text_arg(value);
-  for (const auto& [text, e] : options)
-    if (s == text) return e;
-  raise("BurracoError", std::string("ISMCTS: ") + name + " " + quote(value) + ": expected " + wanted);
-}
-
-template <class E, std::size_t N>
-const char* ismcts_choice_name(E e, const std::array<std::pair<const char*, E>, N>& options) {
-  for (const auto& [text, x] : options)
-    if (x == e) return text;
-  return "?";
-}
-
-constexpr std::array<std::pair<const char*, IsmctsReward>, 3> kRewards{
-    {{"win", IsmctsReward::Win}, {"margin", IsmctsReward::Margin}, {"equity", IsmctsReward::Equity}}};
-constexpr std::array<std::pair<const char*, IsmctsEvaluation>, 2> kEvaluations{
-    {{"score", IsmctsEvaluation::Score}, {"heuristic", IsmctsEvaluation::Heuristic}}};
-constexpr std::array<std::pair<const char*, IsmctsOpponents>, 5> kOpponents{
-    {{"tree", IsmctsOpponents::Tree}, {"policy", IsmctsOpponents::Policy},
-     {"random", IsmctsOpponents::Random}, {"greedy", IsmctsOpponents::Greedy},
-     {"heuristic", IsmctsOpponents::Heuristic}}};
-// iterations=None (a time limit alone): the cap below, shown as None.
-constexpr int kUnlimitedIterations = std::numeric_limits<int>::max();
 
 // ISMCTS.choose and ISMCTS.hint: `what` names the method in errors. The position is copied under
 // the GIL, then searched without it under the search's lock; `children` (if given) receives the
 // root's statistics of that very search.
 Move search_position(PyIsmcts& self, PyGame& g, const char* what, std::vector<IsmctsChild>* children) {
   const std::string name = std::string("ISMCTS.") + what;
-  if (g.state.over()) illegal(name + ": the hand is over, there is no move to choose");
-  if (self.search.params().reward == IsmctsReward::Equity && g.rules->sides != 2)
-    raise("BurracoError", name + ": reward 'equity' needs two sides, and " + rules_repr(*g.rules) +
-                              (g.state.players == 3
-                                   ? " has three players (their per-seat match scores, rules.md "
-                                     "E.6, are not modelled)"
-                                   : " has three sides") +
-                              ": use reward='margin' or 'win'");
-  if (g.legal_list()->empty())
-    state_error(name + ": the hand is not over but has no legal move: state '" +
-                state_string(g.state, *g.rules) + "'");
+  const IsmctsParams& params = self.search.params();
+  raise_refusal(ismcts_position_refusal(params, g.state, *g.rules, name, &rules_repr));
   const GameState state = g.state;
   const RulesPtr rules = g.rules;
-  Move chosen;
-  std::exception_ptr failure;
-  {
-    py::gil_scoped_release release;
+  return run_loop(true, name + ": ", [&] {
     std::lock_guard<std::mutex> lock(*self.busy);
-    try {
-      chosen = self.search.choose(state, *rules);
-      if (children) *children = self.search.root_children();
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  }
-  if (failure) raise_loop_failure(failure, name + ": ");
-  return chosen;
+    const Move chosen = self.search.choose(state, *rules);
+    if (children) *children = self.search.root_children();
+    return chosen;
+  });
 }
 
 // An `out=` array argument: a writeable, C-contiguous, one-dimensional NumPy array of exactly
 // `size` entries of T, else InvalidNotationError quoting its shape and dtype (docs/search.md).
+// None: a new array.
 template <class T>
 py::array_t<T> out_array(py::handle out, py::ssize_t size, const char* dtype) {
+  if (out.is_none()) return py::array_t<T>(size);
   const std::string wanted = std::string("a writeable C-contiguous ") + dtype +
                              " array of shape (" + std::to_string(size) + ",)";
   if (!py::isinstance<py::array>(out))
-    notation_error("out is a " + type_name_of(out) +
-                   ", not a NumPy array: expected " + wanted);
+    notation_error("out is a " + type_name_of(out) + ", not a NumPy array: expected " + wanted);
   const py::array a = py::reinterpret_borrow<py::array>(out);
-  const char* problem = nullptr;
-  if (!py::isinstance<py::array_t<T>>(out) || a.ndim() != 1 || a.shape(0) != size)
-    problem = "wrong shape or dtype";
-  else if (!(a.flags() & py::array::c_style))
-    problem = "not C-contiguous";
-  else if (!a.writeable())
-    problem = "read-only";
+  const char* problem = !py::isinstance<py::array_t<T>>(out) || a.ndim() != 1 || a.shape(0) != size
+                            ? "wrong shape or dtype"
+                        : !(a.flags() & py::array::c_style) ? "not C-contiguous"
+                        : !a.writeable()                    ? "read-only"
+                                                            : nullptr;
   if (problem)
     notation_error("out (shape " + std::string(py::str(out.attr("shape"))) + ", dtype " +
                    std::string(py::str(out.attr("dtype"))) + ") is " + problem + ": expected " + wanted);
@@ -161,6 +123,21 @@ Move move_of_action(const PyGame& g, py::handle id) {
   return m;
 }
 
+// The observation of `state` by `seat`, with its text.
+PyObservation observation_of(const GameState& state, const RulesPtr& rules, int seat) {
+  PyObservation o{observe(state, *rules, seat), rules, {}};
+  o.text = observation_string(o.obs, *rules);
+  return o;
+}
+
+// A tuple of f(0), ..., f(n - 1).
+template <class F>
+py::tuple tuple_of(int n, F&& f) {
+  py::list out;
+  for (int i = 0; i < n; ++i) out.append(f(i));
+  return py::tuple(out);
+}
+
 void bind_game_search(py::class_<PyGame>& game) {
   game
       .def("playout",
@@ -168,45 +145,29 @@ void bind_game_search(py::class_<PyGame>& game) {
              const PyPolicy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
              const std::string shown = "playout(" + policy_repr(p) + ", " + quote(seed) + "): ";
+             const std::string kept = " (the game is left as it was)";
              std::vector<Move> buffer;
              TurnMemory memory = g.turn_memory();
-             const GameState start = g.state;
-             const std::size_t count = g.move_count();
-             if (!p.hook) {  // a built-in policy: played in place, the GIL held (no Python runs)
-               try {
-                 return playout(g.state, *g.rules, p.policy, seed_value, buffer, memory,
-                                [&](const GameState& before, const Move& move) { g.record(before, move); });
-               } catch (const StateError&) {
-                 g.truncate(count, start);
-                 raise_loop_failure(std::current_exception(), shown, " (the game is left as it was)");
-               }
-             }
+             if (!p.hook)  // a built-in policy: played in place, the GIL held (no Python runs)
+               return run_loop(false, shown, [&] {
+                 return play_recorded(g, p.policy, seed_value, buffer, memory);
+               }, kept);
              // A policy of the caller's: played on a copy without the GIL (a native policy needs
              // none; a Python one takes it for each call, and may run other threads or touch this
              // game meanwhile), then recorded in one step if the game is still where it started.
+             const GameState start = g.state;
+             const std::size_t count = g.move_count();
              GameState work = start;
              const RulesPtr rules = g.rules;
              std::vector<Move> played;
-             std::exception_ptr failure;
-             {
-               py::gil_scoped_release release;
-               try {
-                 playout(work, *rules, p.policy, seed_value, buffer, memory,
-                         [&](const GameState&, const Move& move) { played.push_back(move); });
-               } catch (...) {
-                 failure = std::current_exception();
-               }
-             }
-             if (failure) raise_loop_failure(failure, shown, " (the game is left as it was)");
+             run_loop(true, shown, [&] {
+               return playout(work, *rules, p.policy, seed_value, buffer, memory,
+                              [&](const GameState&, const Move& move) { played.push_back(move); });
+             }, kept);
              if (g.move_count() != count || state_string(g.state, *rules) != state_string(start, *rules))
                illegal(shown + "the game changed while the policy played (another thread or the "
                        "policy itself moved it): the playout is not recorded");
-             GameState s = start;
-             for (const Move& move : played) {
-               g.record(s, move);
-               apply_move(s, *rules, move);
-             }
-             g.state = work;
+             for (const Move& move : played) g.push(move);
              return static_cast<int>(played.size());
            },
            py::arg("policy") = "random", py::arg("seed") = 0,
@@ -221,31 +182,18 @@ void bind_game_search(py::class_<PyGame>& game) {
            [](const PyGame& g, PolicyArg policy, SeedArg seed) {
              const PyPolicy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
-             if (g.state.over()) illegal("policy_move: the hand is over, there is no move to choose");
              std::vector<Move> buffer;
-             legal_moves(g.state, *g.rules, buffer);
-             if (buffer.empty())
-               state_error("policy_move: the hand is not over but has no legal move: state '" +
-                           state_string(g.state, *g.rules) + "'");
+             raise_refusal(choice_refusal(g.state, *g.rules, "policy_move", buffer));
              // The candidates of the first move of playout(policy, seed) from here.
              TurnMemory memory = g.turn_memory();
              const std::vector<Move> moves = memory.candidates(g.state, *g.rules, buffer);
              const GameState state = g.state;  // another thread may push once the GIL is released
              const RulesPtr rules = g.rules;
              Rng rng(seed_value);
-             if (!p.hook) return PyMove{moves[policy_choice(p.policy, state, *rules, moves, rng)]};
-             std::size_t chosen = 0;
-             std::exception_ptr failure;
-             {
-               py::gil_scoped_release release;
-               try {
-                 chosen = policy_choice(p.policy, state, *rules, moves, rng);
-               } catch (...) {
-                 failure = std::current_exception();
-               }
-             }
-             if (failure) raise_loop_failure(failure, "policy_move(" + policy_repr(p) + "): ");
-             return PyMove{moves[chosen]};
+             const std::string shown = "policy_move(" + policy_repr(p) + "): ";
+             return PyMove{moves[run_loop(p.hook != nullptr, shown, [&] {
+               return policy_choice(p.policy, state, *rules, moves, rng);
+             })]};
            },
            py::arg("policy") = "greedy", py::arg("seed") = 0,
            "The move the policy would play now: the first move of playout(policy, seed), "
@@ -255,8 +203,7 @@ void bind_game_search(py::class_<PyGame>& game) {
                              "fixed id in range(action_size), the same in every position.")
       .def("action_id",
            [](const PyGame& g, MoveArg move) {
-             const Move m = move_from(move, g.rules->decks);
-             const int id = action_id(m, meld_table(*g.rules));
+             const int id = action_id(move_from(move, g.rules->decks), meld_table(*g.rules));
              if (id < 0) notation_error("move " + quote(move) + " has no action id under these rules");
              return id;
            },
@@ -268,26 +215,15 @@ void bind_game_search(py::class_<PyGame>& game) {
            py::arg("id"), "The move an action id stands for (the inverse of action_id).")
       .def("legal_mask",
            [](PyGame& g, BoolOutArg out) {
-             const MeldTable& table = meld_table(*g.rules);
-             const py::ssize_t size = action_size(*g.rules);
-             py::array_t<bool> mask =
-                 out.is_none() ? py::array_t<bool>(size) : out_array<bool>(out, size, "bool");
-             bool* data = mask.mutable_data();
-             std::fill(data, data + size, false);
-             for (const Move& m : *g.legal_list()) {
-               const int id = action_id(m, table);
-               if (id < 0) throw std::logic_error("legal move '" + move_text(m) + "' has no action id");
-               data[id] = true;
-             }
+             py::array_t<bool> mask = out_array<bool>(out, action_size(*g.rules), "bool");
+             legal_mask(*g.legal_list(), *g.rules, mask.mutable_data());
              return mask;
            },
            py::arg("out") = py::none(),
            "A bool array of action_size entries, True at the action id of every legal move; "
            "written into `out` (a writeable C-contiguous bool array of that shape) if given.")
       .def("push_action",
-           [](PyGame& g, IndexArg id) {
-             push_one(g, move_of_action(g, id));
-           },
+           [](PyGame& g, IndexArg id) { push_one(g, move_of_action(g, id)); },
            py::arg("id"),
            "Plays the move of an action id; IllegalMoveError (nothing changed) if it is not legal "
            "here.")
@@ -295,8 +231,7 @@ void bind_game_search(py::class_<PyGame>& game) {
            [](const PyGame& g, IntArg player, FloatOutArg out) {
              const int seat = seat_arg(g, player);
              const int size = observation_size(*g.rules);
-             py::array_t<float> features =
-                 out.is_none() ? py::array_t<float>(size) : out_array<float>(out, size, "float32");
+             py::array_t<float> features = out_array<float>(out, size, "float32");
              observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
              return features;
            },
@@ -307,9 +242,7 @@ void bind_game_search(py::class_<PyGame>& game) {
            "`out` (a writeable C-contiguous float32 array of that size) if given.")
       .def("observation",
            [](const PyGame& g, IntArg player) {
-             PyObservation o{observe(g.state, *g.rules, seat_arg(g, player)), g.rules, {}};
-             o.text = observation_string(o.obs, *g.rules);
-             return o;
+             return observation_of(g.state, g.rules, seat_arg(g, player));
            },
            py::arg("player"),
            "What that player may know of the game (RULES C.9): its own hand, the cards seen in "
@@ -318,19 +251,11 @@ void bind_game_search(py::class_<PyGame>& game) {
            [](const PyGame& g, IntArg player, SeedArg seed) {
              const int seat = seat_arg(g, player);
              const std::uint64_t seed_value = seed_arg(seed);
+             std::string fault;  // a deal the sampler should not have made (determinize_seat)
              // Built in place on the heap and handed to Python as is: no further copies.
              auto out = std::make_unique<PyGame>(
-                 determinize(observe(g.state, *g.rules, seat), *g.rules, seed_value), g.rules);
-             // Only hidden cards differ from a real position, and determinize gives the seat to
-             // act a hand it can move with (docs/search.md "Determinization" step 4): the deal is
-             // a position of play by construction. Seen from another seat it is checked still,
-             // so that a fault of the sampler is reported and never handed on as a game.
-             if (seat != g.state.turn) {
-               if (const std::string why = validate_state(out->state, *g.rules); !why.empty())
-                 state_error("determinize(" + std::to_string(seat) + ", " + std::to_string(seed_value) +
-                             "): internal error, the cards dealt from seat " + std::to_string(seat) +
-                             "'s view give a position that could not arise in play (" + why + ")");
-             }
+                 determinize_seat(g.state, *g.rules, seat, seed_value, fault), g.rules);
+             if (!fault.empty()) state_error(fault);
              return out;
            },
            py::arg("player"), py::arg("seed"),
@@ -352,15 +277,13 @@ void bind_search(py::module_& m) {
       .def_property_readonly("hand", [](const PyObservation& o) { return cards_object(o.obs.state.hands[o.obs.player], o.rules->decks); },
            "The observing player's own hand.")
       .def_property_readonly("hand_sizes", [](const PyObservation& o) -> IntTupleResult {
-        py::list out;
-        for (int q = 0; q < o.obs.state.players; ++q) out.append(static_cast<int>(o.obs.hand_sizes[q]));
-        return py::tuple(out);
+        return tuple_of(o.obs.state.players, [&](int q) { return int{o.obs.hand_sizes[q]}; });
       },
            "How many cards each seat holds, in seat order.")
       .def_property_readonly("known", [](const PyObservation& o) -> CardsTupleResult {
-        py::list out;
-        for (int q = 0; q < o.obs.state.players; ++q) out.append(cards_object(o.obs.state.known[q], o.rules->decks));
-        return py::tuple(out);
+        const int decks = o.rules->decks;
+        return tuple_of(o.obs.state.players,
+                        [&](int q) { return cards_object(o.obs.state.known[q], decks); });
       },
            "Per seat, the cards everyone knows to be in that hand: taken with the pile and not "
            "played since (RULES C.9; public, the observer's own seat too).")
@@ -382,47 +305,38 @@ void bind_search(py::module_& m) {
            py::arg("side"),
            "That side's melds on the table (public), in creation order.")
       .def_property_readonly("pozzetti", [](const PyObservation& o) -> ObservedPacketsResult {
-        py::list out;
-        for (int k = 0; k < o.rules->packets(); ++k) {
+        return tuple_of(o.rules->packets(), [&](int k) {
           const Packet& p = o.obs.state.packets[k];
           py::tuple view = packet_view(p, o.rules->decks);
           const bool sized = p.status == PacketStatus::Untaken || p.status == PacketStatus::FaceDown ||
                              p.status == PacketStatus::Seen;
-          out.append(py::make_tuple(view[0], view[1],
-                                    sized ? py::object(py::int_(p.size)) : py::object(py::none()),
-                                    packet_visible(o.obs.state, o.obs.player, k)
-                                        ? py::object(cards_object(p.set(), o.rules->decks))
-                                        : py::object(py::none())));
-        }
-        return py::tuple(out);
+          return py::make_tuple(view[0], view[1],
+                                sized ? py::object(py::int_(p.size)) : py::object(py::none()),
+                                packet_visible(o.obs.state, o.obs.player, k)
+                                    ? py::object(cards_object(p.set(), o.rules->decks))
+                                    : py::object(py::none()));
+        });
       },
            "Each pozzetto as (status, owner side or None, size or None, cards or None): the "
            "cards only where the observer may see them.")
       .def_property_readonly("sides", [](const PyObservation& o) -> IntTupleResult {
-        py::list out;
-        for (int q = 0; q < o.obs.state.players; ++q) out.append(side_of(o.obs.state, *o.rules, q));
-        return py::tuple(out);
+        const Rules& rules = *o.rules;
+        return tuple_of(o.obs.state.players, [&](int q) { return side_of(o.obs.state, rules, q); });
       },
            "The side of each seat now (with three players the pair becomes side 3 once the first "
            "pozzetto is taken, RULES F.6).")
       .def_property_readonly("opened", [](const PyObservation& o) -> BoolTupleResult {
-        py::list out;
-        for (int k = 0; k < side_slots(*o.rules); ++k) out.append(py::bool_(o.obs.state.opened[k]));
-        return py::tuple(out);
+        return tuple_of(side_slots(*o.rules), [&](int k) { return bool{o.obs.state.opened[k]}; });
       },
            "Per side slot: whether the side has met its brazilian opening minimum (False throughout "
            "under rules without one).")
       .def_property_readonly("need", [](const PyObservation& o) -> IntTupleResult {
-        py::list out;
-        for (int k = 0; k < side_slots(*o.rules); ++k) out.append(o.obs.state.need[k]);
-        return py::tuple(out);
+        return tuple_of(side_slots(*o.rules), [&](int k) { return o.obs.state.need[k]; });
       },
            "Per side slot: the brazilian opening minimum the side still has to meet (0 once met "
            "or without one).")
       .def_property_readonly("scores", [](const PyObservation& o) -> IntTupleResult {
-        py::list out;
-        for (int i = 0; i < o.rules->score_count(); ++i) out.append(o.obs.state.scores[i]);
-        return py::tuple(out);
+        return tuple_of(o.rules->score_count(), [&](int i) { return o.obs.state.scores[i]; });
       },
            "The sides' scores before this hand.")
       .def("__str__", [](const PyObservation& o) { return o.text; })
@@ -470,8 +384,8 @@ void bind_search(py::module_& m) {
   m.def("playouts",
         [](RulesArg rules_obj, IntArg n, SeedArg seed, PolicyArg policy, IntArg threads) -> PlayoutTableResult {
           const RulesPtr rules = rules_from(rules_obj);
-          const std::string why = check_playable(*rules);
-          if (!why.empty()) notation_error(rules_repr(*rules) + " cannot be dealt: " + why);
+          if (const std::string why = playable_refusal(*rules, &rules_repr); !why.empty())
+            notation_error(why);
           long long count = -1, thread_count = 0;
           if (!small_int(n, count) || count < 0 || count > 1000000000LL)
             notation_error("playouts: n " + quote(n) + ": expected an int from 0 to 10**9");
@@ -482,48 +396,23 @@ void bind_search(py::module_& m) {
           const auto size = static_cast<py::ssize_t>(count);
           const py::ssize_t columns = rules->score_count();  // a column per side
           py::array_t<std::uint64_t> seeds(size);
-          py::array_t<std::int32_t> scores({size, columns});
-          py::array_t<std::int32_t> moves(size);
+          py::array_t<std::int32_t> scores({size, columns}), moves(size);
           py::array_t<std::uint8_t> reasons(size);
-          std::uint64_t* seed_out = seeds.mutable_data();
-          std::int32_t* score_out = scores.mutable_data();
-          std::int32_t* move_out = moves.mutable_data();
-          std::uint8_t* reason_out = reasons.mutable_data();
-          std::exception_ptr failure;
-          {
-            py::gil_scoped_release release;
-            const std::size_t total = static_cast<std::size_t>(count);
-            const std::size_t workers = std::min<std::size_t>(static_cast<std::size_t>(thread_count),
-                                                              std::max<std::size_t>(total, 1));
-            std::vector<std::exception_ptr> errors(workers);
-            auto work = [&](std::size_t w) {
-              try {
-                std::vector<Move> buffer;
-                buffer.reserve(256);
-                const std::size_t from = total * w / workers, to = total * (w + 1) / workers;
-                for (std::size_t i = from; i < to; ++i) {
-                  const PlayoutRow row = play_hand(*rules, batch_seed(seed_value, i), p.policy, buffer);
-                  seed_out[i] = row.seed;
-                  for (py::ssize_t c = 0; c < columns; ++c)
-                    score_out[static_cast<py::ssize_t>(i) * columns + c] = row.scores[static_cast<std::size_t>(c)];
-                  move_out[i] = row.moves;
-                  reason_out[i] = row.end_reason;
-                }
-              } catch (...) {  // the first hand of this worker that failed
-                errors[w] = std::current_exception();
-              }
-            };
-            std::vector<std::thread> pool;
-            for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
-            work(0);
-            for (std::thread& t : pool) t.join();
-            for (const std::exception_ptr& e : errors)
-              if (e) {
-                failure = e;
-                break;
-              }
-          }
-          if (failure) raise_loop_failure(failure, "playouts: ");
+          auto seed_out = seeds.mutable_unchecked<1>();
+          auto score_out = scores.mutable_unchecked<2>();
+          auto move_out = moves.mutable_unchecked<1>();
+          auto reason_out = reasons.mutable_unchecked<1>();
+          run_loop(true, "playouts: ", [&] {
+            const auto total = static_cast<std::size_t>(count);
+            play_hands(*rules, seed_value, p.policy, total, static_cast<int>(thread_count),
+                       [&](std::size_t i, const PlayoutRow& row) {
+                         const auto r = static_cast<py::ssize_t>(i);
+                         seed_out(r) = row.seed;
+                         for (py::ssize_t c = 0; c < columns; ++c) score_out(r, c) = row.scores[c];
+                         move_out(r) = row.moves;
+                         reason_out(r) = row.end_reason;
+                       });
+          });
           py::dict out;
           out["seed"] = seeds;
           out["scores"] = scores;
@@ -545,33 +434,24 @@ void bind_search(py::module_& m) {
                        EvaluationArg evaluation, OpponentsArg opponents, OptRealArg time_limit,
                        IntArg threads, BoolArg keep_tree, RealArg equity_sigma, RealArg equity_points) {
              IsmctsParams params;
-             if (!time_limit.is_none()) params.time_limit = ismcts_positive(time_limit, "time_limit");
-             if (iterations.is_none()) {
-               if (time_limit.is_none())
-                 raise("BurracoError", "ISMCTS: iterations None: expected an int, or a time_limit to stop the search");
-               params.iterations = kUnlimitedIterations;
-             } else {
-               params.iterations = static_cast<int>(ismcts_int(iterations, "iterations", 1, 100000000));
-             }
+             set_option(params, "time_limit", time_limit);
+             set_option(params, "iterations", iterations);
              params.seed = seed_arg(seed);
-             params.exploration = ismcts_exploration(exploration);
+             set_option(params, "exploration", exploration);
              // None: by the number of players (greedy with two, random with more), decided at
              // each choose().
              PyPolicy rollout = policy_arg(policy.is_none() ? py::handle(py::str("greedy")) : policy);
              params.policy = rollout.policy;
              params.policy_by_players = policy.is_none();
-             if (!max_rollout_moves.is_none())
-               params.max_rollout_moves =
-                   static_cast<int>(ismcts_int(max_rollout_moves, "max_rollout_moves", 0, 1000000000));
-             params.reward = ismcts_choice(reward, "reward", kRewards);
-             params.margin_scale = ismcts_positive(margin_scale, "margin_scale");
-             params.equity_sigma = ismcts_positive(equity_sigma, "equity_sigma");
-             params.equity_points = ismcts_positive(equity_points, "equity_points");
-             params.evaluation = ismcts_choice(evaluation, "evaluation", kEvaluations);
-             params.opponents = ismcts_choice(opponents, "opponents", kOpponents);
-             params.threads = static_cast<int>(ismcts_int(threads, "threads", 1, 64));
-             if (!py::isinstance<py::bool_>(keep_tree)) ismcts_type_error("keep_tree", keep_tree, "True or False");
-             params.keep_tree = keep_tree.cast<bool>();
+             set_option(params, "max_rollout_moves", max_rollout_moves);
+             set_option(params, "reward", reward, true);
+             set_option(params, "margin_scale", margin_scale);
+             set_option(params, "equity_sigma", equity_sigma);
+             set_option(params, "equity_points", equity_points);
+             set_option(params, "evaluation", evaluation, true);
+             set_option(params, "opponents", opponents, true);
+             set_option(params, "threads", threads);
+             set_option(params, "keep_tree", keep_tree);
              return PyIsmcts{Ismcts(params), std::move(rollout)};
            }),
            py::kw_only(), py::arg("iterations") = 1000, py::arg("seed") = 0,
@@ -589,8 +469,7 @@ void bind_search(py::module_& m) {
            "values out of range BurracoError.")
       .def("choose",
            [](PyIsmcts& self, PyGame& g) {
-             const Move chosen = search_position(self, g, "choose", nullptr);
-             return PyMove{chosen};
+             return PyMove{search_position(self, g, "choose", nullptr)};
            },
            py::arg("game"),
            "A legal move for the seat to act, by a fresh search (releases the GIL). Calls on one "
@@ -617,7 +496,7 @@ void bind_search(py::module_& m) {
            "The cap on playout moves below the tree (the position is then scored as it "
            "stands), or None for playouts to the end of the hand.")
       .def_property_readonly("reward", [](const PyIsmcts& self) -> StrResult {
-        return py::str(ismcts_choice_name(self.search.params().reward, kRewards));
+        return py::str(ismcts_name(self.search.params().reward));
       },
            "'win' (1, 0.5 or 0 by who leads at the end of the playout), 'margin' (0.5 + 0.5 * "
            "tanh(margin / margin_scale)) or 'equity' (the side's chance of winning the match from "
@@ -629,29 +508,20 @@ void bind_search(py::module_& m) {
       .def("match_equity",
            [](const PyIsmcts& self, RulesArg rules_obj, RealPairArg before, RealPairArg hand) -> FloatPairResult {
              const RulesPtr rules = rules_from(rules_obj);
-             if (rules->sides != 2)
-               raise("BurracoError", "ISMCTS.match_equity: " + rules_repr(*rules) +
-                                         (rules->players == 3 ? " has three players" : " has three sides") +
-                                         "; the equity model needs two sides");
+             if (const std::string why = match_equity_refusal(*rules, &rules_repr); !why.empty())
+               raise("BurracoError", why);
              auto pair = [](py::handle value, const char* name) {
-               static PyObject* const real =
-                   py::object(py::module_::import("numbers").attr("Real")).release().ptr();
-               std::array<double, 2> out{};
                const std::string wanted = std::string("ISMCTS.match_equity: ") + name + " " + quote(value) +
                                           ": expected two finite numbers, side 0's then side 1's";
                if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value) || py::len(value) != 2)
                  raise("BurracoError", wanted);
+               std::array<double, 2> out{};
                const py::sequence seq = py::reinterpret_borrow<py::sequence>(value);
                for (std::size_t k = 0; k < 2; ++k) {
-                 const py::object x = seq[k];
-                 if (py::isinstance<py::bool_>(x) || !py::isinstance(x, py::handle(real))) raise("BurracoError", wanted);
-                 const double d = PyFloat_AsDouble(x.ptr());
-                 if (d == -1.0 && PyErr_Occurred()) {
-                   PyErr_Clear();
+                 const OptionValue x = option_value(py::object(seq[k]));
+                 if (x.boolean || !x.real || !std::isfinite(x.number))
                    raise("BurracoError", wanted);
-                 }
-                 if (!std::isfinite(d)) raise("BurracoError", wanted);
-                 out[k] = d;
+                 out[k] = x.number;
                }
                return out;
              };
@@ -668,12 +538,12 @@ void bind_search(py::module_& m) {
       .def_property_readonly("margin_scale", [](const PyIsmcts& self) { return self.search.params().margin_scale; },
            "The points that scale the margin reward.")
       .def_property_readonly("evaluation", [](const PyIsmcts& self) -> StrResult {
-        return py::str(ismcts_choice_name(self.search.params().evaluation, kEvaluations));
+        return py::str(ismcts_name(self.search.params().evaluation));
       },
            "How a cut playout is valued: 'score' (as if the hand ended now) or 'heuristic' (the "
            "heuristic policy's evaluation).")
       .def_property_readonly("opponents", [](const PyIsmcts& self) -> StrResult {
-        return py::str(ismcts_choice_name(self.search.params().opponents, kOpponents));
+        return py::str(ismcts_name(self.search.params().opponents));
       },
            "Who plays the other seats inside the tree: 'tree' (tree nodes, by UCB), 'policy' "
            "(the rollout policy, from what each seat sees) or 'random', 'greedy', 'heuristic' "
@@ -697,9 +567,8 @@ void bind_search(py::module_& m) {
           "Iterations the last search ran (0 when the move was forced); waits for a search in progress.")
       .def("root_stats",
            [](const PyIsmcts& self) {
-             const std::vector<IsmctsChild> children =
-                 with_search(self, [&] { return self.search.root_children(); });
              py::list out;
+             auto children = with_search(self, [&] { return self.search.root_children(); });
              for (const IsmctsChild& c : children)
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.availability, c.reward));
              return out;
@@ -710,16 +579,8 @@ void bind_search(py::module_& m) {
            [](PyIsmcts& self, PyGame& g) {
              std::vector<IsmctsChild> children;
              const Move chosen = search_position(self, g, "hint", &children);
-             // Most visited first (the move choose() returns leads); ties by mean value, then
-             // canonical order. A forced move (no search) is the one entry, unvisited.
-             if (children.empty()) children.push_back({chosen, 0, 0, 0.0});
-             std::stable_sort(children.begin(), children.end(), [](const IsmctsChild& a, const IsmctsChild& b) {
-               if (a.visits != b.visits) return a.visits > b.visits;
-               const double va = a.visits ? a.reward / a.visits : 0, vb = b.visits ? b.reward / b.visits : 0;
-               return va > vb;
-             });
              py::list out;
-             for (const IsmctsChild& c : children)
+             for (const IsmctsChild& c : ismcts_hints(std::move(children), chosen))
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.visits ? c.reward / c.visits : 0.0));
              return HintsResult(std::move(out));
            },
@@ -727,31 +588,14 @@ void bind_search(py::module_& m) {
            "Searches the position as choose() does and ranks the root's moves: a list of "
            "(move, visits, mean reward of the seat's side), most visited first (burraco.hint).")
       .def("__repr__", [](const PyIsmcts& self) {
-        const IsmctsParams& p = self.search.params();
-        // The constructor call that makes an equal search: every parameter, the floats as Python
-        // writes them (so they read back to the same doubles).
-        auto real = [](double x) { return py::repr(py::float_(x)).cast<std::string>(); };
-        return "ISMCTS(iterations=" +
-               (p.iterations == kUnlimitedIterations ? std::string("None") : std::to_string(p.iterations)) +
-               ", seed=" + std::to_string(p.seed) + ", exploration=" + real(p.exploration) +
-               ", policy=" + (p.policy_by_players ? std::string("None") : policy_repr(self.rollout)) +
-               ", max_rollout_moves=" +
-               (p.max_rollout_moves < 0 ? std::string("None") : std::to_string(p.max_rollout_moves)) +
-               ", reward='" + ismcts_choice_name(p.reward, kRewards) + "', margin_scale=" +
-               real(p.margin_scale) + ", evaluation='" + ismcts_choice_name(p.evaluation, kEvaluations) +
-               "', opponents='" + ismcts_choice_name(p.opponents, kOpponents) + "', time_limit=" +
-               (p.time_limit > 0 ? real(p.time_limit) : std::string("None")) +
-               ", threads=" + std::to_string(p.threads) +
-               ", keep_tree=" + (p.keep_tree ? "True" : "False") +
-               ", equity_sigma=" + real(p.equity_sigma) + ", equity_points=" + real(p.equity_points) + ")";
+        return ismcts_repr(self.search.params(), policy_repr(self.rollout));
       },
            "ISMCTS(iterations=..., seed=..., ...): the constructor call with every parameter.");
 
   m.def("_restore_observation", [](PickledArg stand_in, PickledArg player, PickledArg text) {
     const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
     const int seat = pickled_int("Observation", player, 0, g->state.players - 1);
-    PyObservation o{observe(g->state, *g->rules, seat), g->rules, {}};
-    o.text = observation_string(o.obs, *g->rules);
+    PyObservation o = observation_of(g->state, g->rules, seat);
     if (!py::isinstance<py::str>(text) || o.text != text_arg(text))
       state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
     return o;
@@ -763,15 +607,10 @@ void bind_search(py::module_& m) {
           long long dv = -1;
           if (!small_int(depth, dv) || dv < 0 || dv > 64)
             notation_error("perft depth " + quote(depth) + ": expected an integer 0..64");
-          const int d = static_cast<int>(dv);
-          std::uint64_t nodes = 0;
           const GameState state = g.state;  // another thread may push once the GIL is released
           const RulesPtr rules = g.rules;
-          {
-            py::gil_scoped_release release;
-            nodes = perft(state, *rules, d);
-          }
-          return nodes;
+          py::gil_scoped_release release;
+          return perft(state, *rules, static_cast<int>(dv));
         },
         py::arg("game"), py::arg("depth"), "Leaf nodes of every legal move sequence of that depth.");
   // For the benches (tools/bench_table.py): legal-move generation timed without Python per call.
@@ -781,18 +620,10 @@ void bind_search(py::module_& m) {
         long long n = -1;
         if (!small_int(calls, n) || n < 0 || n > 1000000000)
           notation_error("_legal_moves_repeat: calls " + quote(calls) + ": expected an int 0..10**9");
-        std::uint64_t generated = 0;
         const GameState state = g.state;  // the game may change once the GIL is released
         const RulesPtr rules = g.rules;
-        {
-          py::gil_scoped_release release;
-          std::vector<Move> buffer;
-          for (long long i = 0; i < n; ++i) {
-            legal_moves(state, *rules, buffer);
-            generated += buffer.size();
-          }
-        }
-        return generated;
+        py::gil_scoped_release release;
+        return legal_moves_repeat(state, *rules, static_cast<std::uint64_t>(n));
       },
       py::arg("game"), py::arg("calls"),
       "Generates the legal moves of the game's position `calls` times in one C++ loop and "

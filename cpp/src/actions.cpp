@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -245,6 +246,16 @@ void observation_features(const Observation& o, const Rules& rules, float* out) 
   for (int f = 0; f < 5; ++f) out[453 + f] = (s.flags & flags[f]) ? 1.0f : 0.0f;
   for (int k = 0; k < 2; ++k)
     if (packet_visible(s, player, k)) counts(s.packets[k].set(), 458);
+}
+
+void legal_mask(const std::vector<Move>& legal, const Rules& rules, bool* mask) {
+  const MeldTable& table = meld_table(rules);
+  std::fill(mask, mask + action_size(rules), false);
+  for (const Move& m : legal) {
+    const int id = action_id(m, table);
+    if (id < 0) throw std::logic_error("legal move '" + move_text(m) + "' has no action id");
+    mask[id] = true;
+  }
 }
 
 }  // namespace burraco

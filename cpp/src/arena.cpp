@@ -180,4 +180,52 @@ std::vector<ArenaMatch> arena_match_pairs(const Rules& rules, const BotSpec& a, 
   });
 }
 
+std::string arena_rules_refusal(const Rules& rules, RulesText shown) {
+  if (std::string why = playable_refusal(rules, shown); !why.empty()) return why;
+  if (rules.players != 3 && rules.players != 6) return "";
+  return "arena: " + shown(rules) +
+         (rules.players == 3 ? " has three players" : " has six players") +
+         "; duplicate pairs need two or four (two sides)";
+}
+
+std::string arena_pairs_refusal(std::uint64_t from, std::uint64_t to) {
+  if (to >= from && to - from <= 10'000'000) return "";
+  return "arena: pairs " + std::to_string(from) + " to " + std::to_string(to) +
+         ": expected first <= stop and at most 10**7 pairs";
+}
+
+ArenaRunner::ArenaRunner(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
+                         std::uint64_t from, std::uint64_t to, int threads, bool keep_moves,
+                         bool matches) {
+  thread_ = std::thread([=, this, &rules, &a, &b] {
+    try {
+      if (matches) {
+        plays = arena_match_pairs(rules, a, b, seed, from, to, threads, keep_moves, &done_, &stop_);
+        std::size_t hands = 0;
+        for (const ArenaMatch& play : plays) hands += play.hands.size();
+        games.reserve(hands);
+        for (ArenaMatch& play : plays)
+          for (ArenaGame& hand : play.hands) games.push_back(std::move(hand));
+      } else {
+        games = arena_pairs(rules, a, b, seed, from, to, threads, keep_moves, &done_, &stop_);
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+    changed_.notify_all();
+  });
+}
+
+bool ArenaRunner::wait(std::chrono::milliseconds most) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return changed_.wait_for(lock, most, [this] { return finished_; });
+}
+
+void ArenaRunner::stop() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
 }  // namespace burraco

@@ -107,6 +107,16 @@ std::uint64_t perft(const GameState& s, const Rules& rules, int depth) {
   return perft_below(s, rules, depth, buffers);
 }
 
+std::uint64_t legal_moves_repeat(const GameState& s, const Rules& rules, std::uint64_t calls) {
+  std::uint64_t generated = 0;
+  std::vector<Move> buffer;
+  for (std::uint64_t i = 0; i < calls; ++i) {
+    legal_moves(s, rules, buffer);
+    generated += buffer.size();
+  }
+  return generated;
+}
+
 // ---- notation -----------------------------------------------------------------------------------
 
 std::string move_text(const Move& move) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "burraco/rng.hpp"
+#include "burraco/validate.hpp"
 
 namespace burraco {
 
@@ -222,6 +223,18 @@ GameState determinize(const Observation& o, const Rules& rules, std::uint64_t se
       v.hands[turn].empty()) [[unlikely]]
     give_a_playable_card(s, o, rules, unseen.data(), n, rng);
   return s;
+}
+
+GameState determinize_seat(const GameState& s, const Rules& rules, int seat, std::uint64_t seed,
+                           std::string& fault) {
+  GameState out = determinize(observe(s, rules, seat), rules, seed);
+  if (seat != s.turn) {
+    if (const std::string why = validate_state(out, rules); !why.empty())
+      fault = "determinize(" + std::to_string(seat) + ", " + std::to_string(seed) +
+              "): internal error, the cards dealt from seat " + std::to_string(seat) +
+              "'s view give a position that could not arise in play (" + why + ")";
+  }
+  return out;
 }
 
 }  // namespace burraco

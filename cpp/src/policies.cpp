@@ -1,7 +1,10 @@
 // The policy loops' errors and batches of playouts (policies.hpp, docs/search.md).
 #include "burraco/policies.hpp"
 
+#include <algorithm>
+#include <exception>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace burraco {
@@ -82,6 +85,47 @@ PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
     for (int k = 0; k < r.side_count && k < 3; ++k) row.scores[k] = r.sides[k].total;
   }
   return row;
+}
+
+void play_hands(const Rules& rules, std::uint64_t seed, Policy policy, std::size_t count,
+                int threads, const std::function<void(std::size_t, const PlayoutRow&)>& row) {
+  const std::size_t workers =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)),
+                            std::max<std::size_t>(count, 1));
+  std::vector<std::exception_ptr> errors(workers);
+  auto work = [&](std::size_t w) {
+    try {
+      std::vector<Move> buffer;
+      buffer.reserve(256);
+      const std::size_t from = count * w / workers, to = count * (w + 1) / workers;
+      for (std::size_t i = from; i < to; ++i)
+        row(i, play_hand(rules, batch_seed(seed, i), policy, buffer));
+    } catch (...) {  // the first hand of this run that failed
+      errors[w] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+Refusal choice_refusal(const GameState& s, const Rules& rules, const std::string& name,
+                       std::vector<Move>& legal) {
+  legal.clear();
+  if (s.over())
+    return {Refusal::Kind::Illegal, name + ": the hand is over, there is no move to choose"};
+  legal_moves(s, rules, legal);
+  if (!legal.empty()) return {};
+  return {Refusal::Kind::State, name + ": the hand is not over but has no legal move: state '" +
+                                    state_string(s, rules) + "'"};
+}
+
+std::string playable_refusal(const Rules& rules, RulesText shown) {
+  const std::string why = check_playable(rules);
+  return why.empty() ? why : shown(rules) + " cannot be dealt: " + why;
 }
 
 }  // namespace burraco

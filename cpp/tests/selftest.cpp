@@ -43,6 +43,7 @@ using namespace burraco;
 int check_game_history();  // game_history_check.cpp
 int check_block_cache();   // block_cache_check.cpp
 int check_rules_values();  // rules_values_check.cpp
+int check_ismcts_options();  // ismcts_options_check.cpp
 
 namespace {
 
@@ -1416,6 +1417,7 @@ int main() {
   failures += check_game_history();
   failures += check_block_cache();
   failures += check_rules_values();
+  failures += check_ismcts_options();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);

@@ -47,6 +47,9 @@ const MeldTable& meld_table(const Rules& rules);
 int action_size(const Rules& rules);
 int action_id(const Move& move, const MeldTable& table);  // -1 if not representable
 bool action_move(int id, const MeldTable& table, Move& out);
+// Writes action_size(rules) flags to `mask`: true at the action id of every move of `legal`
+// (the legal moves of a position under `rules`, each of which has an id).
+void legal_mask(const std::vector<Move>& legal, const Rules& rules, bool* mask);
 
 inline constexpr int kObservationSize = 511;
 // Six players (RULES F.7) have a layout of their own: 681 features (docs/search.md).

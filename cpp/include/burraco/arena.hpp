@@ -21,10 +21,15 @@
 #pragma once
 
 #include <array>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <atomic>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "burraco/heuristic.hpp"
@@ -100,5 +105,46 @@ std::vector<ArenaMatch> arena_match_pairs(const Rules& rules, const BotSpec& a, 
 // between hands once `stop` (if given) is set.
 ArenaMatch arena_match(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
                        std::uint64_t pair, int game, bool keep_moves, const std::atomic<bool>* stop);
+
+// Why an arena cannot be played under `rules` ("" if it can): they cannot be dealt
+// (playable_refusal), or have three or six players (duplicate pairs need two or four, two sides).
+std::string arena_rules_refusal(const Rules& rules, RulesText shown);
+// Why pairs [from, to) are refused ("" if they are not): from > to, or more than 10**7 pairs.
+std::string arena_pairs_refusal(std::uint64_t from, std::uint64_t to);
+
+// The games of pairs [from, to) (arena_pairs) or, with `matches`, the plays of their matches
+// (arena_match_pairs), played on a thread of its own so that the caller's thread can report
+// progress and handle signals meanwhile. With matches, `games` holds every play's hands in order
+// (play 0 of pair `from`, its play 1, ...), moved out of the plays (each play's hands keep
+// their count). `rules`, `a` and `b` must outlive the runner; the destructor stops the run and
+// waits for it.
+class ArenaRunner {
+ public:
+  ArenaRunner(const Rules& rules, const BotSpec& a, const BotSpec& b, std::uint64_t seed,
+              std::uint64_t from, std::uint64_t to, int threads, bool keep_moves, bool matches);
+  ~ArenaRunner() { stop(); }
+  ArenaRunner(const ArenaRunner&) = delete;
+  ArenaRunner& operator=(const ArenaRunner&) = delete;
+
+  // Waits until the run has finished or `most` has passed; whether it has finished.
+  bool wait(std::chrono::milliseconds most);
+  // The games (with matches: the plays) finished so far.
+  std::uint64_t done() const { return done_.load(); }
+  // Stops the threads after their current games (or hands) and waits for them.
+  void stop();
+
+  // Once wait() returned true: the games and plays, or the failure of the run.
+  std::vector<ArenaGame> games;
+  std::vector<ArenaMatch> plays;
+  std::exception_ptr failure;
+
+ private:
+  std::atomic<std::uint64_t> done_{0};
+  std::atomic<bool> stop_{false};
+  bool finished_ = false;  // under mutex_
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::thread thread_;
+};
 
 }  // namespace burraco

@@ -35,4 +35,12 @@ std::string observation_string(const Observation& o, const Rules& rules);
 // cards shuffled with Rng(seed) and handed out in the documented order. Reads only `o`.
 GameState determinize(const Observation& o, const Rules& rules, std::uint64_t seed);
 
+// determinize(observe(s, rules, seat), rules, seed), checked when `seat` is not the seat to act:
+// determinize gives the seat to act a hand it can move with (docs/search.md "Determinization"
+// step 4), so the deal is a position of play by construction, but seen from another seat it is
+// validated still, so that a fault of the sampler is reported and never handed on as a game.
+// `fault` is then "determinize(SEAT, SEED): internal error, ..." naming why; else left empty.
+GameState determinize_seat(const GameState& s, const Rules& rules, int seat, std::uint64_t seed,
+                           std::string& fault);
+
 }  // namespace burraco

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -168,5 +169,50 @@ PlayoutRow play_hand(const Rules& rules, std::uint64_t hand_seed, Policy policy,
 
 // The seed of hand i of a batch (or of a match): the (i+1)-th SplitMix64 output of `seed`.
 std::uint64_t batch_seed(std::uint64_t seed, std::uint64_t i);
+
+// A batch of playouts (docs/search.md "Playouts"): hand i dealt and played by play_hand from
+// batch_seed(seed, i), for i in [0, count), split into consecutive runs over `threads` threads
+// (at most one a hand; the calling thread plays the first run). row(i, row) receives each row
+// once, from the thread that played it. A thread stops at its first failure; once every thread
+// has stopped, the failure of the earliest run that failed (StateError, PolicyError) is thrown.
+void play_hands(const Rules& rules, std::uint64_t seed, Policy policy, std::size_t count,
+                int threads, const std::function<void(std::size_t, const PlayoutRow&)>& row);
+
+// A refusal, with the kind of error a binding raises for it (Python: TypeError, BurracoError,
+// IllegalMoveError, InvalidStateError); an empty message accepts.
+struct Refusal {
+  enum class Kind : std::uint8_t { Type, Value, Illegal, State };
+  Kind kind = Kind::Value;
+  std::string message;
+  bool ok() const { return message.empty(); }
+};
+
+// Why `name` ("policy_move") cannot choose a move in `s` (ok() if it can): the hand is over
+// (Illegal), or it is not over and has no legal move (State). `legal` gets the legal moves.
+Refusal choice_refusal(const GameState& s, const Rules& rules, const std::string& name,
+                       std::vector<Move>& legal);
+
+// How a caller writes rules in a message (Python: the repr, "Rules('italian-3p')").
+using RulesText = std::string (*)(const Rules& rules);
+// "RULES cannot be dealt: WHY" (check_playable, game.hpp), or "" for rules a deal accepts.
+std::string playable_refusal(const Rules& rules, RulesText shown);
+
+// Game.playout (docs/search.md): plays `game`'s hand (a burraco::Game, history.hpp, or what
+// wraps one) to its end in place, recording every move (game.record); `memory` holds the
+// positions of the turn so far (game.turn_memory()). A loop that fails puts the game back as it
+// was (game.truncate) and throws as playout does. Returns the number of moves played.
+template <class G>
+int play_recorded(G& game, Policy policy, std::uint64_t seed, std::vector<Move>& buffer,
+                  TurnMemory& memory) {
+  const GameState start = game.state;
+  const std::size_t count = game.move_count();
+  try {
+    return playout(game.state, *game.rules, policy, seed, buffer, memory,
+                   [&](const GameState& before, const Move& move) { game.record(before, move); });
+  } catch (...) {
+    game.truncate(count, start);
+    throw;
+  }
+}
 
 }  // namespace burraco
