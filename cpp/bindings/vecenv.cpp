@@ -22,8 +22,8 @@ namespace burraco_binding {
 struct PyVectorGames {
   std::unique_ptr<VecEnv> env;
   RulesPtr rules;
-  PyPolicy opponent, partner;  // keep their hooks alive
-  bool has_partner = false;
+  PyPolicy opponent;                // keeps its hook alive
+  std::optional<PyPolicy> partner;  // the partner's if one was given (four players)
   // One call at a time (another Python thread may call while the GIL is released).
   std::shared_ptr<std::mutex> busy = std::make_shared<std::mutex>();
 };
@@ -96,12 +96,17 @@ PyPolicy seat_policy(py::handle policy, const char* what) {
   return p;
 }
 
-// Returns call() of the envs, run without the GIL, one call at a time.
+// Returns call() of the envs, run without the GIL, one call at a time; what it throws is raised
+// as a policy loop's failure, the message after "VectorGames" + `where`.
 template <class Call>
-auto locked(Self v, Call&& call) {
-  py::gil_scoped_release release;
-  std::lock_guard<std::mutex> lock(*v.busy);
-  return call();
+auto locked(Self v, Call&& call, const std::string& where = "") {
+  try {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(*v.busy);
+    return call();
+  } catch (...) {
+    raise_loop_failure(std::current_exception(), kName + where);
+  }
 }
 
 }  // namespace
@@ -132,12 +137,12 @@ void bind_vecenv(py::module_& m) {
              VecEnvConfig config;
              refuse(vec_env_config(rules, args, quoted, config));
              v->opponent = seat_policy(opponent, "opponent");
-             v->has_partner = !partner.is_none();
-             if (v->has_partner) refuse(vec_partner_refusal(rules, quoted));
-             v->partner = v->has_partner ? seat_policy(partner, "partner") : v->opponent;
+             refuse(vec_partner_refusal(rules, !partner.is_none(), quoted));
+             if (!partner.is_none()) v->partner = seat_policy(partner, "partner");
              config.opponent = v->opponent.policy;
-             config.partner = v->partner.policy;
-             v->env = std::make_unique<VecEnv>(rules, int(*args.num_envs), config, int(*args.threads));
+             config.partner = v->partner.value_or(v->opponent).policy;
+             const int n = static_cast<int>(*args.num_envs), t = static_cast<int>(*args.threads);
+             v->env = std::make_unique<VecEnv>(rules, n, config, t);
              return v;
            }),
            py::arg("rules"), py::arg("num_envs"), py::kw_only(), py::arg("seat") = 0,
@@ -153,17 +158,19 @@ void bind_vecenv(py::module_& m) {
                              "The threads a step runs on (at most num_envs).")
       .def_property_readonly("seat", [](Self v) { return v.env->config().seat; },
                              "The learner's seat in every env.")
-      .def_property_readonly("rules", [](Self v) { return std::const_pointer_cast<Rules>(v.rules); },
+      .def_property_readonly("rules",
+                             [](Self v) { return std::const_pointer_cast<Rules>(v.rules); },
                              "The rules of every hand.")
-      .def_property_readonly("opponent", [](Self v) -> PolicyResult { return policy_object(v.opponent); },
+      .def_property_readonly("opponent",
+                             [](Self v) -> PolicyResult { return policy_object(v.opponent); },
                              "The policy of the other seats.")
       .def_property_readonly("partner", [](Self v) -> OptPolicyResult {
-             return v.has_partner ? policy_object(v.partner) : py::none();
+             return v.partner ? policy_object(*v.partner) : py::none();
            },
                              "The partner's policy (four players), or None: the opponent's.")
-      .def_property_readonly("reward",
-                             [](Self v) -> StrResult { return py::str(reward_name(v.env->config())); },
-                             "'margin' or 'win'.")
+      .def_property_readonly(
+          "reward", [](Self v) -> StrResult { return py::str(reward_name(v.env->config())); },
+          "'margin' or 'win'.")
       .def_property_readonly("reward_scale", [](Self v) { return v.env->config().reward_scale; },
                              "What a margin is divided by (reward 'margin').")
       .def_property_readonly("action_size", [](Self v) { return v.env->action_size(); },
@@ -174,8 +181,9 @@ void bind_vecenv(py::module_& m) {
            [](PyVectorGames& v, IntArg env, IntArg state, IntArg inc) {
              const int i = env_index(v, env);
              const std::optional<Pcg64::u128> s = u128_of(state), increment = u128_of(inc);
-             refuse(pcg64_refusal(s, increment,
-                                  [&](VecArg arg) { return quote(arg == VecArg::Inc ? inc : state); }));
+             refuse(pcg64_refusal(s, increment, [&](VecArg arg) {
+               return quote(arg == VecArg::Inc ? inc : state);
+             }));
              locked(v, [&] { v.env->seed(i, Pcg64(*s, *increment)); });
            },
            py::arg("env"), py::arg("state"), py::arg("inc"),
@@ -193,12 +201,8 @@ void bind_vecenv(py::module_& m) {
              out.observations = array_arg<float>(v, VecArray::Observations, observations);
              out.masks = array_arg<std::uint8_t>(v, VecArray::Masks, masks);
              refuse(out.overlap_refusal(std::size_t(v.env->size()), v.env->action_size()));
-             try {
-               locked(v, [&] { v.env->reset(i, seed, out); });
-             } catch (...) {
-               const std::string where = ".reset: env " + std::to_string(i) + ": ";
-               raise_loop_failure(std::current_exception(), kName + where);
-             }
+             const std::string where = ".reset: env " + std::to_string(i) + ": ";
+             locked(v, [&] { v.env->reset(i, seed, out); }, where);
            },
            py::arg("env"), py::arg("deal"), py::arg("observations"), py::arg("masks"),
            "Starts a new hand in env `env`: the deal of seed `deal`, or (None) of the seed its "
@@ -228,12 +232,10 @@ void bind_vecenv(py::module_& m) {
                notation_error(std::string(kName) + ".step: masks_unchanged " +
                               quote(masks_unchanged) + ": expected a bool");
              out.masks_unchanged = masks_unchanged.ptr() == Py_True;
-             std::optional<VecActionProblem> problem;
-             try {
-               problem = locked(v, [&] { return v.env->checked_step(chosen.data(), given.kind == 'u', out); });
-             } catch (...) {
-               raise_loop_failure(std::current_exception(), std::string(kName) + ".step: ");
-             }
+             const bool given_unsigned = given.kind == 'u';
+             const std::optional<VecActionProblem> problem = locked(v, [&] {
+               return v.env->checked_step(chosen.data(), given_unsigned, out);
+             }, ".step: ");
              if (problem && problem->in_range) illegal(problem->message);
              if (problem) notation_error(problem->message);
            },
@@ -281,7 +283,7 @@ void bind_vecenv(py::module_& m) {
            "Whether env `env` was never reset or its hand is over: its next step resets it.")
       .def("__repr__", [](Self v) {
         return v.env->repr(rules_repr(*v.rules), policy_repr(v.opponent),
-                           v.has_partner ? policy_repr(v.partner) : std::string());
+                           v.partner ? policy_repr(*v.partner) : std::string());
       });
 }
 

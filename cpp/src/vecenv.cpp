@@ -62,8 +62,8 @@ std::string vec_env_config(const Rules& rules, const VecEnvArgs& args, const Vec
   return "";
 }
 
-std::string vec_partner_refusal(const Rules& rules, const VecQuote& quoted) {
-  if (rules.players == 4) return "";
+std::string vec_partner_refusal(const Rules& rules, bool given, const VecQuote& quoted) {
+  if (!given || rules.players == 4) return "";
   return arg_refusal("", VecArg::Partner, quoted, "only four players have a fixed partner");
 }
 
@@ -299,9 +299,9 @@ std::optional<VecActionProblem> VecEnv::check(const std::int64_t* actions) const
     const Env& env = envs_[i];
     if (env.done) continue;
     const std::int64_t a = actions[i];
-    if (a < 0 || a >= action_size_) return VecActionProblem{static_cast<int>(i), a, false};
+    if (a < 0 || a >= action_size_) return VecActionProblem{static_cast<int>(i), a, false, {}};
     if (std::find(env.ids.begin(), env.ids.end(), static_cast<std::int32_t>(a)) == env.ids.end())
-      return VecActionProblem{static_cast<int>(i), a, true};
+      return VecActionProblem{static_cast<int>(i), a, true, {}};
   }
   return std::nullopt;
 }

@@ -134,8 +134,8 @@ struct VecEnvArgs {
 // positive finite number.
 std::string vec_env_config(const Rules& rules, const VecEnvArgs& args, const VecQuote& quoted,
                            VecEnvConfig& config);
-// A partner (seat + 2) given to rules that have none: only four players have one.
-std::string vec_partner_refusal(const Rules& rules, const VecQuote& quoted);
+// A partner (seat + 2) given (`given`) to rules that have none: only four players have one.
+std::string vec_partner_refusal(const Rules& rules, bool given, const VecQuote& quoted);
 // A generator (VectorGames.seed) whose state or inc is no int in [0, 2**128) (nullopt), or whose
 // inc is even: NumPy's PCG64 state always holds an odd one.
 std::string pcg64_refusal(const std::optional<Pcg64::u128>& state,
