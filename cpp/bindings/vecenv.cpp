@@ -65,25 +65,24 @@ std::optional<Pcg64::u128> u128_of(py::handle value) {
   return (static_cast<Pcg64::u128>(high.cast<std::uint64_t>()) << 64) | low.cast<std::uint64_t>();
 }
 
-// What the core judges of an array argument (vecenv.hpp), read off the caller's object.
-ArrayFacts facts_of(py::handle obj) {
-  if (!py::isinstance<py::array>(obj)) return {};
-  const auto a = py::reinterpret_borrow<py::array>(obj);
-  const auto axis = [&](py::ssize_t k) { return a.ndim() > k ? a.shape(k) : py::ssize_t{-1}; };
-  return {true, const_cast<void*>(a.data()), int(a.ndim()), axis(0), axis(1), a.dtype().kind(),
-          std::size_t(a.itemsize()), (a.flags() & py::array::c_style) != 0, a.writeable()};
-}
-
-// The array argument `which`'s data, else InvalidNotationError quoting its shape and dtype (or
-// its type).
+// The data of the array argument `which`, else InvalidNotationError quoting its shape and dtype
+// (or its type): the core judges what is read off the object (vecenv.hpp ArrayFacts).
 template <class T>
-T* array_arg(Self v, VecArray which, py::handle obj) {
-  const ArrayFacts facts = facts_of(obj);
+T* array_arg(Self v, VecArray which, py::handle obj, char* kind = nullptr) {
+  ArrayFacts facts;
+  if (py::isinstance<py::array>(obj)) {
+    const auto a = py::reinterpret_borrow<py::array>(obj);
+    const auto axis = [&](py::ssize_t k) { return a.ndim() > k ? a.shape(k) : py::ssize_t{-1}; };
+    facts = {true, const_cast<void*>(a.data()), static_cast<int>(a.ndim()), axis(0), axis(1),
+             a.dtype().kind(), static_cast<std::size_t>(a.itemsize()),
+             (a.flags() & py::array::c_style) != 0, a.writeable()};
+  }
   refuse(v.env->array_refusal(which, facts, [&] {
     return !facts.is_array ? type_name_of(obj)
                            : "(shape " + std::string(py::str(obj.attr("shape"))) + ", dtype " +
                                  std::string(py::str(obj.attr("dtype"))) + ")";
   }));
+  if (kind) *kind = facts.kind;
   return static_cast<T*>(facts.data);
 }
 
@@ -123,10 +122,12 @@ void bind_vecenv(py::module_& m) {
              auto v = std::make_unique<PyVectorGames>();
              v->rules = rules_from(rules_obj);
              const Rules& rules = *v->rules;
-             const py::handle given[] = {rules_obj, num_envs, seat, threads, reward,
-                                         reward_scale, partner};
+             // The arguments in VecArg's order, quoted as the caller gave them (Rules as repr).
+             const py::handle given[] = {rules_obj, num_envs, seat, threads, reward, reward_scale,
+                                         partner};
              const VecQuote quoted = [&](VecArg arg) {
-               return arg == VecArg::Rules ? rules_repr(rules) : quote(given[int(arg)]);
+               const py::handle obj = given[static_cast<int>(arg)];
+               return arg == VecArg::Rules ? rules_repr(rules) : quote(obj);
              };
              const bool real = PyFloat_Check(reward_scale.ptr()) || is_int(reward_scale);
              const double scale = real ? PyFloat_AsDouble(reward_scale.ptr()) : -1.0;
@@ -213,8 +214,8 @@ void bind_vecenv(py::module_& m) {
            [](PyVectorGames& v, VecActionsArg actions, VecFloatRowsArg observations,
               VecMaskRowsArg masks, VecFloat64Arg rewards, VecBoolArg terminated,
               VecBoolArg truncated, VecFloat64Arg margins, BoolArg masks_unchanged) {
-             const ArrayFacts given = facts_of(actions);
-             array_arg<void>(v, VecArray::Actions, actions);
+             char kind = '?';
+             array_arg<void>(v, VecArray::Actions, actions, &kind);
              // A copy: the envs read it on other threads while the outputs are written.
              using Ids = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
              const Ids ids = Ids::ensure(actions);
@@ -232,7 +233,7 @@ void bind_vecenv(py::module_& m) {
                notation_error(std::string(kName) + ".step: masks_unchanged " +
                               quote(masks_unchanged) + ": expected a bool");
              out.masks_unchanged = masks_unchanged.ptr() == Py_True;
-             const bool given_unsigned = given.kind == 'u';
+             const bool given_unsigned = kind == 'u';
              const std::optional<VecActionProblem> problem = locked(v, [&] {
                return v.env->checked_step(chosen.data(), given_unsigned, out);
              }, ".step: ");
