@@ -5,10 +5,108 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
 
 namespace burraco {
+
+namespace {
+
+// The class the messages name: burraco._core.VectorGames, what the caller called.
+constexpr const char* kName = "VectorGames";
+// The arguments' names, in VecArg's order.
+constexpr const char* kArgNames[] = {"rules",   "num_envs", "seat", "threads", "reward",
+                                     "reward_scale", "partner", "env", "state", "inc"};
+
+// "VectorGames<method>: <argument> <quoted>: <what was expected>"
+std::string arg_refusal(const char* method, VecArg arg, const VecQuote& quoted,
+                        const std::string& expected) {
+  return std::string(kName) + method + ": " + kArgNames[static_cast<int>(arg)] + " " + quoted(arg) +
+         ": " + expected;
+}
+
+bool within(const std::optional<long long>& value, long long lo, long long hi) {
+  return value && *value >= lo && *value <= hi;
+}
+
+std::string ints(long long lo, long long hi) {
+  return "expected an int from " + std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+}  // namespace
+
+std::string vec_env_config(const Rules& rules, const VecEnvArgs& args, const VecQuote& quoted,
+                           VecEnvConfig& config) {
+  const std::string why = check_playable(rules);
+  if (!why.empty()) return quoted(VecArg::Rules) + " cannot be dealt: " + why;
+  // Its rows are the 511-feature observations of 2, 3 or 4 players (docs/search.md).
+  if (rules.players == 6)
+    return std::string(kName) + ": " + quoted(VecArg::Rules) +
+           " has six players; vector environments play 2, 3 or 4 players "
+           "(their 511-feature observation rows)";
+  if (!within(args.num_envs, 1, 1'000'000))
+    return arg_refusal("", VecArg::NumEnvs, quoted, ints(1, 1'000'000));
+  if (!within(args.seat, 0, rules.players - 1))
+    return arg_refusal("", VecArg::Seat, quoted, ints(0, rules.players - 1));
+  if (!within(args.threads, 1, 64)) return arg_refusal("", VecArg::Threads, quoted, ints(1, 64));
+  if (args.reward != "margin" && args.reward != "win")
+    return arg_refusal("", VecArg::Reward, quoted, "expected 'margin' or 'win'");
+  const double scale = args.reward_scale.value_or(-1.0);
+  if (!(scale > 0 && scale <= std::numeric_limits<double>::max()))
+    return arg_refusal("", VecArg::RewardScale, quoted, "expected a positive finite number");
+  config.seat = static_cast<int>(*args.seat);
+  config.win_reward = args.reward == "win";
+  config.reward_scale = scale;
+  return "";
+}
+
+std::string vec_partner_refusal(const Rules& rules, bool given, const VecQuote& quoted) {
+  if (!given || rules.players == 4) return "";
+  return arg_refusal("", VecArg::Partner, quoted, "only four players have a fixed partner");
+}
+
+std::string pcg64_refusal(const std::optional<Pcg64::u128>& state,
+                          const std::optional<Pcg64::u128>& inc, const VecQuote& quoted) {
+  const char* const in_range = "expected an int in [0, 2**128)";
+  if (!inc) return arg_refusal(".seed", VecArg::Inc, quoted, in_range);
+  // PCG64 adds `inc` at every step and has its full period only with it odd; NumPy's
+  // state always holds an odd one ((stream << 1) | 1): an even one is none of its states.
+  if ((*inc & 1U) == 0)
+    return arg_refusal(".seed", VecArg::Inc, quoted,
+                   "expected an odd int (a PCG64 increment, as NumPy's "
+                   "bit_generator.state['state']['inc'] holds)");
+  if (!state) return arg_refusal(".seed", VecArg::State, quoted, in_range);
+  return "";
+}
+
+const char* reward_name(const VecEnvConfig& config) { return config.win_reward ? "win" : "margin"; }
+
+std::string VecEnvOutput::overlap_refusal(std::size_t envs, int action_size) const {
+  struct Span {
+    const char* name;
+    const void* begin;
+    std::size_t bytes;
+  };
+  const Span spans[] = {
+      {"observations", observations, envs * kObservationSize * sizeof(float)},
+      {"masks", masks, envs * static_cast<std::size_t>(action_size)},
+      {"rewards", rewards, envs * sizeof(double)},
+      {"terminated", terminated, envs * sizeof(bool)},
+      {"truncated", truncated, envs * sizeof(bool)},
+      {"margins", margins, envs * sizeof(double)}};
+  for (std::size_t a = 0; a < std::size(spans); ++a)
+    for (std::size_t b = a + 1; b < std::size(spans); ++b) {
+      const auto x = reinterpret_cast<std::uintptr_t>(spans[a].begin);
+      const auto y = reinterpret_cast<std::uintptr_t>(spans[b].begin);
+      if (x && y && spans[a].bytes && spans[b].bytes && x < y + spans[b].bytes &&
+          y < x + spans[a].bytes)
+        return std::string(kName) + ": " + spans[a].name + " and " + spans[b].name +
+               " share memory: expected separate arrays";
+    }
+  return "";
+}
 
 std::array<double, kMaxPlayers> seat_margins(const GameState& s, const Rules& rules) {
   const HandResult result = score_hand(s, rules);
@@ -201,11 +299,110 @@ std::optional<VecActionProblem> VecEnv::check(const std::int64_t* actions) const
     const Env& env = envs_[i];
     if (env.done) continue;
     const std::int64_t a = actions[i];
-    if (a < 0 || a >= action_size_) return VecActionProblem{static_cast<int>(i), a, false};
+    if (a < 0 || a >= action_size_) return VecActionProblem{static_cast<int>(i), a, false, {}};
     if (std::find(env.ids.begin(), env.ids.end(), static_cast<std::int32_t>(a)) == env.ids.end())
-      return VecActionProblem{static_cast<int>(i), a, true};
+      return VecActionProblem{static_cast<int>(i), a, true, {}};
   }
   return std::nullopt;
+}
+
+namespace {
+
+std::string action_text(const MeldTable& table, int id) {
+  Move m;
+  return std::to_string(id) + (action_move(id, table, m) ? " ('" + move_text(m) + "')" : "");
+}
+
+}  // namespace
+
+std::string VecEnv::refusal(const VecActionProblem& p, bool given_unsigned) const {
+  const std::string where = std::string(kName) + ".step: env " + std::to_string(p.env) + ": ";
+  if (!p.in_range)
+    return where + "action " +
+           (given_unsigned ? std::to_string(static_cast<std::uint64_t>(p.action))
+                           : std::to_string(p.action)) +
+           " is not an action id: " + ints(0, action_size_ - 1) + "; no env was stepped";
+  std::vector<int> ids;
+  for (const Move& m : legal(p.env)) ids.push_back(action_id(m, *table_));
+  std::sort(ids.begin(), ids.end());
+  std::string shown;
+  for (std::size_t k = 0; k < ids.size() && k < 8; ++k)
+    shown += (k ? ", " : "") + action_text(*table_, ids[k]);
+  if (ids.size() > 8) shown += " and " + std::to_string(ids.size() - 8) + " more";
+  return where + "illegal action " + action_text(*table_, static_cast<int>(p.action)) + " in the " +
+         (state(p.env).phase == Phase::Draw ? "draw" : "meld") +
+         " phase: no env was stepped; its legal actions are " + shown;
+}
+
+std::string VecEnv::env_refusal(std::optional<long long> env, const VecQuote& quoted) const {
+  if (within(env, 0, size() - 1)) return "";
+  return arg_refusal("", VecArg::Env, quoted, ints(0, size() - 1));
+}
+
+std::string VecEnv::array_refusal(VecArray which, const ArrayFacts& a,
+                                  const std::function<std::string()>& shown) const {
+  const auto n = static_cast<long long>(size());
+  if (which == VecArray::Actions) {
+    if (a.is_array && (a.kind == 'i' || a.kind == 'u') && a.ndim == 1 && a.rows == n) return "";
+    return std::string(kName) + ".step: actions " + (a.is_array ? shown() : "(a " + shown() + ")") +
+           ": expected a NumPy integer array of shape (" + std::to_string(n) + ",)";
+  }
+  struct Layout {
+    const char* name;
+    long long width;  // -1: one entry per env
+    std::size_t item;
+    const char* dtype;
+    const char* kinds;  // the dtype.kind letters it may have
+  };
+  const Layout layouts[] = {{"observations", kObservationSize, sizeof(float), "float32", "f"},
+                            {"masks", action_size_, 1, "int8 (or bool)", "biu"},
+                            {"rewards", -1, sizeof(double), "float64", "f"},
+                            {"terminated", -1, sizeof(bool), "bool", "b"},
+                            {"truncated", -1, sizeof(bool), "bool", "b"},
+                            {"margins", -1, sizeof(double), "float64", "f"},
+                            {"out", -1, sizeof(std::int64_t), "int64", "i"}};
+  const Layout& l = layouts[static_cast<int>(which)];
+  const char* problem = nullptr;
+  if (a.is_array) {
+    const bool shape_ok =
+        a.ndim == (l.width < 0 ? 1 : 2) && a.rows == n && (l.width < 0 || a.width == l.width);
+    if (!shape_ok)
+      problem = "of the wrong shape";
+    else if (std::string_view(l.kinds).find(a.kind) == std::string_view::npos ||
+             a.itemsize != l.item)
+      problem = "of the wrong dtype";
+    else if (!a.c_contiguous)
+      problem = "not C-contiguous";
+    else if (!a.writeable)
+      problem = "read-only";
+    else if (reinterpret_cast<std::uintptr_t>(a.data) % l.item != 0)
+      problem = "not aligned";
+    if (!problem) return "";
+  }
+  const std::string wanted = "a writeable C-contiguous " + std::string(l.dtype) +
+                             " array of shape (" + std::to_string(n) +
+                             (l.width < 0 ? ",)" : ", " + std::to_string(l.width) + ")");
+  const std::string named = std::string(kName) + ": " + l.name;
+  if (!a.is_array) return named + " is a " + shown() + ", not a NumPy array: expected " + wanted;
+  return named + " " + shown() + " is " + problem + ": expected " + wanted;
+}
+
+std::optional<VecActionProblem> VecEnv::checked_step(const std::int64_t* actions,
+                                                     bool given_unsigned, const VecEnvOutput& out) {
+  std::optional<VecActionProblem> problem = check(actions);
+  if (problem)
+    problem->message = refusal(*problem, given_unsigned);
+  else
+    step(actions, out);
+  return problem;
+}
+
+std::string VecEnv::repr(const std::string& rules, const std::string& opponent,
+                         const std::string& partner) const {
+  return std::string(kName) + "(" + rules + ", " + std::to_string(size()) +
+         ", seat=" + std::to_string(config_.seat) + ", opponent=" + opponent +
+         (partner.empty() ? "" : ", partner=" + partner) + ", reward='" + reward_name(config_) +
+         "', threads=" + std::to_string(threads_) + ")";
 }
 
 void VecEnv::random_actions(std::uint64_t seed, std::int64_t* out) const {

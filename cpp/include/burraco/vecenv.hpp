@@ -32,7 +32,7 @@ namespace burraco {
 
 // NumPy's PCG64 bit generator (PCG XSL-RR 128/64), the generator of Gymnasium's np_random: the
 // same state gives the same numbers. below_2_63() is what np_random.integers(2**63) returns.
-// `inc` is odd, as in every state of NumPy's (the binding refuses an even one).
+// `inc` is odd, as in every state of NumPy's (pcg64_refusal refuses an even one).
 class Pcg64 {
  public:
   using u128 = unsigned __int128;
@@ -79,6 +79,11 @@ struct VecEnvOutput {
   // (a 256-env mask array is 4 MB: clearing it whole each step costs more memory traffic than the
   // rest of the step).
   bool masks_unchanged = false;
+
+  // The refusal of arrays that share memory (one env's row would overwrite another's), for
+  // `envs` envs of `action_size` action ids: "VectorGames: rewards and margins share memory:
+  // expected separate arrays", or "" (null arrays are not written, and not compared).
+  std::string overlap_refusal(std::size_t envs, int action_size) const;
 };
 
 // A bad action of a step: env `env` was given `action`, which is no action id (`in_range`
@@ -87,7 +92,56 @@ struct VecActionProblem {
   int env = -1;
   std::int64_t action = 0;
   bool in_range = true;
+  std::string message;  // checked_step's: refusal()
 };
+
+// ---- the caller's arrays ------------------------------------------------------------------------
+// The arrays of the calls: the outputs in VecEnvOutput's order, random_actions' `out`, the actions
+// of a step.
+enum class VecArray { Observations, Masks, Rewards, Terminated, Truncated, Margins, Out, Actions };
+
+// An array argument as the binding reads it off the caller's object: its data, dimensions (-1 for
+// an axis it does not have), NumPy's dtype.kind letter and item size, and flags. `is_array` false:
+// the object is no NumPy array at all.
+struct ArrayFacts {
+  bool is_array = false;
+  void* data = nullptr;
+  int ndim = 0;
+  long long rows = -1, width = -1;
+  char kind = '?';
+  std::size_t itemsize = 0;
+  bool c_contiguous = false, writeable = false;
+};
+
+// ---- the caller's arguments (burraco._core.VectorGames) -----------------------------------------
+// The binding reads each argument of VectorGames into a value (nullopt where the object is not of
+// the argument's type) and raises the refusal the functions below return ("" if there is none).
+// The messages name VectorGames, the class the caller called, and quote the caller's objects with
+// `quoted`, which the binding gives (the core never sees them); Rules is quoted as repr shows it.
+enum class VecArg { Rules, NumEnvs, Seat, Threads, Reward, RewardScale, Partner, Env, State, Inc };
+using VecQuote = std::function<std::string(VecArg)>;
+
+struct VecEnvArgs {
+  std::optional<long long> num_envs, seat, threads;
+  std::optional<std::string> reward;
+  std::optional<double> reward_scale;
+};
+
+// Writes the seat and the reward of `args` into `config`, or refuses the first bad argument in
+// the signature's order: rules that cannot be dealt or have six players (the observation rows are
+// those of 2, 3 or 4 players), num_envs outside 1..1,000,000, a seat that is not one of the rules,
+// threads outside 1..64, a reward other than 'margin' and 'win', a reward_scale that is not a
+// positive finite number.
+std::string vec_env_config(const Rules& rules, const VecEnvArgs& args, const VecQuote& quoted,
+                           VecEnvConfig& config);
+// A partner (seat + 2) given (`given`) to rules that have none: only four players have one.
+std::string vec_partner_refusal(const Rules& rules, bool given, const VecQuote& quoted);
+// A generator (VectorGames.seed) whose state or inc is no int in [0, 2**128) (nullopt), or whose
+// inc is even: NumPy's PCG64 state always holds an odd one.
+std::string pcg64_refusal(const std::optional<Pcg64::u128>& state,
+                          const std::optional<Pcg64::u128>& inc, const VecQuote& quoted);
+// The name of the reward: 'margin' or 'win'.
+const char* reward_name(const VecEnvConfig& config);
 
 // Each seat's margin in points for the finished hand `s` (docs/rl.md "Rewards"): its score (its
 // side's total; with three players its own share, RULES E.6) less the best score of a seat of
@@ -116,6 +170,24 @@ class VecEnv {
   void reset(int i, std::optional<std::uint64_t> deal, const VecEnvOutput& out);
   // The first env whose action is bad, if any (envs waiting for their reset take any action).
   std::optional<VecActionProblem> check(const std::int64_t* actions) const;
+  // The message of check()'s problem `p` (docs/rl.md "The vector environment"): the env, the
+  // action with its move, the phase and the first legal actions. The actions were read as int64:
+  // from an unsigned array (`given_unsigned`) an id above 2**63 - 1 became negative, and is
+  // quoted as the caller gave it.
+  std::string refusal(const VecActionProblem& p, bool given_unsigned) const;
+  // The refusal of `env` as an env's index (nullopt: not an int): one from 0 to size() - 1.
+  std::string env_refusal(std::optional<long long> env, const VecQuote& quoted) const;
+  // The refusal of `facts` as the array `which` of this env's calls, or "": an output or `out` is
+  // a writeable, aligned, C-contiguous array of one row per env (of kObservationSize or
+  // action_size() entries for the observations and the masks) of its dtype; the actions are an
+  // integer array of one id per env. `shown()` quotes the object: "(shape S, dtype D)" for an
+  // array, its type's name for anything else.
+  std::string array_refusal(VecArray which, const ArrayFacts& facts,
+                            const std::function<std::string()>& shown) const;
+  // check(actions), then step(actions, out) if no action is bad; else the problem with its
+  // message (refusal(), `given_unsigned` as there), and nothing was stepped.
+  std::optional<VecActionProblem> checked_step(const std::int64_t* actions, bool given_unsigned,
+                                               const VecEnvOutput& out);
   // One step of every env (precondition: check(actions) found nothing): the learner's action,
   // then the other seats; an env whose hand ended at the last step is reset instead (its action
   // unread) with reward 0. Throws what a reset throws (the first error of the envs in index
@@ -132,6 +204,12 @@ class VecEnv {
   bool needs_reset(int i) const { return envs_[static_cast<std::size_t>(i)].done; }
   // The legal moves of env i's learner, in canonical order (empty when its hand is over).
   const std::vector<Move>& legal(int i) const { return envs_[static_cast<std::size_t>(i)].legal; }
+
+  // What repr shows: VectorGames(<rules>, <size>, seat=..., opponent=<opponent>[, partner=
+  // <partner>], reward='...', threads=...), the policies and the rules as the caller shows them
+  // (an empty `partner`: none given).
+  std::string repr(const std::string& rules, const std::string& opponent,
+                   const std::string& partner) const;
 
  private:
   struct Env {
