@@ -41,6 +41,7 @@
 using namespace burraco;
 
 int check_game_history();  // game_history_check.cpp
+int check_pack_texts();    // pack_check.cpp
 
 namespace {
 
@@ -1412,6 +1413,7 @@ int main() {
   check_vecenv();
   check_fuzz_corpus();
   failures += check_game_history();
+  failures += check_pack_texts();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);
