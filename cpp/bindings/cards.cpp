@@ -176,7 +176,9 @@ void bind_cards(py::module_& m) {
   value_class<Card>(
       bound_class<Card>(m, "Card"), std::equal_to<Card>(),
       [](Card c) { return static_cast<int>(c.index); }, [](Card c) { return c; },
-      [](Card c) -> py::object { return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c))); })
+      [](Card c) -> py::object {
+        return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c)));
+      })
       .def(py::init([](CardArg obj) { return card_from(obj); }), py::arg("card"),
            "Card('Qh'), or a Card (copied); the text is lenient ('qh', '10h', 'JK'). "
            "InvalidNotationError if it is not a card.")
@@ -191,14 +193,12 @@ void bind_cards(py::module_& m) {
           py::arg("index"), "The card of canonical index 0..52 (13 * suit + rank - 1; the joker is 52).")
       .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); },
                              "Canonical index: 13 * suit + rank - 1; the joker is 52.")
-      .def_property_readonly(
-          "rank",
-          [](Card c) -> OptStrResult { return optional_str(c.is_joker() ? "" : rank_text(c.rank())); },
-          "'A', '2', ..., 'K'; None for the joker.")
-      .def_property_readonly(
-          "suit",
-          [](Card c) -> OptStrResult { return optional_str(c.is_joker() ? "" : suit_text(c.suit())); },
-          "'c', 'd', 'h' or 's'; None for the joker.")
+      .def_property_readonly("rank",
+                             [](Card c) -> OptStrResult { return optional_str(rank_text(c)); },
+                             "'A', '2', ..., 'K'; None for the joker.")
+      .def_property_readonly("suit",
+                             [](Card c) -> OptStrResult { return optional_str(suit_text(c)); },
+                             "'c', 'd', 'h' or 's'; None for the joker.")
       .def_property_readonly("rank_value", [](Card c) { return c.is_joker() ? 0 : c.rank(); },
                              "A=1 ... K=13; 0 for the joker.")
       .def_property_readonly("is_joker", &Card::is_joker, "True for the joker (Jk).")
@@ -265,7 +265,8 @@ void bind_cards(py::module_& m) {
            [](CardSet s) -> CardTupleResult { return py::tuple(cards_list(s.distinct())); },
            "The distinct cards, in canonical order.")
       .def("__str__", &cards_text)
-      .def("__repr__", [](py::handle self) { return cards_repr(self.cast<CardSet>(), pack_of(self)); })
+      .def("__repr__",
+           [](py::handle self) { return cards_repr(self.cast<CardSet>(), pack_of(self)); })
       .def("__le__", &cards_compare<CardsCompare::Le>)
       .def("__lt__", &cards_compare<CardsCompare::Lt>)
       .def("__ge__", &cards_compare<CardsCompare::Ge>)

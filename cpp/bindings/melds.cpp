@@ -36,7 +36,8 @@ std::string rules_suffix(const RulesPtr& rules) {
 int melds_index(const PyMelds& m, py::handle index) {
   if (!is_int(index)) raise("IllegalMoveError", "meld index " + quote(index) + " is not an integer");
   long long i = -1;
-  if (!small_int(index, i) || i < 0 || i >= m.side.count) refuse(index, no_meld_refusal(m.side.count));
+  if (!small_int(index, i) || i < 0 || i >= m.side.count)
+    refuse(index, no_meld_refusal(m.side.count));
   return static_cast<int>(i);
 }
 
@@ -56,7 +57,9 @@ void bind_melds(py::module_& m) {
   // equal to the core's meld of the same layout and rules, and hashes its layout too.
   value_class<const PyMeld&>(
       bound_class<PyMeld>(m, "Meld"),
-      [](const PyMeld& a, const PyMeld& b) { return a.meld == b.meld && same_rules(a.rules, b.rules); },
+      [](const PyMeld& a, const PyMeld& b) {
+        return a.meld == b.meld && same_rules(a.rules, b.rules);
+      },
       [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); },
       [](const PyMeld& s) { return s; },
       [](const PyMeld& s) -> py::object {
@@ -162,12 +165,14 @@ void bind_melds(py::module_& m) {
   // ---- Melds ----
   value_class<const PyMelds&>(
       bound_class<PyMelds>(m, "Melds"),
-      [](const PyMelds& a, const PyMelds& b) { return a.side == b.side && same_rules(a.rules, b.rules); },
+      [](const PyMelds& a, const PyMelds& b) {
+        return a.side == b.side && same_rules(a.rules, b.rules);
+      },
       [](const PyMelds& s) { return py::hash(py::tuple(py::cast(layouts(s.side)))); },
       [](const PyMelds& s) { return s; },
       [](const PyMelds& s) -> py::object {
-        return py::make_tuple(core_attr("Melds"), py::make_tuple(py::cast(layouts(s.side)),
-                                                                 std::const_pointer_cast<Rules>(s.rules)));
+        const auto rules = std::const_pointer_cast<Rules>(s.rules);
+        return py::make_tuple(core_attr("Melds"), py::make_tuple(py::cast(layouts(s.side)), rules));
       })
       .def(py::init([](MeldsArg melds, RulesArg rules_obj) {
              PyMelds out{SideMelds{}, rules_from(rules_obj)};

@@ -68,9 +68,11 @@ CardsOpResult combine(CardsOp op, CardSet a, int a_decks, CardSet b, int b_decks
   return r;
 }
 
-std::string combine_refusal(CardsOp op, CardSet a, CardSet b, int decks, std::string_view quoted_b) {
+std::string combine_refusal(CardsOp op, CardSet a, CardSet b, int decks,
+                            std::string_view quoted_b) {
   const std::string self = "Cards('" + cards_text(a) + "')", other(quoted_b);
-  if (op == CardsOp::Sub) return self + " - " + other + ": " + other + " is not contained in " + self;
+  if (op == CardsOp::Sub)
+    return self + " - " + other + ": " + other + " is not contained in " + self;
   const std::string pack = std::to_string(decks) + " decks hold";
   if (op == CardsOp::ReflectedAdd) return other + " + " + self + ": more copies than " + pack;
   // Name the first kind that passes its limit.

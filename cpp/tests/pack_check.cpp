@@ -34,7 +34,8 @@ void check_card_lists() {
   PACK_CHECK(three.why("") == ": 4 copies of 5h (at most 3 with 3 decks)");
   CardList jokers(3);
   for (int i = 0; i < 6; ++i) PACK_CHECK(jokers.add(Card::joker()));
-  PACK_CHECK(!jokers.add(Card::joker()) && jokers.why("") == ": 7 copies of Jk (at most 6 with 3 decks)");
+  PACK_CHECK(!jokers.add(Card::joker()));
+  PACK_CHECK(jokers.why("") == ": 7 copies of Jk (at most 6 with 3 decks)");
   CardList bad(2);
   PACK_CHECK(!bad.add_text("5h Xx 6h") && bad.bad_word() == "Xx");
   PACK_CHECK(bad.why("'Xx'") == ": 'Xx' is not a card (" + std::string(kCardHelp) + ")");
@@ -92,18 +93,22 @@ void check_meld_texts() {
   MeldRefusal r = meld_refusal(MeldError::TooFewCards, false);
   PACK_CHECK(r.kind == MeldRefusal::Invalid && r.before.empty());
   PACK_CHECK(r.after == " is not a meld: a meld needs at least 3 cards");
-  PACK_CHECK(meld_refusal(MeldError::BadLayout, true).after == " is not a meld layout: not a meld layout");
+  PACK_CHECK(meld_refusal(MeldError::BadLayout, true).after ==
+             " is not a meld layout: not a meld layout");
   PACK_CHECK(meld_refusal(MeldError::BadNotation, true).kind == MeldRefusal::Notation);
   r = side_meld_refusal(MeldError::SecondSetOfRank);
   PACK_CHECK(r.kind == MeldRefusal::Illegal && r.before == "cannot meld ");
-  PACK_CHECK(r.after == ": the side already has a set of that rank; lay the cards off on it instead");
+  PACK_CHECK(r.after ==
+             ": the side already has a set of that rank; lay the cards off on it instead");
   PACK_CHECK(side_meld_refusal(MeldError::Hole).kind == MeldRefusal::Invalid);
   r = lay_off_refusal(set.meld, MeldError::SecondWild, 1);
-  PACK_CHECK(r.before == "cannot add " && r.after == " to meld 1 (Qc Qd 2s(=Q)): the meld already has a wild");
+  PACK_CHECK(r.before == "cannot add " &&
+             r.after == " to meld 1 (Qc Qd 2s(=Q)): the meld already has a wild");
   PACK_CHECK(lay_off_refusal(set.meld, MeldError::SecondWild).after ==
              " to Qc Qd 2s(=Q): the meld already has a wild");
   PACK_CHECK(no_meld_refusal(2).after == ": the side has 2 meld(s)");
-  PACK_CHECK(too_many_melds_text() == "more than 54 melds for one side (as many as 162 cards make)");
+  PACK_CHECK(too_many_melds_text() ==
+             "more than 54 melds for one side (as many as 162 cards make)");
 }
 
 }  // namespace

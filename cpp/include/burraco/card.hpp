@@ -67,6 +67,13 @@ inline char rank_char(int rank) { return kRankChars[rank]; }
 // The letters of a rank 1..13 and of a suit 0..3 as text ("Q", "h").
 inline std::string_view rank_text(int rank) { return {&kRankChars[rank], 1}; }
 inline std::string_view suit_text(int suit) { return {&kSuitChars[suit], 1}; }
+// A card's rank and suit letters; empty for the joker.
+inline std::string_view rank_text(Card card) {
+  return card.is_joker() ? "" : rank_text(card.rank());
+}
+inline std::string_view suit_text(Card card) {
+  return card.is_joker() ? "" : suit_text(card.suit());
+}
 
 // Parses one card, leniently (case-insensitive, "10" for T, surrounding white space).
 // Returns nullopt when the text is not exactly one card.

@@ -28,8 +28,9 @@ std::string_view set_rank_text(const Meld& meld);  // a set's rank letter; empty
 // The layouts of a side's melds, in creation order.
 std::vector<std::string> layouts(const SideMelds& side);
 
-// repr of a meld: Meld('layout') when make_meld lays its cards so, else Meld.from_layout('layout');
-// `rules_text` (", Rules(...)", or empty for the Italian rules) goes before the closing parenthesis.
+// repr of a meld: Meld('layout') when make_meld lays its cards so, else
+// Meld.from_layout('layout'); `rules_text` (", Rules(...)", or empty for the Italian rules) goes
+// before the closing parenthesis.
 std::string meld_repr(const Meld& meld, const Rules& rules, std::string_view rules_text);
 // repr of a side's melds: Melds(['5h 6h 7h', 'Qs Qh Qd']) with `rules_text` as above.
 std::string melds_repr(const SideMelds& side, std::string_view rules_text);

@@ -1,6 +1,7 @@
-// burraco — card lists against a pack (RULES A.1): the copies two or three decks hold, a card list
-// read from text or card by card within them, the multiset operators and comparisons of the API's
-// Cards (a result takes the larger pack of its operands, docs/api.md "Cards"), and their texts.
+// burraco — card lists against a pack (RULES A.1): the copies two or three decks hold, a card
+// list read from text or card by card within them, the multiset operators and comparisons of the
+// API's Cards (a result takes the larger pack of its operands, docs/api.md "Cards"), and their
+// texts.
 // A refusal is a text that follows the caller's quoting of its input: the caller quotes values as
 // its language writes them, the engine says what is wrong with them.
 #pragma once
@@ -74,7 +75,8 @@ struct CardsOpResult {
 };
 CardsOpResult combine(CardsOp op, CardSet a, int a_decks, CardSet b, int b_decks);
 // Why combine(op, a, _, b, _) was refused in a pack of `decks`: the whole message, `b` written as
-// the caller quotes it ("Cards('5h 5h') + '5h': 3 copies of 5h (at most 2), more than 2 decks hold").
+// the caller quotes it: "Cards('5h 5h') + '5h': 3 copies of 5h (at most 2), more than 2 decks
+// hold".
 std::string combine_refusal(CardsOp op, CardSet a, CardSet b, int decks, std::string_view quoted_b);
 bool compare(CardsCompare how, CardSet a, CardSet b);
 
