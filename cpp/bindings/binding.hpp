@@ -369,7 +369,6 @@ py::object policy_object(const PyPolicy& policy);
 Card card_from(py::handle obj);
 // A card list read with the copies of a pack of `decks` decks (2 or 3); a Cards as it is.
 CardSet cards_from(py::handle obj, int decks = 2);
-std::string cards_text(CardSet set);
 // A Cards object of `set` whose pack is `decks` decks: what a game, an observation or a meld of a
 // three-deck pack returns (its `decks` is 3 whatever cards it holds, as the reference's).
 CardsResult cards_object(CardSet set, int decks);
@@ -595,3 +594,34 @@ void guard_construction(py::module_& m);  // fast_paths.cpp
 
 }  // namespace burraco_binding
 
+
+// ---- immutable values (cards.cpp, melds.cpp) ----------------------------------------------------
+namespace burraco_binding {
+
+// The protocol of an immutable value class T: __eq__ and __ne__ by `same` (NotImplemented to
+// another class, which answers for itself: the two engines' values compare equal), __hash__, a new
+// object of the same value for __copy__ and __deepcopy__, and __reduce__. `hash`, `copy` and
+// `reduce` take the instance as Self: T, or py::handle when its dict holds part of the value.
+template <class Self, class T, class Same, class Hash, class Copy, class Reduce>
+py::class_<T> value_class(py::class_<T> cls, Same same, Hash hash, Copy copy, Reduce reduce) {
+  return cls
+      .def("__eq__", [same](const T& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(same(a, b.cast<const T&>()));
+      })
+      .def("__ne__", [same](const T& a, AnyArg b) -> BoolOrNotImplemented {
+        if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        return py::bool_(!same(a, b.cast<const T&>()));
+      })
+      .def("__hash__", [hash](Self self) { return hash(self); })
+      .def("__copy__", [copy](Self self) { return copy(self); })
+      .def("__deepcopy__", [copy](Self self, MemoArg) { return copy(self); })
+      .def("__reduce__", [reduce](Self self) -> ReduceResult { return reduce(self); });
+}
+
+// A str, or None for an empty text (a property that a value of some kinds does not have).
+inline py::object optional_str(std::string_view s) {
+  return s.empty() ? py::object(py::none()) : py::object(py::str(std::string(s)));
+}
+
+}  // namespace burraco_binding

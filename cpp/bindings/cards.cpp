@@ -1,25 +1,21 @@
 // burraco._core: cards (Card, Cards) and the errors every part raises.
 #include "binding.hpp"
 
+#include <map>
 #include <string_view>
+
+#include "burraco/pack.hpp"
 
 namespace burraco_binding {
 
 // ---- errors ---------------------------------------------------------------------------------
 
-py::object& error_type(const char* name) {
-  // Looked up once; the module keeps the classes alive.
-  static py::object notation, meld, move, base;
-  py::object* slot = std::string_view(name) == "InvalidNotationError" ? &notation
-                     : std::string_view(name) == "InvalidMeldError"   ? &meld
-                     : std::string_view(name) == "BurracoError"       ? &base
-                                                                      : &move;
-  if (!*slot) *slot = py::module_::import("burraco._errors").attr(name);
-  return *slot;
-}
-
 [[noreturn]] void raise(const char* type, const std::string& message) {
-  py::set_error(error_type(type), message.c_str());
+  // Each class looked up once; never freed (the module keeps the classes alive).
+  static auto* types = new std::map<std::string, py::object, std::less<>>();
+  py::object& slot = (*types)[type];
+  if (!slot) slot = py::module_::import("burraco._errors").attr(type);
+  py::set_error(slot, message.c_str());
   throw py::error_already_set();
 }
 [[noreturn]] void notation_error(const std::string& message) {
@@ -73,72 +69,42 @@ std::string text_arg(py::handle obj) {
 }
 [[noreturn]] void illegal(const std::string& message) { raise("IllegalMoveError", message); }
 
-[[noreturn]] void state_error(const std::string& message) {
-  static py::object type = py::module_::import("burraco._errors").attr("InvalidStateError");
-  py::set_error(type, message.c_str());
-  throw py::error_already_set();
-}
+[[noreturn]] void state_error(const std::string& message) { raise("InvalidStateError", message); }
 
 py::object core_attr(const char* name) { return py::module_::import("burraco._core").attr(name); }
 
 // ---- cards ----------------------------------------------------------------------------------
-
-constexpr const char* kCardHelp = "a card is a rank (A 2-9 T J Q K) and a suit (c d h s), or Jk";
 
 Card card_from(py::handle obj) {
   if (py::isinstance<Card>(obj)) return obj.cast<Card>();
   if (!py::isinstance<py::str>(obj))
     notation_error("expected a card such as 'Qh' or 'Jk', got " + quote(obj));
   const auto card = parse_card(text_arg(obj));
-  if (!card) notation_error(quote(obj) + " is not a card: " + kCardHelp);
+  if (!card) notation_error(quote(obj) + " is not a card: " + std::string(kCardHelp));
   return *card;
-}
-
-// A card list holds at most the copies of its pack: two decks unless told three (RULES A.1).
-int copy_limit(Card card, int decks) { return card.is_joker() ? 2 * decks : decks; }
-bool add_copy(CardSet& set, Card card, int decks) {
-  return set.add(card) && set.count(card) <= copy_limit(card, decks);
-}
-
-std::string copies_message(py::handle input, Card card, int count, int decks) {
-  return quote(input) + ": " + std::to_string(count) + " copies of " + card_name(card) +
-         " (at most " + std::to_string(copy_limit(card, decks)) +
-         (decks == 2 ? std::string() : " with " + std::to_string(decks) + " decks") + ")";
 }
 
 CardSet cards_from(py::handle obj, int decks) {
   if (py::isinstance<CardSet>(obj)) return obj.cast<CardSet>();
-  CardSet set;
-  // The copies of the card that passes the limit: those read before it, and this one (the set may
-  // be at its capacity, three, and refuse it).
-  auto add = [&](Card card) {
-    const int before = set.count(card);
-    if (!add_copy(set, card, decks)) notation_error(copies_message(obj, card, before + 1, decks));
-  };
+  CardList list(decks);
+  std::string text;  // the words list.bad_word() points into
+  bool read = true;
   if (py::isinstance<py::str>(obj)) {
-    const std::string text = text_arg(obj);
-    for (std::string_view word : split_words(text)) {
-      const auto card = parse_card(word);
-      if (!card)
-        notation_error(quote(obj) + ": " + quote(py::str(std::string(word))) +
-                       " is not a card (" + kCardHelp + ")");
-      add(*card);
-    }
-    return set;
+    read = list.add_text(text = text_arg(obj));
+  } else {
+    if (obj.is_none() || py::isinstance<py::bytes>(obj) || !py::hasattr(obj, "__iter__"))
+      notation_error("expected cards as a string such as '5h 6h 7h' or an iterable of cards, got " +
+                     quote(obj));
+    for (py::handle item : obj)
+      if (!(read = list.add(card_from(item)))) break;
   }
-  if (obj.is_none() || py::isinstance<py::bytes>(obj) || !py::hasattr(obj, "__iter__"))
-    notation_error("expected cards as a string such as '5h 6h 7h' or an iterable of cards, got " +
-                   quote(obj));
-  for (py::handle item : obj) add(card_from(item));
-  return set;
+  if (!read) notation_error(quote(obj) + list.why(quote(py::str(std::string(list.bad_word())))));
+  return list.cards();
 }
 
 namespace {
 
 constexpr const char* kDecksKey = "_decks";
-
-// The smallest pack (2 or 3 decks) that holds these cards.
-int pack_needed(CardSet set) { return set.within(kTwoDeckCopies, kTwoDeckJokers) ? 2 : 3; }
 
 // The pack of a Cards object: the one it was made with (decks=3 is kept in its instance dict),
 // and at least the one its cards need (a Cards an engine returns carries no pack of its own).
@@ -154,44 +120,20 @@ int pack_of(py::handle obj) {
   return std::max(decks, pack_needed(obj.cast<CardSet>()));
 }
 
-}  // namespace
-
-// A new Cards object of `set` whose pack is `decks` (only a three-deck pack is written down).
-CardsResult cards_object(CardSet set, int decks) {
-  py::object out = py::cast(set);
-  if (decks > 2) {
-    py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(out.ptr(), nullptr));
-    if (!dict) throw py::error_already_set();
-    dict[kDecksKey] = decks;
-  }
-  return out;
+// Writes a three-deck pack into the instance dict of the Cards `self` (two decks are not written).
+void keep_pack(PyObject* self, int decks) {
+  if (decks == 2) return;
+  py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(self, nullptr));
+  if (!dict) throw py::error_already_set();
+  dict[kDecksKey] = decks;
 }
-
-namespace {
 
 int decks_arg(py::handle decks) {
   long long v = 0;
   if (py::isinstance<py::bool_>(decks) || !py::isinstance<py::int_>(decks) || !small_int(decks, v) ||
-      (v != 2 && v != 3))
+      !valid_decks(v))
     notation_error(quote(decks) + " is not a number of decks: expected 2 or 3");
   return static_cast<int>(v);
-}
-
-// The other operand of an operator, read with the pack of `decks` decks, and its pack.
-std::pair<CardSet, int> operand(py::handle other, int decks) {
-  if (py::isinstance<CardSet>(other)) return {other.cast<CardSet>(), pack_of(other)};
-  return {cards_from(other, decks), decks};
-}
-
-}  // namespace
-
-std::string cards_text(CardSet set) {
-  std::string out;
-  set.for_each([&](Card c) {
-    if (!out.empty()) out += ' ';
-    out += card_name(c);
-  });
-  return out;
 }
 
 py::list cards_list(CardSet set) {
@@ -200,9 +142,43 @@ py::list cards_list(CardSet set) {
   return out;
 }
 
+// An operator of Cards (burraco/pack.hpp): an operand that is not a Cards is read with this Cards'
+// pack; a result may hold the larger pack of its operands (docs/api.md "Cards").
+template <CardsOp op>
+CardsResult cards_op(py::handle self, CardsArg other) {
+  const CardSet a = self.cast<CardSet>();
+  const int decks = pack_of(self);
+  const bool is_cards = py::isinstance<CardSet>(other);
+  const CardSet b = cards_from(other, decks);
+  const CardsOpResult r = combine(op, a, decks, b, is_cards ? pack_of(other) : decks);
+  if (!r.ok) notation_error(combine_refusal(op, a, b, r.decks, quote(other)));
+  return cards_object(r.cards, r.decks);
+}
+
+template <CardsCompare how>
+bool cards_compare(py::handle self, CardsArg other) {
+  return compare(how, self.cast<CardSet>(), cards_from(other, pack_of(self)));
+}
+
+}  // namespace
+
+// A new Cards object of `set` whose pack is `decks` (only a three-deck pack is written down).
+CardsResult cards_object(CardSet set, int decks) {
+  py::object out = py::cast(set);
+  keep_pack(out.ptr(), decks);
+  return out;
+}
+
 void bind_cards(py::module_& m) {
   // ---- Card ----
-  bound_class<Card>(m, "Card")
+  // Another class answers for itself (NotImplemented): burraco.reference's Card compares
+  // equal to the core's card it prints as, and hashes as it does (its index).
+  value_class<Card>(
+      bound_class<Card>(m, "Card"), std::equal_to<Card>(),
+      [](Card c) { return static_cast<int>(c.index); }, [](Card c) { return c; },
+      [](Card c) -> py::object {
+        return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c)));
+      })
       .def(py::init([](CardArg obj) { return card_from(obj); }), py::arg("card"),
            "Card('Qh'), or a Card (copied); the text is lenient ('qh', '10h', 'JK'). "
            "InvalidNotationError if it is not a card.")
@@ -217,63 +193,50 @@ void bind_cards(py::module_& m) {
           py::arg("index"), "The card of canonical index 0..52 (13 * suit + rank - 1; the joker is 52).")
       .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); },
                              "Canonical index: 13 * suit + rank - 1; the joker is 52.")
-      .def_property_readonly(
-          "rank",
-          [](Card c) -> OptStrResult {
-            return c.is_joker() ? py::object(py::none())
-                                : py::object(py::str(std::string(1, rank_char(c.rank()))));
-          },
-          "'A', '2', ..., 'K'; None for the joker.")
-      .def_property_readonly(
-          "suit",
-          [](Card c) -> OptStrResult {
-            return c.is_joker() ? py::object(py::none())
-                                : py::object(py::str(std::string(1, kSuitChars[c.suit()])));
-          },
-          "'c', 'd', 'h' or 's'; None for the joker.")
+      .def_property_readonly("rank",
+                             [](Card c) -> OptStrResult { return optional_str(rank_text(c)); },
+                             "'A', '2', ..., 'K'; None for the joker.")
+      .def_property_readonly("suit",
+                             [](Card c) -> OptStrResult { return optional_str(suit_text(c)); },
+                             "'c', 'd', 'h' or 's'; None for the joker.")
       .def_property_readonly("rank_value", [](Card c) { return c.is_joker() ? 0 : c.rank(); },
                              "A=1 ... K=13; 0 for the joker.")
       .def_property_readonly("is_joker", &Card::is_joker, "True for the joker (Jk).")
       .def_property_readonly("is_two", &Card::is_two, "True for a two of any suit (a wild card, or natural in its run).")
       .def_property_readonly("is_wild", &Card::is_wild,
                              "A joker or any two (wild in hand, RULES A.4).")
-      .def("__str__", [](Card c) { return card_name(c); })
-      .def("__repr__", [](Card c) { return "Card('" + card_name(c) + "')"; })
-      // Another class answers for itself (NotImplemented): burraco.reference's Card compares
-      // equal to the core's card it prints as, and hashes as it does (its index).
-      .def("__hash__", [](Card c) { return static_cast<int>(c.index); })
-      .def("__eq__", [](Card a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<Card>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(a == b.cast<Card>());
-      })
-      .def("__ne__", [](Card a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<Card>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(!(a == b.cast<Card>()));
-      })
+      .def("__str__", &card_name)
+      .def("__repr__", &card_repr)
       .def("__lt__", [](Card a, Card b) { return a < b; })
       .def("__le__", [](Card a, Card b) { return a <= b; })
       .def("__gt__", [](Card a, Card b) { return a > b; })
-      .def("__ge__", [](Card a, Card b) { return a >= b; })
-      .def("__copy__", [](Card c) { return c; })
-      .def("__deepcopy__", [](Card c, MemoArg) { return c; })
-      .def("__reduce__", [](Card c) -> ReduceResult {
-        return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c)));
-      });
+      .def("__ge__", [](Card a, Card b) { return a >= b; });
 
   // ---- Cards ----
-  bound_class<CardSet>(m, "Cards")
+  // The hash of the card indices in canonical order, as burraco.reference's Cards hashes:
+  // the two engines' multisets that print the same compare equal (the reference answers for
+  // itself, as this one answers NotImplemented to a class it does not know).
+  value_class<py::handle>(
+      bound_class<CardSet>(m, "Cards"), std::equal_to<CardSet>(),
+      [](py::handle self) {
+        py::list indices;
+        self.cast<CardSet>().for_each([&](Card c) { indices.append(py::int_(c.index)); });
+        return py::hash(py::tuple(indices));
+      },
+      [](py::handle self) { return cards_object(self.cast<CardSet>(), pack_of(self)); },
+      [](py::handle self) -> py::object {
+        const std::string text = cards_text(self.cast<CardSet>());
+        const int decks = pack_of(self);
+        if (decks == 2) return py::make_tuple(core_attr("Cards"), py::make_tuple(text));
+        return py::make_tuple(core_attr("_restore_cards"), py::make_tuple(text, decks));
+      })
       // A constructor as py::init makes one (the value, then pybind11 builds the holder), which
       // also writes a three-deck pack into the new instance's dict.
       .def("__init__",
            [](py::detail::value_and_holder& v_h, CardsArg obj, IntArg decks_obj) {
              const int decks = decks_arg(decks_obj);
              const CardSet set = cards_from(obj, decks);
-             if (decks > 2) {
-               PyObject* self = reinterpret_cast<PyObject*>(v_h.inst);
-               py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(self, nullptr));
-               if (!dict) throw py::error_already_set();
-               dict[kDecksKey] = decks;
-             }
+             keep_pack(reinterpret_cast<PyObject*>(v_h.inst), decks);
              v_h.value_ptr() = new CardSet(set);
            },
            py::detail::is_new_style_constructor(), py::arg("cards") = "", py::kw_only(),
@@ -302,111 +265,17 @@ void bind_cards(py::module_& m) {
            [](CardSet s) -> CardTupleResult { return py::tuple(cards_list(s.distinct())); },
            "The distinct cards, in canonical order.")
       .def("__str__", &cards_text)
-      .def("__repr__", [](py::handle self) {
-        const int decks = pack_of(self);
-        return "Cards('" + cards_text(self.cast<CardSet>()) + "'" +
-               (decks == 2 ? std::string() : ", decks=" + std::to_string(decks)) + ")";
-      })
-      // The hash of the card indices in canonical order, as burraco.reference's Cards hashes:
-      // the two engines' multisets that print the same compare equal (the reference answers for
-      // itself, as this one answers NotImplemented to a class it does not know).
-      .def("__hash__", [](CardSet s) {
-        py::list indices;
-        s.for_each([&](Card c) { indices.append(py::int_(c.index)); });
-        return py::hash(py::tuple(indices));
-      })
-      .def("__eq__", [](CardSet a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<CardSet>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(a == b.cast<CardSet>());
-      })
-      .def("__ne__", [](CardSet a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<CardSet>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(!(a == b.cast<CardSet>()));
-      })
-      // An operand that is not a Cards is read with this Cards' pack; a result may hold the
-      // larger pack of its operands (docs/api.md "Cards").
-      .def("__le__", [](py::handle a, CardsArg b) {
-        return a.cast<CardSet>().subset_of(operand(b, pack_of(a)).first);
-      })
-      .def("__lt__", [](py::handle a, CardsArg b) {
-        const CardSet x = a.cast<CardSet>(), o = operand(b, pack_of(a)).first;
-        return x.subset_of(o) && !(x == o);
-      })
-      .def("__ge__", [](py::handle a, CardsArg b) {
-        return operand(b, pack_of(a)).first.subset_of(a.cast<CardSet>());
-      })
-      .def("__gt__", [](py::handle a, CardsArg b) {
-        const CardSet x = a.cast<CardSet>(), o = operand(b, pack_of(a)).first;
-        return o.subset_of(x) && !(x == o);
-      })
-      .def("__add__",
-           [](py::handle self, CardsArg b) {
-             const CardSet a = self.cast<CardSet>();
-             const int decks_a = pack_of(self);
-             const auto [o, decks_b] = operand(b, decks_a);
-             const int decks = std::max(decks_a, decks_b);
-             CardSet out;
-             if (!a.sum(o, out) || !out.within(decks, 2 * decks)) {
-               // Name the first kind that would pass its limit.
-               std::string which;
-               int count = 0;
-               o.for_each([&](Card c) {
-                 if (which.empty() && a.count(c) + o.count(c) > copy_limit(c, decks)) {
-                   which = card_name(c);
-                   count = a.count(c) + o.count(c);
-                 }
-               });
-               notation_error("Cards('" + cards_text(a) + "') + " + quote(b) + ": " +
-                              std::to_string(count) + " copies of " + which + " (at most " +
-                              std::to_string(which == "Jk" ? 2 * decks : decks) +
-                              (decks == 2 ? std::string() : " with " + std::to_string(decks) + " decks") +
-                              "), more than " + std::to_string(decks) + " decks hold");
-             }
-             return cards_object(out, decks);
-           })
-      .def("__radd__",
-           [](py::handle self, CardsArg b) {
-             const CardSet a = self.cast<CardSet>();
-             const int decks_a = pack_of(self);
-             const auto [o, decks_b] = operand(b, decks_a);
-             const int decks = std::max(decks_a, decks_b);
-             CardSet out;
-             if (!o.sum(a, out) || !out.within(decks, 2 * decks))
-               notation_error(quote(b) + " + Cards('" + cards_text(a) + "'): more copies than " +
-                              std::to_string(decks) + " decks hold");
-             return cards_object(out, decks);
-           })
-      .def("__sub__",
-           [](py::handle self, CardsArg b) {
-             const CardSet a = self.cast<CardSet>();
-             const int decks_a = pack_of(self);
-             const auto [o, decks_b] = operand(b, decks_a);
-             CardSet out;
-             if (!a.difference(o, out))
-               notation_error("Cards('" + cards_text(a) + "') - " + quote(b) + ": " + quote(b) +
-                              " is not contained in Cards('" + cards_text(a) + "')");
-             return cards_object(out, std::max(decks_a, decks_b));
-           })
-      .def("__or__", [](py::handle self, CardsArg b) {
-        const int decks_a = pack_of(self);
-        const auto [o, decks_b] = operand(b, decks_a);
-        return cards_object(self.cast<CardSet>().max_with(o), std::max(decks_a, decks_b));
-      })
-      .def("__and__", [](py::handle self, CardsArg b) {
-        const int decks_a = pack_of(self);
-        const auto [o, decks_b] = operand(b, decks_a);
-        return cards_object(self.cast<CardSet>().min_with(o), std::max(decks_a, decks_b));
-      })
-      .def("__copy__", [](py::handle self) { return cards_object(self.cast<CardSet>(), pack_of(self)); })
-      .def("__deepcopy__", [](py::handle self, MemoArg) {
-        return cards_object(self.cast<CardSet>(), pack_of(self));
-      })
-      .def("__reduce__", [](py::handle self) -> ReduceResult {
-        const std::string text = cards_text(self.cast<CardSet>());
-        const int decks = pack_of(self);
-        if (decks == 2) return py::make_tuple(core_attr("Cards"), py::make_tuple(text));
-        return py::make_tuple(core_attr("_restore_cards"), py::make_tuple(text, decks));
-      });
+      .def("__repr__",
+           [](py::handle self) { return cards_repr(self.cast<CardSet>(), pack_of(self)); })
+      .def("__le__", &cards_compare<CardsCompare::Le>)
+      .def("__lt__", &cards_compare<CardsCompare::Lt>)
+      .def("__ge__", &cards_compare<CardsCompare::Ge>)
+      .def("__gt__", &cards_compare<CardsCompare::Gt>)
+      .def("__add__", &cards_op<CardsOp::Add>)
+      .def("__radd__", &cards_op<CardsOp::ReflectedAdd>)
+      .def("__sub__", &cards_op<CardsOp::Sub>)
+      .def("__or__", &cards_op<CardsOp::Or>)
+      .def("__and__", &cards_op<CardsOp::And>);
 
   m.def("_restore_cards",
         [](PickledArg text, PickledArg decks) {

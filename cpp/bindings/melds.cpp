@@ -1,22 +1,17 @@
 // burraco._core: melds on the table (Meld, Melds).
 #include "binding.hpp"
 
+#include "burraco/meld_view.hpp"
+
 namespace burraco_binding {
 
-[[noreturn]] void meld_error(py::handle input, MeldError error, bool layout) {
-  if (error == MeldError::BadNotation)
-    notation_error(quote(input) + " cannot be read as a meld layout: " +
-                   "cards written as in 'Jk(=4d) 5d 6d' or 'Kd Ks Jk(=K)'");
-  raise("InvalidMeldError", quote(input) + (layout ? " is not a meld layout: " : " is not a meld: ") +
-                                std::string(meld_error_text(error)));
-}
+namespace {
 
-PyMeld meld_from_layout(py::handle text, const RulesPtr& rules) {
-  if (!py::isinstance<py::str>(text))
-    notation_error("expected a meld layout string such as 'Jk(=4d) 5d 6d', got " + quote(text));
-  const MeldResult r = parse_layout(text_arg(text), *rules);
-  if (!r.ok()) meld_error(text, r.error, true);
-  return {r.meld, rules};
+// Raises a refusal of the engine (burraco/meld_view.hpp) quoting `input`.
+[[noreturn]] void refuse(py::handle input, const MeldRefusal& r) {
+  static constexpr const char* kTypes[] = {"InvalidNotationError", "InvalidMeldError",
+                                           "IllegalMoveError"};
+  raise(kTypes[r.kind], r.before + quote(input) + r.after);
 }
 
 PyMeld meld_from(py::handle cards, const RulesPtr& rules) {
@@ -26,54 +21,51 @@ PyMeld meld_from(py::handle cards, const RulesPtr& rules) {
       notation_error(quote(cards) + " was made under other rules than " + rules_repr(*rules));
     return m;
   }
-  if (py::isinstance<py::str>(cards) && text_arg(cards).find("(=") != std::string::npos)
+  if (py::isinstance<py::str>(cards) && is_layout_text(text_arg(cards)))
     return meld_from_layout(cards, rules);
   const MeldResult r = make_meld(cards_from(cards, rules->decks), *rules);
-  if (!r.ok()) meld_error(cards, r.error, false);
+  if (!r.ok()) refuse(cards, meld_refusal(r.error, false));
   return {r.meld, rules};
 }
 
-std::string meld_repr_body(const PyMeld& m) {
-  const MeldResult canonical = make_meld(m.meld.cards, *m.rules);
-  const bool is_canonical = canonical.ok() && canonical.meld == m.meld;
-  return (is_canonical ? "Meld('" : "Meld.from_layout('") + layout(m.meld) + "'";
-}
-
+// ", Rules(...)" for a repr, empty under the Italian rules.
 std::string rules_suffix(const RulesPtr& rules) {
   return same_rules(rules, italian_rules()) ? "" : ", " + rules_repr(*rules);
-}
-
-py::list meld_cards_in_order(const Meld& meld) {
-  py::list out;
-  if (meld.kind == MeldKind::Set) {
-    CardSet naturals = meld.cards;
-    if (meld.has_wild()) naturals.remove(meld.wild);
-    naturals.for_each([&](Card c) { out.append(py::cast(c)); });
-    if (meld.has_wild()) out.append(py::cast(meld.wild));
-  } else {
-    for (int s = meld.lo; s <= meld.hi; ++s)
-      out.append(py::cast(s == meld.wild_slot ? meld.wild : meld.slot_card(s)));
-  }
-  return out;
-}
-
-py::object optional_str(std::string_view s) {
-  return s.empty() ? py::object(py::none()) : py::object(py::str(std::string(s)));
 }
 
 int melds_index(const PyMelds& m, py::handle index) {
   if (!is_int(index)) raise("IllegalMoveError", "meld index " + quote(index) + " is not an integer");
   long long i = -1;
   if (!small_int(index, i) || i < 0 || i >= m.side.count)
-    raise("IllegalMoveError", "no meld " + quote(index) + ": the side has " +
-                                  std::to_string(m.side.count) + " meld(s)");
+    refuse(index, no_meld_refusal(m.side.count));
   return static_cast<int>(i);
 }
 
+}  // namespace
+
+PyMeld meld_from_layout(py::handle text, const RulesPtr& rules) {
+  if (!py::isinstance<py::str>(text))
+    notation_error("expected a meld layout string such as 'Jk(=4d) 5d 6d', got " + quote(text));
+  const MeldResult r = parse_layout(text_arg(text), *rules);
+  if (!r.ok()) refuse(text, meld_refusal(r.error, true));
+  return {r.meld, rules};
+}
 
 void bind_melds(py::module_& m) {
   // ---- Meld ----
-  bound_class<PyMeld>(m, "Meld")
+  // Another class answers for itself (NotImplemented): burraco.reference's Meld compares
+  // equal to the core's meld of the same layout and rules, and hashes its layout too.
+  value_class<const PyMeld&>(
+      bound_class<PyMeld>(m, "Meld"),
+      [](const PyMeld& a, const PyMeld& b) {
+        return a.meld == b.meld && same_rules(a.rules, b.rules);
+      },
+      [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); },
+      [](const PyMeld& s) { return s; },
+      [](const PyMeld& s) -> py::object {
+        return py::make_tuple(core_attr("_restore_meld"),
+                              py::make_tuple(layout(s.meld), std::const_pointer_cast<Rules>(s.rules)));
+      })
       .def(py::init([](MeldCardsArg cards, RulesArg rules) {
              return meld_from(cards, rules_from(rules));
            }),
@@ -90,26 +82,20 @@ void bind_melds(py::module_& m) {
       .def_static("is_valid",
                   [](CardsArg cards, RulesArg rules) {
                     const RulesPtr r = rules_from(rules);
-                    if (py::isinstance<py::str>(cards) &&
-                        text_arg(cards).find("(=") != std::string::npos)
-                    {
-                      const MeldResult layout_result = parse_layout(text_arg(cards), *r);
-                      if (layout_result.error == MeldError::BadNotation)
-                        meld_error(cards, layout_result.error, true);
-                      return layout_result.ok();
-                    }
-                    return make_meld(cards_from(cards, r->decks), *r).ok();
+                    if (!py::isinstance<py::str>(cards) || !is_layout_text(text_arg(cards)))
+                      return make_meld(cards_from(cards, r->decks), *r).ok();
+                    const MeldResult layout_result = parse_layout(text_arg(cards), *r);
+                    if (layout_result.error == MeldError::BadNotation)
+                      refuse(cards, meld_refusal(layout_result.error, true));
+                    return layout_result.ok();
                   },
                   py::arg("cards"), py::arg("rules") = py::none(),
                   "Whether Meld(cards, rules) would succeed, without raising; unreadable "
                   "cards still raise InvalidNotationError.")
       .def("add",
            [](const PyMeld& self, CardArg card) {
-             const Card c = card_from(card);
-             const MeldResult r = lay_off(self.meld, c, *self.rules);
-             if (!r.ok())
-               raise("IllegalMoveError", "cannot add " + quote(card) + " to " + layout(self.meld) +
-                                             ": " + std::string(meld_error_text(r.error)));
+             const MeldResult r = lay_off(self.meld, card_from(card), *self.rules);
+             if (!r.ok()) refuse(card, lay_off_refusal(self.meld, r.error));
              return PyMeld{r.meld, self.rules};
            },
            py::arg("card"), "The meld after laying off one card (RULES B.2, B.6).")
@@ -120,21 +106,13 @@ void bind_melds(py::module_& m) {
            py::arg("card"),
            "Whether meld.add(card) would succeed, without raising (unreadable cards still "
            "raise InvalidNotationError).")
-      .def_property_readonly("kind", [](const PyMeld& s) {
-        return s.meld.kind == MeldKind::Set ? "set" : "run";
-      },
+      .def_property_readonly("kind", [](const PyMeld& s) { return kind_name(s.meld.kind); },
            "'set' (same rank, RULES B.3) or 'run' (same suit in sequence, RULES B.4).")
-      .def_property_readonly("suit", [](const PyMeld& s) -> OptStrResult {
-        return s.meld.kind == MeldKind::Run
-                   ? py::object(py::str(std::string(1, kSuitChars[s.meld.suit])))
-                   : py::object(py::none());
-      },
+      .def_property_readonly("suit",
+           [](const PyMeld& s) -> OptStrResult { return optional_str(run_suit_text(s.meld)); },
            "The suit of a run ('c', 'd', 'h' or 's'); None for a set.")
-      .def_property_readonly("rank", [](const PyMeld& s) -> OptStrResult {
-        return s.meld.kind == MeldKind::Set
-                   ? py::object(py::str(std::string(1, rank_char(s.meld.rank))))
-                   : py::object(py::none());
-      },
+      .def_property_readonly("rank",
+           [](const PyMeld& s) -> OptStrResult { return optional_str(set_rank_text(s.meld)); },
            "The rank of a set ('A', '3', ..., 'K'); None for a run.")
       .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); },
            "The meld as the table shows it, each wild card with the card it stands for: "
@@ -172,29 +150,12 @@ void bind_melds(py::module_& m) {
       .def_property_readonly("rules", [](const PyMeld& s) { return std::const_pointer_cast<Rules>(s.rules); },
            "The rules the meld was made under.")
       .def("__len__", [](const PyMeld& s) { return s.meld.size(); })
-      .def("__iter__", [](const PyMeld& s) -> CardIterResult { return py::iter(meld_cards_in_order(s.meld)); })
+      .def("__iter__", [](const PyMeld& s) -> CardIterResult {
+        return py::iter(py::cast(cards_in_order(s.meld)));
+      })
       .def("__str__", [](const PyMeld& s) { return layout(s.meld); })
       .def("__repr__", [](const PyMeld& s) {
-        return meld_repr_body(s) + rules_suffix(s.rules) + ")";
-      })
-      // Another class answers for itself (NotImplemented): burraco.reference's Meld compares
-      // equal to the core's meld of the same layout and rules, and hashes its layout too.
-      .def("__eq__", [](const PyMeld& a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<PyMeld>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        const PyMeld& o = b.cast<const PyMeld&>();
-        return py::bool_(a.meld == o.meld && same_rules(a.rules, o.rules));
-      })
-      .def("__ne__", [](const PyMeld& a, AnyArg b) -> BoolOrNotImplemented {
-        if (!py::isinstance<PyMeld>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        const PyMeld& o = b.cast<const PyMeld&>();
-        return py::bool_(!(a.meld == o.meld && same_rules(a.rules, o.rules)));
-      })
-      .def("__hash__", [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); })
-      .def("__copy__", [](const PyMeld& s) { return s; })
-      .def("__deepcopy__", [](const PyMeld& s, MemoArg) { return s; })
-      .def("__reduce__", [](const PyMeld& s) -> ReduceResult {
-        return py::make_tuple(core_attr("_restore_meld"),
-                              py::make_tuple(layout(s.meld), std::const_pointer_cast<Rules>(s.rules)));
+        return meld_repr(s.meld, *s.rules, rules_suffix(s.rules));
       });
 
   m.def("_restore_meld", [](PickledArg text, PickledArg rules) {
@@ -202,7 +163,17 @@ void bind_melds(py::module_& m) {
   }, py::arg("layout"), py::arg("rules"), "Unpickles a Meld (what meld.__reduce__ names).");
 
   // ---- Melds ----
-  bound_class<PyMelds>(m, "Melds")
+  value_class<const PyMelds&>(
+      bound_class<PyMelds>(m, "Melds"),
+      [](const PyMelds& a, const PyMelds& b) {
+        return a.side == b.side && same_rules(a.rules, b.rules);
+      },
+      [](const PyMelds& s) { return py::hash(py::tuple(py::cast(layouts(s.side)))); },
+      [](const PyMelds& s) { return s; },
+      [](const PyMelds& s) -> py::object {
+        const auto rules = std::const_pointer_cast<Rules>(s.rules);
+        return py::make_tuple(core_attr("Melds"), py::make_tuple(py::cast(layouts(s.side)), rules));
+      })
       .def(py::init([](MeldsArg melds, RulesArg rules_obj) {
              PyMelds out{SideMelds{}, rules_from(rules_obj)};
              if (melds.is_none()) return out;
@@ -212,9 +183,7 @@ void bind_melds(py::module_& m) {
              for (py::handle item : melds) {
                const PyMeld one = py::isinstance<PyMeld>(item) ? meld_from(item, out.rules)
                                                                : meld_from_layout(item, out.rules);
-               if (out.side.count >= SideMelds::kCapacity)
-                 notation_error("more than " + std::to_string(SideMelds::kCapacity) +
-                                " melds for one side (as many as 162 cards make)");
+               if (out.side.count >= SideMelds::kCapacity) notation_error(too_many_melds_text());
                out.side.append(one.meld);
              }
              return out;
@@ -226,11 +195,7 @@ void bind_melds(py::module_& m) {
            [](const PyMelds& self, CardsArg cards) {
              const CardSet set = cards_from(cards, self.rules->decks);
              const MeldResult r = self.side.check_new(set, *self.rules);
-             if (r.error == MeldError::SecondSetOfRank)
-               raise("IllegalMoveError", "cannot meld " + quote(cards) + ": " +
-                                             std::string(meld_error_text(r.error)) +
-                                             "; lay the cards off on it instead");
-             if (!r.ok()) meld_error(cards, r.error, false);
+             if (!r.ok()) refuse(cards, side_meld_refusal(r.error));
              PyMelds out = self;
              out.side.append(r.meld);
              return out;
@@ -245,13 +210,8 @@ void bind_melds(py::module_& m) {
       .def("add",
            [](const PyMelds& self, IntArg index, CardArg card) {
              const int i = melds_index(self, index);
-             const Card c = card_from(card);
-             const MeldResult r = lay_off(self.side.melds[i], c, *self.rules);
-             if (!r.ok())
-               raise("IllegalMoveError", "cannot add " + quote(card) + " to meld " +
-                                             std::to_string(i) + " (" +
-                                             layout(self.side.melds[i]) + "): " +
-                                             std::string(meld_error_text(r.error)));
+             const MeldResult r = lay_off(self.side.melds[i], card_from(card), *self.rules);
+             if (!r.ok()) refuse(card, lay_off_refusal(self.side.melds[i], r.error, i));
              PyMelds out = self;
              out.side.melds[i] = r.meld;
              return out;
@@ -293,36 +253,7 @@ void bind_melds(py::module_& m) {
              for (int i = 0; i < s.side.count; ++i) out.append(py::cast(PyMeld{s.side.melds[i], s.rules}));
              return py::iter(out);
            })
-      .def("__repr__",
-           [](const PyMelds& s) {
-             std::string out = "Melds([";
-             for (int i = 0; i < s.side.count; ++i)
-               out += (i ? ", '" : "'") + layout(s.side.melds[i]) + "'";
-             return out + "]" + rules_suffix(s.rules) + ")";
-           })
-      .def("__eq__", [](const PyMelds& a, AnyArg b) {
-        if (!py::isinstance<PyMelds>(b)) return false;
-        const PyMelds& o = b.cast<const PyMelds&>();
-        return a.side == o.side && same_rules(a.rules, o.rules);
-      })
-      .def("__ne__", [](const PyMelds& a, AnyArg b) {
-        if (!py::isinstance<PyMelds>(b)) return true;
-        const PyMelds& o = b.cast<const PyMelds&>();
-        return !(a.side == o.side && same_rules(a.rules, o.rules));
-      })
-      .def("__hash__", [](const PyMelds& s) {
-        py::list layouts;
-        for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
-        return py::hash(py::tuple(layouts));
-      })
-      .def("__copy__", [](const PyMelds& s) { return s; })
-      .def("__deepcopy__", [](const PyMelds& s, MemoArg) { return s; })
-      .def("__reduce__", [](const PyMelds& s) -> ReduceResult {
-        py::list layouts;
-        for (int i = 0; i < s.side.count; ++i) layouts.append(py::str(layout(s.side.melds[i])));
-        return py::make_tuple(core_attr("Melds"),
-                              py::make_tuple(layouts, std::const_pointer_cast<Rules>(s.rules)));
-      });
+      .def("__repr__", [](const PyMelds& s) { return melds_repr(s.side, rules_suffix(s.rules)); });
 
 }
 

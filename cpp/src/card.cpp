@@ -9,6 +9,8 @@ std::string card_name(Card card) {
   return {rank_char(card.rank()), kSuitChars[card.suit()]};
 }
 
+std::string card_repr(Card card) { return "Card('" + card_name(card) + "')"; }
+
 namespace {
 
 std::string_view trim(std::string_view text) {

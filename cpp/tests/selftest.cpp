@@ -45,6 +45,7 @@ int check_block_cache();   // block_cache_check.cpp
 int check_rules_values();  // rules_values_check.cpp
 int check_ismcts_options();  // ismcts_options_check.cpp
 int check_vecenv_args();    // vecenv_args_check.cpp
+int check_pack_texts();    // pack_check.cpp
 
 namespace {
 
@@ -1420,6 +1421,7 @@ int main() {
   failures += check_rules_values();
   failures += check_ismcts_options();
   failures += check_vecenv_args();
+  failures += check_pack_texts();
   std::printf("selftest: %ld hands, %ld moves played with invariant checks\n", hands_played,
               moves_played);
   std::printf("selftest: %ld melds, %ld lay-offs checked\n", melds_checked, layoffs_checked);

@@ -59,10 +59,21 @@ struct Card {
 inline constexpr char kRankChars[] = "?A23456789TJQK";
 inline constexpr char kSuitChars[] = "cdhs";
 
-// Canonical notation of a valid card: "Qh", "Th", "Jk".
+// Canonical notation of a valid card: "Qh", "Th", "Jk"; its repr in the API: "Card('Qh')".
 std::string card_name(Card card);
+std::string card_repr(Card card);
 // The rank letter of 1..13 ("A", "2", ..., "K").
 inline char rank_char(int rank) { return kRankChars[rank]; }
+// The letters of a rank 1..13 and of a suit 0..3 as text ("Q", "h").
+inline std::string_view rank_text(int rank) { return {&kRankChars[rank], 1}; }
+inline std::string_view suit_text(int suit) { return {&kSuitChars[suit], 1}; }
+// A card's rank and suit letters; empty for the joker.
+inline std::string_view rank_text(Card card) {
+  return card.is_joker() ? "" : rank_text(card.rank());
+}
+inline std::string_view suit_text(Card card) {
+  return card.is_joker() ? "" : suit_text(card.suit());
+}
 
 // Parses one card, leniently (case-insensitive, "10" for T, surrounding white space).
 // Returns nullopt when the text is not exactly one card.
