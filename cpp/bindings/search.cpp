@@ -130,14 +130,6 @@ PyObservation observation_of(const GameState& state, const RulesPtr& rules, int 
   return o;
 }
 
-// A tuple of f(0), ..., f(n - 1).
-template <class F>
-py::tuple tuple_of(int n, F&& f) {
-  py::list out;
-  for (int i = 0; i < n; ++i) out.append(f(i));
-  return py::tuple(out);
-}
-
 void bind_game_search(py::class_<PyGame>& game) {
   game
       .def("playout",
