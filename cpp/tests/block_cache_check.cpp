@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "check.hpp"
 #include "burraco/block_cache.hpp"
 #include "burraco/history.hpp"
 #include "burraco/rules.hpp"
@@ -16,11 +17,7 @@ using namespace burraco;
 namespace {
 
 int failures = 0;
-#define CACHE_CHECK(cond)                                                                      \
-  do {                                                                                         \
-    if (!(cond) && ++failures <= 20)                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
-  } while (0)
+#define CACHE_CHECK(cond) COUNT_CHECK(failures, cond)
 
 // A size no other user of the cache has: this test alone fills and empties it.
 using Cache = BlockCache<4000, 4>;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "check.hpp"
 #include "burraco/game_text.hpp"
 #include "burraco/history.hpp"
 #include "burraco/record.hpp"
@@ -24,11 +25,7 @@ using namespace burraco;
 namespace {
 
 int failures = 0;
-#define GAME_CHECK(cond)                                                                       \
-  do {                                                                                         \
-    if (!(cond) && ++failures <= 20)                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
-  } while (0)
+#define GAME_CHECK(cond) COUNT_CHECK(failures, cond)
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "check.hpp"
 #include "burraco/arena.hpp"
 #include "burraco/ismcts_options.hpp"
 
@@ -15,11 +16,7 @@ using namespace burraco;
 namespace {
 
 int failures = 0;
-#define OPTIONS_CHECK(cond)                                                                    \
-  do {                                                                                         \
-    if (!(cond) && ++failures <= 20)                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
-  } while (0)
+#define OPTIONS_CHECK(cond) COUNT_CHECK(failures, cond)
 
 OptionValue integer(long long v) {
   OptionValue o;

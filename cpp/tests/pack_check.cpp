@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "check.hpp"
 #include "burraco/meld_view.hpp"
 #include "burraco/pack.hpp"
 #include "burraco/rules.hpp"
@@ -13,11 +14,7 @@ using namespace burraco;
 namespace {
 
 int failures = 0;
-#define PACK_CHECK(cond)                                                                       \
-  do {                                                                                         \
-    if (!(cond) && ++failures <= 20)                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
-  } while (0)
+#define PACK_CHECK(cond) COUNT_CHECK(failures, cond)
 
 CardSet read(const char* text, int decks = 2) {
   CardList list(decks);

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "check.hpp"
 #include "burraco/native.hpp"
 #include "burraco/policies.hpp"
 #include "burraco/rules.hpp"
@@ -16,11 +17,7 @@ using namespace burraco;
 namespace {
 
 int failures = 0;
-#define VALUES_CHECK(cond)                                                                     \
-  do {                                                                                         \
-    if (!(cond) && ++failures <= 20)                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
-  } while (0)
+#define VALUES_CHECK(cond) COUNT_CHECK(failures, cond)
 
 KnobValue of_int(long long v) {
   KnobValue out;

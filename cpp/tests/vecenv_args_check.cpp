@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "check.hpp"
 #include "burraco/vecenv.hpp"
 
 using namespace burraco;
@@ -15,11 +16,7 @@ using namespace burraco;
 namespace {
 
 int failures = 0;
-#define VEC_CHECK(cond)                                                                        \
-  do {                                                                                         \
-    if (!(cond) && ++failures <= 20)                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);             \
-  } while (0)
+#define VEC_CHECK(cond) COUNT_CHECK(failures, cond)
 
 // Quotes argument k as "<k>" (the binding gives Python's repr).
 std::string shown_arg(VecArg arg) { return "<" + std::to_string(static_cast<int>(arg)) + ">"; }
