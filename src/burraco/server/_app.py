@@ -559,7 +559,8 @@ async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int |
                     break
                 connection.send({"type": "error", "code": "rate_limited",
                                  "message": f"too many frames: at most {config.rate:g} a second "
-                                 f"after a burst of {config.burst:g}; this one was dropped"})
+                                 f"after a burst of {config.burst:g}; this one was dropped",
+                                 "retry_after": math.ceil(bucket.wait() * 1000) / 1000})
                 continue
             await _handle(server, table, connection, message)
     except WebSocketDisconnect:
