@@ -154,7 +154,13 @@ def test_a_stale_move_asks_for_the_view_and_other_errors_raise_quoting_the_frame
     seat, _ = seat_at()
     seat.chosen(seat.receive(view_frame(0)).choose, "draw")
     step = seat.receive({"type": "error", "code": "stale", "message": "at ply 0", "seq": 1})
-    assert step.send == {"type": "view", "seq": 2} and seat.pending is None
+    assert step.send == {"type": "view", "seq": 2} == seat.pending
+    # A request dropped for the rate is sent again too; its answer is no move of the seat's.
+    step = seat.receive({"type": "error", "code": "rate_limited", "message": "...",
+                         "retry_after": 0.1})
+    assert step.send == {"type": "view", "seq": 2}
+    assert seat.receive(view_frame(1, seq=2)).choose is not None
+    assert seat.pending is None and seat.played.moves == 0
     frame = {"type": "error", "code": "bot_failed", "message": "the bot of seat 1 failed"}
     with pytest.raises(ServerError, match="the bot of seat 1 failed") as raised:
         seat.receive(frame)

@@ -29,7 +29,7 @@ import inspect
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Union
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -61,8 +61,8 @@ __all__ = [
     "game_from_view",
 ]
 
-#: A function that chooses a move: ``choose(view, legal) -> move``, with ``view`` the seat's JSON
-#: view (a ``view`` frame's ``view``) and ``legal`` its legal moves as text; it returns one of them.
+# A function that chooses a move: choose(view, legal) -> move, with view the seat's JSON view (a
+# view frame's view) and legal its legal moves as text; it returns one of them.
 Chooser = Callable[[dict[str, Any], list[str]], str]
 AsyncChooser = Callable[[dict[str, Any], list[str]], Union[str, Awaitable[str]]]
 
@@ -115,19 +115,25 @@ class Table:
                    answer["players"], answer["rules"], answer["match"], answer["bot_delay"])
 
 
-@dataclass
 class Played:
-    """What :meth:`Client.play` saw of a table: the ``result`` frames of the hands it saw end, in
-    order, the last ``view`` frame, the moves it played, and how often it was rate limited and
-    reconnected."""
+    """What :meth:`Client.play` saw of a table: ``results``, the ``result`` frames of the hands it
+    saw end, in order; ``view``, the last ``view`` frame; ``seat``, the seat played; ``moves``, the
+    moves it played (each acknowledged); ``rate_limited``, the ``rate_limited`` frames it was
+    sent; ``reconnects``, the sockets it opened again."""
 
-    table: str
-    seat: int | None = None
-    results: list[dict[str, Any]] = field(default_factory=list)
-    view: dict[str, Any] | None = None
-    moves: int = 0
-    rate_limited: int = 0
-    reconnects: int = 0
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.seat: int | None = None
+        self.results: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.moves = 0
+        self.rate_limited = 0
+        self.reconnects = 0
+
+    def __repr__(self) -> str:
+        return (f"<Played table {self.table} seat {self.seat}: {len(self.results)} hands, "
+                f"{self.moves} moves, {self.rate_limited} rate limited, {self.reconnects} "
+                "reconnects>")
 
     @property
     def match(self) -> dict[str, Any] | None:
@@ -241,7 +247,8 @@ class _Seat:
     def __init__(self, table: str, pace: _Pace) -> None:
         self.pace = pace
         self.played = Played(table)
-        self.pending: dict[str, Any] | None = None  # the move sent and not yet answered
+        # The frame sent and not yet answered: a move, or a request for the view.
+        self.pending: dict[str, Any] | None = None
         self.seq = 0
         self.frames = 0  # frames received on the current socket
 
@@ -273,8 +280,8 @@ class _Seat:
         self.played.view = frame
         self.played.seat = frame["seat"]
         if self.pending is not None and frame.get("seq") == self.pending["seq"]:
+            self.played.moves += self.pending["type"] == "move"
             self.pending = None
-            self.played.moves += 1
         if frame["status"] == "abandoned":
             raise ClientError(f"table {frame['table']} was closed as abandoned (docs/server.md "
                               "\"Tables in memory\"): no more moves")
@@ -307,9 +314,8 @@ class _Seat:
             return _Step(send=self.pending, wait=self.pace.reserve())
         if code == "stale" and self.pending is not None and frame.get("seq") == self.pending["seq"]:
             # The position moved on (another socket of the seat played): ask where it is now.
-            self.pending = None
-            return _Step(send={"type": "view", "seq": self._next_seq()},
-                         wait=self.pace.reserve())
+            self.pending = {"type": "view", "seq": self._next_seq()}
+            return _Step(send=self.pending, wait=self.pace.reserve())
         raise ServerError(frame)
 
 
