@@ -181,6 +181,25 @@ def test_play_takes_a_policy_or_a_chooser_and_a_table_or_its_token():
         Client("127.0.0.1:8000")
 
 
+def test_a_server_that_does_not_answer_is_tried_again_then_named(unused_port):
+    url = f"http://127.0.0.1:{unused_port}"
+    with Client(url, retries=1) as http:
+        with pytest.raises(client.ClientError, match=r"POST /api/tables: ConnectError.*2 times"):
+            http.create_table("italian-2p", ["human", "bot:greedy"])
+        with pytest.raises(client.ClientError, match="the connection failed 2 times") as failed:
+            http.play("t", "token", policy="greedy")
+        assert isinstance(failed.value.__cause__, OSError)
+
+
+@pytest.fixture
+def unused_port():
+    """A loopback port nothing listens on (bound, then closed)."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 # ---- against a real server ----------------------------------------------------------------------
 
 

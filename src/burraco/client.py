@@ -119,7 +119,8 @@ class Played:
     """What :meth:`Client.play` saw of a table: ``results``, the ``result`` frames of the hands it
     saw end, in order; ``view``, the last ``view`` frame; ``seat``, the seat played; ``moves``, the
     moves it played (each acknowledged); ``rate_limited``, the ``rate_limited`` frames it was
-    sent; ``reconnects``, the sockets it opened again."""
+    sent; ``reconnects``, the times it tried to connect again after a socket dropped or could not
+    be opened."""
 
     def __init__(self, table: str) -> None:
         self.table = table
@@ -332,6 +333,20 @@ def _retry_after(response: httpx.Response) -> float | None:
         return 1.0
 
 
+def _again(method: str, path: str, outcome: httpx.Response | httpx.TransportError,
+           attempt: int, retries: int) -> float | None:
+    """After a request's ``attempt``-th try (0: the first): None if ``outcome``, an answer, is
+    final; else the seconds to wait before trying again (a ``Retry-After``, or a wait that grows
+    after a failed connection); ClientError after ``retries`` tries again."""
+    if isinstance(outcome, httpx.Response):
+        wait = _retry_after(outcome)
+        return None if wait is None or attempt == retries else wait
+    if attempt == retries:
+        raise ClientError(f"{method} {path}: {type(outcome).__name__}: {outcome} (tried "
+                          f"{attempt + 1} times)") from outcome
+    return min(2.0, 0.05 * 2.0 ** (attempt + 1))
+
+
 def _answer(response: httpx.Response) -> Any:
     """The JSON of a successful answer; HTTPError quoting the server's error otherwise."""
     if response.is_success:
@@ -427,13 +442,18 @@ class Client(_Base):
         self.close()
 
     def _request(self, method: str, path: str, **options: Any) -> Any:
-        for attempt in range(self.retries + 1):
-            response = self._http.request(method, path, **options)
-            wait = _retry_after(response)
-            if wait is None or attempt == self.retries:
-                return _answer(response)
-            time.sleep(wait)  # as the server says (Retry-After)
-        raise AssertionError("unreachable")
+        attempt = 0
+        while True:
+            outcome: httpx.Response | httpx.TransportError
+            try:
+                outcome = self._http.request(method, path, **options)
+            except httpx.TransportError as error:
+                outcome = error
+            wait = _again(method, path, outcome, attempt, self.retries)
+            if wait is None and isinstance(outcome, httpx.Response):
+                return _answer(outcome)
+            time.sleep(wait or 0.0)  # as the server says (Retry-After)
+            attempt += 1
 
     def create_table(self, preset: str, seats: Sequence[str], *,
                      knobs: Mapping[str, Any] | None = None, match: bool = False,
@@ -510,13 +530,18 @@ class AsyncClient(_Base):
         await self.aclose()
 
     async def _request(self, method: str, path: str, **options: Any) -> Any:
-        for attempt in range(self.retries + 1):
-            response = await self._http.request(method, path, **options)
-            wait = _retry_after(response)
-            if wait is None or attempt == self.retries:
-                return _answer(response)
-            await asyncio.sleep(wait)  # as the server says (Retry-After)
-        raise AssertionError("unreachable")
+        attempt = 0
+        while True:
+            outcome: httpx.Response | httpx.TransportError
+            try:
+                outcome = await self._http.request(method, path, **options)
+            except httpx.TransportError as error:
+                outcome = error
+            wait = _again(method, path, outcome, attempt, self.retries)
+            if wait is None and isinstance(outcome, httpx.Response):
+                return _answer(outcome)
+            await asyncio.sleep(wait or 0.0)  # as the server says (Retry-After)
+            attempt += 1
 
     async def create_table(self, preset: str, seats: Sequence[str], *,
                            knobs: Mapping[str, Any] | None = None, match: bool = False,
