@@ -58,6 +58,33 @@ def serving(tmp_path):
             process.communicate(timeout=20)
 
 
+# ---- the protocol's words ------------------------------------------------------------------------
+
+
+def test_the_error_codes_are_the_ones_the_server_sends_and_the_page_lists():
+    from burraco import _protocol
+    sources = "".join(path.read_text(encoding="utf-8")
+                      for path in (ROOT / "src" / "burraco" / "server").glob("*.py"))
+    sent = set(re.findall(r'"code": "([a-z_]+)"|MoveRefused\("([a-z_]+)"', sources))
+    sent_codes = {a or b for a, b in sent}
+    page = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    table = page[page.index("| `code` | when |"):]
+    table = table[:table.index("\n\n")]
+    listed = set(re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)) - {"code"}
+    assert sent_codes == listed == set(_protocol.ERROR_CODES)
+
+
+def test_the_client_imports_without_the_server():
+    import subprocess
+    import sys
+    code = ("import sys, burraco.client; "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'anyio', 'burraco.server') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
 # ---- games from views ----------------------------------------------------------------------------
 
 
