@@ -886,6 +886,10 @@ def test_a_flood_is_rate_limited_then_closed():
         assert [a["seq"] for a in answers[:5]] == [0, 1, 2, 3, 4]
         assert [a["code"] for a in answers[5:]] == ["rate_limited"] * 4
         assert "dropped" in answers[5]["message"] and "closing" in answers[-1]["message"]
+        # The wait until the bucket has a token again (the clock stands still: a whole token's
+        # time at 1 a second); the last one, before the close, has none.
+        assert [a["retry_after"] for a in answers[5:-1]] == [1.0] * 3
+        assert "retry_after" not in answers[-1]
         with socket(client, table_id, tokens["0"]) as ws:  # a new socket starts afresh
             assert ws.receive_json()["type"] == "view"
 

@@ -9,6 +9,7 @@ import re
 import signal
 from typing import Any
 
+from .. import _protocol as protocol
 from ._common import CliError, engine_option, nonnegative_seed, plural
 
 
@@ -156,9 +157,9 @@ def register(commands: Any) -> None:
                        help="the most tables played at once (default 1000)")
     serve.add_argument("--max-bot-tables", type=int, default=100, metavar="N",
                        help="of which tables of bots only (default 100)")
-    serve.add_argument("--rate", type=float, default=10.0, metavar="R",
+    serve.add_argument("--rate", type=float, default=protocol.RATE, metavar="R",
                        help="frames a second a socket may send after its burst (default 10)")
-    serve.add_argument("--burst", type=float, default=20.0, metavar="N",
+    serve.add_argument("--burst", type=float, default=protocol.BURST, metavar="N",
                        help="frames a socket may send at once (default 20)")
     serve.add_argument("--create-rate", type=float, default=10.0, metavar="N",
                        help="tables one client address may make a minute after its burst "

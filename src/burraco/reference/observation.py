@@ -16,8 +16,8 @@ This module reads a game through its public API only (``observe``): it does not 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from .._errors import InvalidNotationError
 from ._blank import Initialized
@@ -57,7 +57,8 @@ class ObservedGame(Protocol):
     def melds(self, side: int) -> Melds: ...
     def state_string(self) -> str: ...
 
-__all__ = ["Observation", "determinized_state_string", "observe", "unseen_cards"]
+__all__ = ["Observation", "determinized_state_string", "observation_from_view", "observe",
+           "unseen_cards"]
 
 
 def _card_list(cards: Cards) -> str:
@@ -329,6 +330,58 @@ def observe(game: ObservedGame, player: int) -> Observation:
     for name, value in values.items():
         object.__setattr__(observation, name, value)
     return observation
+
+
+def observation_from_view(view: Mapping[str, Any]) -> Observation:
+    """The :class:`Observation` a seat's JSON view holds (``game.to_json(player=k)`` read with
+    ``json.loads``; docs/records.md "JSON views"): its structured fields and its observation
+    string, which say what the seat may know and nothing more. InvalidNotationError quoting a view
+    that is not a seat's view. The observation's string is the view's own: whether the fields agree
+    with it is checked by dealing a game from the observation and comparing its view
+    (:func:`burraco.client.game_from_view` does)."""
+    try:
+        player = view["player"]
+        text = view["observation"]
+        if isinstance(player, bool) or not isinstance(player, int) or not isinstance(text, str):
+            raise TypeError("player or observation")
+        rules = Rules.from_text(view["rules"])
+        decks = rules.decks
+        fields = tuple((name, value) for name, _, value in
+                       (part.partition("=") for part in text.split(";")))
+        named = dict(fields)
+        seats = view["seats"]
+        melds = {side["side"]: [meld["layout"] for meld in side["melds"]]
+                 for side in view["sides"]}
+        values: dict[str, object] = {
+            "_player": player,
+            "_rules": rules,
+            "_turn": view["turn"],
+            "_phase": view["phase"],
+            "_hand": Cards(seats[player]["hand"], decks=decks),
+            "_hand_sizes": tuple(seat["hand_size"] for seat in seats),
+            "_known": tuple(Cards(seat["known"], decks=decks) for seat in seats),
+            "_stock_size": view["stock_size"],
+            "_pile": Cards(view["pile"], decks=decks),
+            "_top": None if view["top"] is None else Card(view["top"]),
+            "_melds": tuple(Melds(melds.get(slot, ()), rules=rules)
+                            for slot in range(side_slots(rules))),
+            "_pozzetti": tuple(
+                (packet["status"], packet["owner"], packet["size"],
+                 None if packet["cards"] is None else Cards(packet["cards"], decks=decks))
+                for packet in view["pozzetti"]),
+            "_scores": tuple(view["scores"]),
+            "_sides": tuple(seat["side"] for seat in seats),
+            "_opened": tuple(value == "1" for value in named["opened"].split(",")),
+            "_need": tuple(int(value) for value in named["need"].split(",")),
+            "_fields": fields,
+            "_text": text,
+        }
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        shown = repr(dict(view) if isinstance(view, Mapping) else view)
+        shown = shown if len(shown) <= 120 else shown[:117] + "..."
+        raise InvalidNotationError(f"{shown} is not a seat's JSON view ({type(error).__name__}: "
+                                   f"{error})") from None
+    return _observation_from_slots(values)
 
 
 # --- determinization ----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import _protocol as protocol
 from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
 from ._store import Store
@@ -51,8 +52,8 @@ from ._table import (
 log = logging.getLogger("burraco.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
-POLICY_VIOLATION = 1008  # the WebSocket close code for a wrong token or a flood
-CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay")
+POLICY_VIOLATION = protocol.POLICY_VIOLATION  # the close code for a wrong token or a flood
+CREATE_FIELDS = protocol.CREATE_FIELDS
 BOTS_ONLY_DELAY = 1.0  # the default bot_delay of a table of bots only: a pace people can follow
 MAX_CLIENTS = 65536  # creation buckets kept before the full ones are dropped at once
 
@@ -65,9 +66,9 @@ class ServerConfig:
     seed: int | None = None  # deal seeds from this seed's stream instead of secrets (tests)
     engine: str = "core"
     bot_threads: int = 2  # worker threads choosing bot moves, all tables together
-    max_message: int = 4096  # bytes of one client frame, and of a POST body
-    rate: float = 10.0  # client frames a second, once the burst is spent
-    burst: float = 20.0  # client frames at once
+    max_message: int = protocol.MAX_MESSAGE  # bytes of one client frame, and of a POST body
+    rate: float = protocol.RATE  # client frames a second, once the burst is spent
+    burst: float = protocol.BURST  # client frames at once
     strikes: float = 10.0  # frames refused for the rate before the socket is closed
     max_tables: int = 1000  # tables being played at once
     max_bot_tables: int = 100  # of which tables of bots only (they play without anyone waiting)
@@ -281,12 +282,12 @@ class Server:
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         for number, spec in enumerate(specs):
-            if spec == "human":
+            if spec == protocol.HUMAN_SEAT:
                 token = new_token()
                 tokens[str(number)] = token
                 seats.append(Seat(number, "human", None, token_hash(token)))
-            elif isinstance(spec, str) and spec.startswith("bot:"):
-                policy = spec[4:].strip()
+            elif isinstance(spec, str) and spec.startswith(protocol.BOT_PREFIX):
+                policy = spec[len(protocol.BOT_PREFIX):].strip()
                 seats.append(Seat(number, "bot", policy, None,
                                   load_bot(self.engine, policy, self.config.limits)))
             else:
@@ -558,7 +559,8 @@ async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int |
                     break
                 connection.send({"type": "error", "code": "rate_limited",
                                  "message": f"too many frames: at most {config.rate:g} a second "
-                                 f"after a burst of {config.burst:g}; this one was dropped"})
+                                 f"after a burst of {config.burst:g}; this one was dropped",
+                                 "retry_after": math.ceil(bucket.wait() * 1000) / 1000})
                 continue
             await _handle(server, table, connection, message)
     except WebSocketDisconnect:
@@ -641,7 +643,8 @@ async def _handle(server: Server, table: Table, connection: Connection,
         table.kick(server.limiter, server.gate)
     else:
         connection.send({"type": "error", "code": "unknown_type", "seq": seq,
-                         "message": f"type {_short(kind)}: expected 'move', 'view' or 'ping'"})
+                         "message": f"type {_short(kind)}: expected "
+                         + ", ".join(repr(name) for name in protocol.CLIENT_FRAMES)})
 
 
 # ---- the application -----------------------------------------------------------------------------
@@ -675,13 +678,13 @@ def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
             await server.stop()
 
     routes = [
-        Route("/api/health", health, methods=["GET"]),
-        Route("/api/presets", presets, methods=["GET"]),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{id}", get_table, methods=["GET"]),
-        Route("/api/tables/{id}/record", get_record, methods=["GET"]),
-        WebSocketRoute("/api/tables/{id}/play", play_socket),
-        WebSocketRoute("/api/tables/{id}/watch", watch_socket),
+        Route(protocol.HEALTH_PATH, health, methods=["GET"]),
+        Route(protocol.PRESETS_PATH, presets, methods=["GET"]),
+        Route(protocol.TABLES_PATH, create_table, methods=["POST"]),
+        Route(protocol.TABLE_PATH, get_table, methods=["GET"]),
+        Route(protocol.RECORD_PATH, get_record, methods=["GET"]),
+        WebSocketRoute(protocol.PLAY_PATH, play_socket),
+        WebSocketRoute(protocol.WATCH_PATH, watch_socket),
         # The browser table (docs/server.md "The browser table"): the lobby, a table's page, and
         # their files. The pages are static; a seat's token stays in the address's fragment.
         Route("/", _page("index.html"), methods=["GET"]),

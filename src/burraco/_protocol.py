@@ -1,0 +1,63 @@
+"""The words of the table server's protocol (docs/server.md), shared by the server
+(:mod:`burraco.server`) and the client (:mod:`burraco.client`).
+
+This module imports nothing but the standard library: the client imports it without the server's
+Starlette and uvicorn. The server's behaviour lives in ``burraco/server/``; only the names both
+sides spell live here.
+"""
+
+from __future__ import annotations
+
+#: The routes (``{id}``: a table id).
+TABLES_PATH = "/api/tables"
+TABLE_PATH = "/api/tables/{id}"
+RECORD_PATH = "/api/tables/{id}/record"
+PLAY_PATH = "/api/tables/{id}/play"
+WATCH_PATH = "/api/tables/{id}/watch"
+HEALTH_PATH = "/api/health"
+PRESETS_PATH = "/api/presets"
+
+#: The fields of a ``POST /api/tables`` body, the first two required.
+CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay")
+
+#: A seat of a ``POST /api/tables`` body: a person, or ``BOT_PREFIX`` + a bot spec.
+HUMAN_SEAT = "human"
+BOT_PREFIX = "bot:"
+
+#: The frames a client sends (their ``type``).
+CLIENT_FRAMES = ("move", "view", "ping")
+
+#: The frames the server sends (their ``type``).
+SERVER_FRAMES = ("view", "result", "error", "pong")
+
+#: The ``code`` of an ``error`` frame, and when the server sends it (docs/server.md "Frames from
+#: the server").
+ERROR_CODES: dict[str, str] = {
+    "illegal_move": "the engine refused the move",
+    "bad_move": "the move is not a non-empty string of at most 200 characters of valid text",
+    "not_your_turn": "another seat is to act",
+    "stale": "the move's hand or ply is not the table's now",
+    "table_finished": "the hand (or match) is over",
+    "table_abandoned": "the table was closed as abandoned",
+    "spectator": "a move on a watching socket",
+    "bad_json": "the frame is not JSON",
+    "bad_message": "not a JSON object, or a seq, hand or ply of the wrong type",
+    "unknown_type": "a type other than " + ", ".join(CLIENT_FRAMES),
+    "too_large": "a frame over the size limit",
+    "binary": "a binary frame",
+    "rate_limited": "too many frames: this one was dropped (retry_after: seconds to wait)",
+    "internal": "the server could not store the move: it was not played",
+    "bot_failed": "a bot's policy failed: its table waits",
+}
+
+#: The WebSocket close code of a wrong token or table, of a flood, and of a socket that does not
+#: read its frames.
+POLICY_VIOLATION = 1008
+
+#: The default limits of a socket (``burraco serve --burst``, ``--rate``): frames at once, then
+#: frames a second.
+BURST = 20.0
+RATE = 10.0
+
+#: The default limit on the size of a frame and of a request body, bytes.
+MAX_MESSAGE = 4096
