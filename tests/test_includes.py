@@ -112,7 +112,7 @@ def test_the_graph_sees_the_includes():
     assert "cpp/bindings/binding.hpp" in files["cpp/bindings/game.cpp"]
     assert "cpp/include/burraco/game.hpp" in files["cpp/include/burraco/heuristic.hpp"]
     concepts = concept_graph(files)
-    assert {"core:greedy", "core:heuristic", "core:turn_memory"} <= concepts["core:policies"]
+    assert {"core:greedy", "core:heuristic"} <= concepts["core:policies"]
     assert {"core:greedy", "core:game"} <= concepts["core:heuristic"]
     assert "core:turn" not in concepts and "core:heuristic_memo" not in concepts
     assert "core:observation" in concepts["core:actions"]

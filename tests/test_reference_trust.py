@@ -1,5 +1,5 @@
 """Issue 10 on the reference engine: reachable-only positions, liveness, rules that cannot stop a
-hand, the policies' candidates and move cap, strict parsers, pickling and copying, threads.
+hand, no position twice in a turn and the move cap, strict parsers, pickling and copying, threads.
 
 The both-engine tests live elsewhere; these check burraco.reference alone, table by table, with
 ids taken from the issue's examples where there is one.
@@ -19,7 +19,6 @@ import pytest
 import positions
 from burraco import reference as R
 from burraco.reference import game as game_module
-from burraco.reference import policies
 
 # --- helpers --------------------------------------------------------------------------------------
 
@@ -327,12 +326,7 @@ def test_edge_rules_play_every_hand_to_its_end(preset, knobs):
                 replay.push(move)
 
 
-# --- 3. candidates without repeated positions, and the move cap -------------------------------------
-
-
-def candidates(game: R.Game, moves):
-    """The candidates a built-in policy of ``game`` chooses among (the positions of its turn)."""
-    return policies.candidates(game._setup, game._turn_states(), moves)
+# --- 3. no position twice in a turn (RULES H-38), and the move cap ------------------------------
 
 
 def _turn_positions_repeat(rules, seed, policy):
@@ -378,30 +372,26 @@ def test_keep_at_the_threshold_ends_the_hand():
 
 
 @pytest.mark.parametrize("preset", R.Rules.PRESETS)
-def test_candidates_are_the_legal_moves_in_every_preset(preset):
-    rules = R.Rules(preset)
+def test_no_turn_comes_back_to_a_position_in_every_preset(preset):
+    """The policies choose among all the legal moves (docs/search.md "Candidates"): no hand they
+    play passes through a position of a turn twice."""
     for seed in range(2):
-        game = R.Game(rules, seed=seed)
-        while not game.is_over():
-            moves = game.legal_moves()
-            assert candidates(game, moves) == moves
-            game.push(game.policy_move("greedy"))
+        for policy in ("greedy", "random"):
+            game, repeats = _turn_positions_repeat(R.Rules(preset), seed, policy)
+            assert game.is_over() and repeats == 0, (preset, seed, policy)
 
 
 def test_after_the_return_the_repeating_meld_is_refused_and_the_candidates_are_the_discards():
     """Seed 0, greedy: move 89 puts the whole hand `2c 5c 5c 5d` down short of the opening minimum
     and the cards come back. Putting it down again would return to the position after the first
-    meld, which the candidates once had to leave out; RULES H-38 (C.3) makes it illegal instead:
-    the repeat is refused (quoting it, the game unchanged), only discards are legal, and the
-    candidates are the legal moves, before the return (the whole-hand meld repeats nothing yet)
-    and after it."""
+    meld, which the policies once had to leave out; RULES H-38 (C.3) makes it illegal instead:
+    the repeat is refused (quoting it, the game unchanged) and only discards are legal."""
     rules = R.Rules("brazilian", hand_size=3, opening_fail_increment=0)
     game = R.Game(rules, seed=0)
     for _ in range(89):
         game.push(game.policy_move("greedy"))
     moves = game.legal_moves()
     assert "meld 2c 5c 5c 5d" in moves.strings()
-    assert candidates(game, moves) == moves
     game.push("meld 2c 5c 5c 5d")
     assert str(game.hand(2)) == "2c 5c 5c 5d" and "d" in fields(game.state_string())["turnflags"]
     before, history = game.state_string(), list(game.moves)
@@ -411,7 +401,6 @@ def test_after_the_return_the_repeating_meld_is_refused_and_the_candidates_are_t
     assert game.state_string() == before and game.moves == history  # nothing changed
     moves = game.legal_moves()
     assert moves.strings() == ["discard 2c", "discard 5c", "discard 5d"]
-    assert candidates(game, moves) == moves
     chosen = game.policy_move("greedy")
     assert str(chosen) == "discard 5c"
     game.push(chosen)  # the discard ends the turn

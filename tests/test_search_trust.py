@@ -185,7 +185,7 @@ def test_a_position_without_legal_moves_raises_in_every_policy_loop(engine):
         assert game.state_string() == NO_MOVE and game.moves == []
 
 
-# ---- candidates: no position twice in a turn ---------------------------------------------------
+# ---- no position twice in a turn (RULES H-38) ----------------------------------------------------
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=ENGINE_IDS)
@@ -251,12 +251,11 @@ def test_the_repeat_after_the_return_is_refused(engine):
 
 @pytest.mark.parametrize("engine", ENGINES, ids=ENGINE_IDS)
 def test_policy_move_chooses_alike_with_and_without_the_history(engine):
-    """policy_move and playout read the turn's earlier positions from the game's history, while a
-    game made by from_state_string starts its turn at that position. Before RULES H-38 that changed
-    the choice after a return (the history excluded a lay-off that led back to the position after
-    it); now no legal move can repeat a position of the turn, so with or without the history the
-    candidates are the legal moves: the two games choose alike at every position of a returning
-    hand, and playout's first move is policy_move's."""
+    """Before RULES H-38 policy_move and playout read the turn's earlier positions from the game's
+    history (a game made by from_state_string started its turn at that position), and that changed
+    the choice after a return. Now no legal move can repeat a position of the turn and the policies
+    choose among the legal moves from the position alone: a game and its bare copy choose alike at
+    every position of a returning hand, and playout's first move is policy_move's."""
     game = _returned(engine)
     bare = engine.Game.from_state_string(game.state_string())
     assert [str(m) for m in game.legal_moves()] == [str(m) for m in bare.legal_moves()]

@@ -53,7 +53,7 @@ void bind_arena(py::module_& m) {
       [](RulesArg rules_obj, BotArg a, BotArg b, SeedArg seed, IntArg first, IntArg stop_at,
          IntArg threads, BoolArg keep_moves, ProgressArg progress, BoolArg matches) {
         const RulesPtr rules = rules_from(rules_obj);
-        if (const std::string why = arena_rules_refusal(*rules, &rules_repr); !why.empty())
+        if (const std::string why = arena_rules_refusal(*rules); !why.empty())
           notation_error(why);
         std::vector<PyPolicy> keep;
         keep.reserve(2);

@@ -28,7 +28,6 @@
 #include "burraco/observation.hpp"
 #include "burraco/policies.hpp"
 #include "burraco/block_cache.hpp"
-#include "burraco/turn_memory.hpp"
 
 namespace py = pybind11;
 
@@ -432,7 +431,6 @@ struct PyGame : private Game {
   using Game::rules;
   using Game::start;
   using Game::state;
-  using Game::turn_memory;
 
   // The legal moves of `state`, shared with the MoveLists handed out; null when not computed.
   std::shared_ptr<const std::vector<Move>> legal;

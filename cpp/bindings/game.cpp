@@ -335,8 +335,7 @@ void bind_game(py::module_& m) {
                            ? RulesPtr(core_attr("Rules")(rules_obj).cast<std::shared_ptr<Rules>>())
                            : rules_from(rules_obj);
              const Rules& rules = *g.rules;
-             const std::string why = check_playable(rules);
-             if (!why.empty()) notation_error(rules_repr(rules) + " cannot be dealt: " + why);
+             if (const std::string why = playable_refusal(rules); !why.empty()) notation_error(why);
              const int first_player = static_cast<int>(int_in(first, 0, rules.players - 1, [&] {
                notation_error("first_player " + quote(first) + ": expected a seat 0.." +
                               std::to_string(rules.players - 1));

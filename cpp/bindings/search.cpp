@@ -78,7 +78,7 @@ void set_option(IsmctsParams& params, const char* name, py::handle value, bool t
 Move search_position(PyIsmcts& self, PyGame& g, const char* what, std::vector<IsmctsChild>* children) {
   const std::string name = std::string("ISMCTS.") + what;
   const IsmctsParams& params = self.search.params();
-  raise_refusal(ismcts_position_refusal(params, g.state, *g.rules, name, &rules_repr));
+  raise_refusal(ismcts_position_refusal(params, g.state, *g.rules, name));
   const GameState state = g.state;
   const RulesPtr rules = g.rules;
   return run_loop(true, name + ": ", [&] {
@@ -139,10 +139,9 @@ void bind_game_search(py::class_<PyGame>& game) {
              const std::string shown = "playout(" + policy_repr(p) + ", " + quote(seed) + "): ";
              const std::string kept = " (the game is left as it was)";
              std::vector<Move> buffer;
-             TurnMemory memory = g.turn_memory();
              if (!p.hook)  // a built-in policy: played in place, the GIL held (no Python runs)
                return run_loop(false, shown, [&] {
-                 return play_recorded(g, p.policy, seed_value, buffer, memory);
+                 return play_recorded(g, p.policy, seed_value, buffer);
                }, kept);
              // A policy of the caller's: played on a copy without the GIL (a native policy needs
              // none; a Python one takes it for each call, and may run other threads or touch this
@@ -153,7 +152,7 @@ void bind_game_search(py::class_<PyGame>& game) {
              const RulesPtr rules = g.rules;
              std::vector<Move> played;
              run_loop(true, shown, [&] {
-               return playout(work, *rules, p.policy, seed_value, buffer, memory,
+               return playout(work, *rules, p.policy, seed_value, buffer,
                               [&](const GameState&, const Move& move) { played.push_back(move); });
              }, kept);
              if (g.move_count() != count || state_string(g.state, *rules) != state_string(start, *rules))
@@ -176,9 +175,7 @@ void bind_game_search(py::class_<PyGame>& game) {
              const std::uint64_t seed_value = seed_arg(seed);
              std::vector<Move> buffer;
              raise_refusal(choice_refusal(g.state, *g.rules, "policy_move", buffer));
-             // The candidates of the first move of playout(policy, seed) from here.
-             TurnMemory memory = g.turn_memory();
-             const std::vector<Move> moves = memory.candidates(g.state, *g.rules, buffer);
+             const std::vector<Move>& moves = buffer;  // the first move of playout(policy, seed)
              const GameState state = g.state;  // another thread may push once the GIL is released
              const RulesPtr rules = g.rules;
              Rng rng(seed_value);
@@ -376,7 +373,7 @@ void bind_search(py::module_& m) {
   m.def("playouts",
         [](RulesArg rules_obj, IntArg n, SeedArg seed, PolicyArg policy, IntArg threads) -> PlayoutTableResult {
           const RulesPtr rules = rules_from(rules_obj);
-          if (const std::string why = playable_refusal(*rules, &rules_repr); !why.empty())
+          if (const std::string why = playable_refusal(*rules); !why.empty())
             notation_error(why);
           long long count = -1, thread_count = 0;
           if (!small_int(n, count) || count < 0 || count > 1000000000LL)
@@ -500,7 +497,7 @@ void bind_search(py::module_& m) {
       .def("match_equity",
            [](const PyIsmcts& self, RulesArg rules_obj, RealPairArg before, RealPairArg hand) -> FloatPairResult {
              const RulesPtr rules = rules_from(rules_obj);
-             if (const std::string why = match_equity_refusal(*rules, &rules_repr); !why.empty())
+             if (const std::string why = match_equity_refusal(*rules); !why.empty())
                raise("BurracoError", why);
              auto pair = [](py::handle value, const char* name) {
                const std::string wanted = std::string("ISMCTS.match_equity: ") + name + " " + quote(value) +

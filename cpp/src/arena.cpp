@@ -46,8 +46,6 @@ void play_arena_hand(const Rules& rules, const BotSpec& a, const BotSpec& b, Gam
   out.before = {s.scores[0], s.scores[1]};
   std::array<Seat, 2> bots{Seat(a, batch_seed(a.ismcts.seed, hand_seed + static_cast<std::uint64_t>(game))),
                            Seat(b, batch_seed(b.ismcts.seed, hand_seed + static_cast<std::uint64_t>(game)))};
-  TurnMemory memory;
-  memory.begin(s, rules);
   Rng rng(batch_seed(hand_seed, static_cast<std::uint64_t>(game)));
   std::vector<Move> buffer;
   buffer.reserve(256);
@@ -66,15 +64,12 @@ void play_arena_hand(const Rules& rules, const BotSpec& a, const BotSpec& b, Gam
     if (bot.search) {
       move = bot.search->choose(s, rules);
     } else {
-      const std::vector<Move>& moves = memory.candidates(s, rules, buffer);
-      move = moves[policy_choice(bot.policy, s, rules, moves, rng)];
+      move = buffer[policy_choice(bot.policy, s, rules, buffer, rng)];
     }
     out.seconds[which] += thread_seconds() - start;
     ++out.decisions[which];
     if (keep_moves) out.history.push_back(move);
-    memory.before(s, move);
     apply_move(s, rules, move);
-    memory.played(s, rules, move, seat);
     ++out.moves;
   }
   const HandResult r = score_hand(s, rules);
@@ -180,10 +175,10 @@ std::vector<ArenaMatch> arena_match_pairs(const Rules& rules, const BotSpec& a, 
   });
 }
 
-std::string arena_rules_refusal(const Rules& rules, RulesText shown) {
-  if (std::string why = playable_refusal(rules, shown); !why.empty()) return why;
+std::string arena_rules_refusal(const Rules& rules) {
+  if (std::string why = playable_refusal(rules); !why.empty()) return why;
   if (rules.players != 3 && rules.players != 6) return "";
-  return "arena: " + shown(rules) +
+  return "arena: " + rules_repr(rules) +
          (rules.players == 3 ? " has three players" : " has six players") +
          "; duplicate pairs need two or four (two sides)";
 }

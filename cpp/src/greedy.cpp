@@ -135,7 +135,6 @@ bool pile_pays(const GameState& s, const Rules& rules) {
 }  // namespace
 
 std::size_t greedy_choice(const GameState& s, const Rules& rules, const std::vector<Move>& legal) {
-  // `legal` is the policy's candidates (TurnMemory::candidates): the legal moves, or fewer.
   if (s.phase == Phase::Draw) {
     for (std::size_t i = 0; i < legal.size(); ++i)
       if (legal[i].kind == MoveKind::Keep) return i;

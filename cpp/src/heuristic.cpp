@@ -661,12 +661,10 @@ class ImaginedTurn {
 ImaginedTurn& imagined_pile_turn() { return memo_of_thread<ImaginedTurn>(); }
 
 // The last meld-phase choice worked out afresh that played a meld or lay-off and left the turn
-// going (one per thread): the position and its moves, the legal moves there (every caller passes
-// the candidates of a policy loop, which are the legal moves whenever the heuristic reaches its
-// meld-phase rule: the side is open, or there is no opening minimum). At the position the choice
-// leads to, the policy loops get the legal moves from these by legal_moves_after, as the imagined
-// turn does step by step, instead of from legal_moves. A lookup matches the seat, the hand the
-// choice leaves and the rules (meld_memo's, unchanged since); legal_moves_after itself checks
+// going (one per thread): the position and its moves, the legal moves there. At the position the
+// choice leads to, the policy loops get the legal moves from these by legal_moves_after, as the
+// imagined turn does step by step, instead of from legal_moves. A lookup matches the seat, the hand
+// the choice leaves and the rules (meld_memo's, unchanged since); legal_moves_after itself checks
 // what else it needs of the two positions, and runs legal_moves when they do not fit.
 class LastStep {
  public:

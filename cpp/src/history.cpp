@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 
-#include "burraco/turn_memory.hpp"
 
 namespace burraco {
 
@@ -78,53 +77,6 @@ const GameState& Game::start() const {
   if (!b) return state;
   while (b->parent) b = b->parent.get();
   return *b->before.front();
-}
-
-// The snapshots are walked back, newest first, to the last change of turn; the turn began at
-// the position after it (or before the first move the game knows).
-TurnMemory Game::turn_memory() const {
-  const Rules& r = *rules;
-  TurnMemory memory;
-  memory.begin(state, r);
-  if (!memory.watching()) return memory;  // no move of this turn can repeat a position
-  struct Segment {
-    const HistoryBatch* batch;
-    std::size_t from, to;  // moves [from, to) of the batch, played from batch->before[from / 8]
-  };
-  std::vector<Segment> newer;  // the segments after the one holding the change, newest first
-  auto follow_newer = [&] {
-    for (auto it = newer.rbegin(); it != newer.rend(); ++it)
-      for (std::size_t i = it->from; i < it->to; ++i) memory.follow(it->batch->moves[i]);
-  };
-  for (const HistoryBatch* b = head_.get(); b; b = b->parent.get()) {
-    for (std::size_t k = b->before.size(); k-- > 0;) {
-      const std::size_t from = k * kSnapshotEvery;
-      const std::size_t to = std::min(from + kSnapshotEvery, b->moves.size());
-      GameState p = *b->before[k];
-      GameState turn_start;
-      std::size_t start_at = to + 1;  // the first move of the turn in this segment, if found
-      for (std::size_t i = from; i < to; ++i) {
-        const int seat = p.turn;
-        apply_move(p, r, b->moves[i]);
-        if (p.turn != seat) {
-          turn_start = p;
-          start_at = i + 1;
-        }
-      }
-      if (start_at <= to) {
-        memory.remember(turn_start);
-        for (std::size_t i = start_at; i < to; ++i) memory.follow(b->moves[i]);
-        follow_newer();
-        return memory;
-      }
-      newer.push_back({b, from, to});
-    }
-  }
-  if (newer.empty()) return memory;  // no history: the turn is known from the current position
-  const Segment& first = newer.back();  // the oldest known position is in this turn
-  memory.remember(*first.batch->before[first.from / kSnapshotEvery]);
-  follow_newer();
-  return memory;
 }
 
 bool operator==(const Game& a, const Game& b) {

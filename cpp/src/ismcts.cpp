@@ -30,8 +30,8 @@ int Ismcts::add_child(int parent, const Move& move, int mover) {
 void Ismcts::rollout(GameState& s, const Rules& rules) {
   // A cut rollout makes the same choices as the whole one with this seed, stopped after
   // max_rollout_moves moves; a whole one stops with StateError past kMaxHandMoves moves.
-  rollout_moves_ += playout(s, rules, policy_, rng_.next(), legal_, memory_,
-                            [](const GameState&, const Move&) {}, params_.max_rollout_moves);
+  rollout_moves_ += playout(s, rules, policy_, rng_.next(), legal_, [](const GameState&, const Move&) {},
+                            params_.max_rollout_moves);
 }
 
 // The policy of the other seats inside the tree, from `opponents` and the rollout policy.
@@ -55,13 +55,9 @@ void Ismcts::play_policy_move(GameState& d, const Rules& rules) {
   if (d.phase == Phase::Draw && d.pile_size == 1 && rules.deadlock_rule == DeadlockRule::EndHand &&
       d.deadlock + 1 >= d.players && deadlock_if_it_leads(d, rules))
     return;
-  const std::vector<Move>& moves = memory_.candidates(d, rules, legal_);
-  const Move move = moves[policy_choice(others_, d, rules, moves, rng_)];
-  const int mover = d.turn;
-  memory_.before(d, move);
+  const Move move = legal_[policy_choice(others_, d, rules, legal_, rng_)];
   [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
   assert(r.ok());
-  memory_.played(d, rules, move, mover);
 }
 
 // The seat to act of `d` takes the one-card pile and discards so that the hand ends by deadlock,
@@ -94,12 +90,8 @@ bool Ismcts::deadlock_if_it_leads(GameState& d, const Rules& rules) {
     found = true;
   }
   if (!found) return false;
-  memory_.before(d, take);
   apply_move(d, rules, take);
-  memory_.played(d, rules, take, mover);
-  memory_.before(d, best);
   apply_move(d, rules, best);
-  memory_.played(d, rules, best, mover);
   return true;
 }
 
@@ -384,7 +376,6 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
   for (int it = 0; it < iterations; ++it) {
     if (timed && (it & 15) == 0 && it > 0 && std::chrono::steady_clock::now() >= deadline) break;
     GameState d = determinize(obs, rules, rng_.next());
-    memory_.begin(d, rules);  // the rollout policy's positions of the turn, from the root on
     int node = 0;
     int descent = 0;  // moves played below the root, the other seats' policy moves included
     bool after_meld = false;  // `before` and before_legal_ hold the position before d's last move
@@ -441,10 +432,8 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
       if (!untried_.empty()) {
         const Move move =
             legal_[static_cast<std::size_t>(untried_[rng_.bounded(untried_.size())])];
-        memory_.before(d, move);
         [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
         assert(r.ok());
-        memory_.played(d, rules, move, mover);
         node = add_child(node, move, mover);
         nodes_[static_cast<std::size_t>(node)].availability = 1;
         path_.push_back(node);
@@ -456,10 +445,8 @@ void Ismcts::search(const Observation& obs, const Rules& rules, int iterations, 
         before_legal_.swap(legal_);
         after_meld = true;
       }
-      memory_.before(d, move);
       [[maybe_unused]] const MoveResult r = apply_move(d, rules, move);
       assert(r.ok());
-      memory_.played(d, rules, move, mover);
       node = best;
       path_.push_back(node);
     }

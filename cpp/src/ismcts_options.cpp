@@ -149,12 +149,12 @@ std::string ismcts_repr(const IsmctsParams& p, std::string_view policy) {
 }
 
 Refusal ismcts_position_refusal(const IsmctsParams& params, const GameState& s,
-                                const Rules& rules, const std::string& name, RulesText shown) {
+                                const Rules& rules, const std::string& name) {
   std::vector<Move> legal;
   if (s.over()) return choice_refusal(s, rules, name, legal);
   if (params.reward == IsmctsReward::Equity && rules.sides != 2)
     return {Refusal::Kind::Value,
-            name + ": reward 'equity' needs two sides, and " + shown(rules) +
+            name + ": reward 'equity' needs two sides, and " + rules_repr(rules) +
                 (s.players == 3 ? " has three players (their per-seat match scores, rules.md "
                                   "E.6, are not modelled)"
                                 : " has three sides") +
@@ -172,9 +172,9 @@ std::vector<IsmctsChild> ismcts_hints(std::vector<IsmctsChild> children, const M
   return children;
 }
 
-std::string match_equity_refusal(const Rules& rules, RulesText shown) {
+std::string match_equity_refusal(const Rules& rules) {
   if (rules.sides == 2) return "";
-  return "ISMCTS.match_equity: " + shown(rules) +
+  return "ISMCTS.match_equity: " + rules_repr(rules) +
          (rules.players == 3 ? " has three players" : " has three sides") +
          "; the equity model needs two sides";
 }

@@ -123,9 +123,9 @@ Refusal choice_refusal(const GameState& s, const Rules& rules, const std::string
                                     state_string(s, rules) + "'"};
 }
 
-std::string playable_refusal(const Rules& rules, RulesText shown) {
+std::string playable_refusal(const Rules& rules) {
   const std::string why = check_playable(rules);
-  return why.empty() ? why : shown(rules) + " cannot be dealt: " + why;
+  return why.empty() ? why : rules_repr(rules) + " cannot be dealt: " + why;
 }
 
 }  // namespace burraco

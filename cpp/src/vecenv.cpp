@@ -39,8 +39,7 @@ std::string ints(long long lo, long long hi) {
 
 std::string vec_env_config(const Rules& rules, const VecEnvArgs& args, const VecQuote& quoted,
                            VecEnvConfig& config) {
-  const std::string why = check_playable(rules);
-  if (!why.empty()) return quoted(VecArg::Rules) + " cannot be dealt: " + why;
+  if (std::string why = playable_refusal(rules); !why.empty()) return why;
   // Its rows are the 511-feature observations of 2, 3 or 4 players (docs/search.md).
   if (rules.players == 6)
     return std::string(kName) + ": " + quoted(VecArg::Rules) +
@@ -221,12 +220,9 @@ void VecEnv::run_workers(const std::function<void(std::size_t)>& job) {
 }
 
 void VecEnv::play(Env& env, const Move& move) {
-  env.memory.before(env.state, move);
-  const int seat = env.state.turn;
   const MoveResult result = apply_move(env.state, rules_, move);
   if (!result.ok()) [[unlikely]]
     throw std::logic_error("vector env: legal move '" + move_text(move) + "' was refused");
-  env.memory.played(env.state, rules_, move, seat);
 }
 
 void VecEnv::play_others(Env& env) {
@@ -238,10 +234,9 @@ void VecEnv::play_others(Env& env) {
     legal_moves(s, rules_, env.scratch);
     if (env.scratch.empty()) [[unlikely]]
       throw_no_legal_move(s, rules_);
-    const std::vector<Move>& moves = env.memory.candidates(s, rules_, env.scratch);
     // One seed of the stream per move, as game.policy_move(policy, seed) takes it.
     Rng rng(env.stream.below_2_63());
-    const Move move = moves[policy_choice(policy, s, rules_, moves, rng)];
+    const Move move = env.scratch[policy_choice(policy, s, rules_, env.scratch, rng)];
     play(env, move);
   }
   env.legal.clear();
@@ -278,7 +273,6 @@ void VecEnv::reset(int index, std::optional<std::uint64_t> deal, const VecEnvOut
   if (!out.masks_unchanged) env.mask_row = nullptr;
   const std::uint64_t seed = deal ? *deal : env.stream.below_2_63();
   env.state = deal_seeded(rules_, seed, 0, {});
-  env.memory.begin(env.state, rules_);
   env.done = false;
   try {
     play_others(env);

@@ -1,8 +1,8 @@
 // burraco_selftest: a whole hand played, undone and recorded through burraco::Game
 // (burraco/history.hpp, burraco/record.hpp) with no Python: push and pop give back every position
 // passed, copies share a history and then go their own ways, truncate cuts a history back, the
-// lay-off sugar finds a legal order, the turn memory matches one kept move by move, and the record
-// line holds the deal, the moves and the result; a deck order deals or says why not, and the
+// lay-off sugar finds a legal order, no position comes back within a turn (RULES H-38: which is
+// why the policies choose among all the legal moves), and the record line holds the deal, the moves and the result; a deck order deals or says why not, and the
 // names and reprs of a hand's values (burraco/game_text.hpp) are the Python API's.
 #include <array>
 #include <cstdio>
@@ -18,7 +18,6 @@
 #include "burraco/record.hpp"
 #include "burraco/rng.hpp"
 #include "burraco/rules.hpp"
-#include "burraco/turn_memory.hpp"
 
 using namespace burraco;
 
@@ -31,26 +30,17 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// The policies' candidates from a memory, as move texts (TurnMemory has no equality).
-std::vector<std::string> candidates(TurnMemory memory, const Game& game) {
-  std::vector<Move> legal;
-  legal_moves(game.state, *game.rules, legal);
-  std::vector<std::string> out;
-  for (const Move& m : memory.candidates(game.state, *game.rules, legal)) out.push_back(move_text(m));
-  return out;
-}
-
 void check_hand(std::string_view preset, std::uint64_t seed) {
   const auto rules = std::make_shared<const Rules>(*preset_rules(preset));
   const GameState dealt = deal_seeded(*rules, seed, 0, {});
   Game game(dealt, rules);
   GAME_CHECK(game.move_count() == 0 && &game.start() == &game.state);
-  // Play to the end, choosing at random, keeping every position and a turn memory move by move.
+  // Play to the end, choosing at random, keeping every position; the turn's first one is
+  // positions[turn_start].
   Rng rng(seed);
   std::vector<GameState> positions{game.state};
   std::vector<Move> played, legal;
-  TurnMemory kept;
-  kept.begin(game.state, *rules);
+  std::size_t turn_start = 0;
   Game copy_at_half;
   while (!game.state.over()) {
     legal_moves(game.state, *rules, legal);
@@ -58,13 +48,12 @@ void check_hand(std::string_view preset, std::uint64_t seed) {
     if (legal.empty()) return;
     const Move m = legal[rng.bounded(legal.size())];
     const int seat = game.state.turn;
-    kept.before(game.state, m);
     GAME_CHECK(game.push(m).ok());
-    kept.played(game.state, *rules, m, seat);
     played.push_back(m);
+    if (game.state.turn != seat) turn_start = positions.size();
+    // Every legal move leads to a position the turn has not had.
+    for (std::size_t k = turn_start; k < positions.size(); ++k) GAME_CHECK(!(positions[k] == game.state));
     positions.push_back(game.state);
-    if (played.size() % 7 == 3)
-      GAME_CHECK(candidates(game.turn_memory(), game) == candidates(kept, game));
     if (played.size() == 40) copy_at_half = game;
   }
   GAME_CHECK(game.move_count() == played.size() && game.moves() == played);

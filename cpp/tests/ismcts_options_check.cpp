@@ -53,8 +53,6 @@ OptionValue none() {
   return o;
 }
 
-std::string rules_name(const Rules& rules) { return rules.players == 3 ? "THREE" : "RULES"; }
-
 void check_options() {
   IsmctsParams p;
   OPTIONS_CHECK(set_ismcts_option(p, "iterations", integer(50)).ok() && p.iterations == 50);
@@ -110,27 +108,29 @@ void check_refusals() {
   const Rules italian = *preset_rules("italian");
   GameState s = deal_seeded(italian, 7, 0, {});
   IsmctsParams p;
-  OPTIONS_CHECK(ismcts_position_refusal(p, s, italian, "ISMCTS.choose", &rules_name).ok());
+  OPTIONS_CHECK(ismcts_position_refusal(p, s, italian, "ISMCTS.choose").ok());
   p.reward = IsmctsReward::Equity;
-  OPTIONS_CHECK(ismcts_position_refusal(p, s, italian, "ISMCTS.choose", &rules_name).ok());
+  OPTIONS_CHECK(ismcts_position_refusal(p, s, italian, "ISMCTS.choose").ok());
   const Rules three = *preset_rules("italian-3p");
   const Refusal sides = ismcts_position_refusal(p, deal_seeded(three, 7, 0, {}), three,
-                                                "ISMCTS.choose", &rules_name);
+                                                "ISMCTS.choose");
   OPTIONS_CHECK(sides.kind == Refusal::Kind::Value &&
-                sides.message == "ISMCTS.choose: reward 'equity' needs two sides, and THREE has "
-                                 "three players (their per-seat match scores, rules.md E.6, are "
+                sides.message == "ISMCTS.choose: reward 'equity' needs two sides, and "
+                                 "Rules('italian-3p') has three players (their per-seat match scores, rules.md E.6, are "
                                  "not modelled): use reward='margin' or 'win'");
-  OPTIONS_CHECK(match_equity_refusal(*preset_rules("italian-3p"), &rules_name) ==
-                "ISMCTS.match_equity: THREE has three players; the equity model needs two sides");
+  OPTIONS_CHECK(match_equity_refusal(*preset_rules("italian-3p")) ==
+                "ISMCTS.match_equity: Rules('italian-3p') has three players; the equity model "
+                "needs two sides");
   std::vector<Move> legal;
   OPTIONS_CHECK(choice_refusal(s, italian, "policy_move", legal).ok() && !legal.empty());
   s.phase = Phase::Over;
   const Refusal over = choice_refusal(s, italian, "policy_move", legal);
   OPTIONS_CHECK(over.kind == Refusal::Kind::Illegal &&
                 over.message == "policy_move: the hand is over, there is no move to choose");
-  OPTIONS_CHECK(arena_rules_refusal(*preset_rules("italian-3p"), &rules_name) ==
-                "arena: THREE has three players; duplicate pairs need two or four (two sides)");
-  OPTIONS_CHECK(arena_rules_refusal(italian, &rules_name).empty());
+  OPTIONS_CHECK(arena_rules_refusal(*preset_rules("italian-3p")) ==
+                "arena: Rules('italian-3p') has three players; duplicate pairs need two or four "
+                "(two sides)");
+  OPTIONS_CHECK(arena_rules_refusal(italian).empty());
   OPTIONS_CHECK(arena_pairs_refusal(3, 2) ==
                 "arena: pairs 3 to 2: expected first <= stop and at most 10**7 pairs");
   OPTIONS_CHECK(arena_pairs_refusal(0, 10'000'000).empty());

@@ -3,7 +3,7 @@
 A Python callable is a policy: ``policy(view, moves) -> int``, the index into ``moves`` of the
 move to play. ``view`` is a :class:`PolicyView` of the seat to act: its observation (the cards it
 may see, nothing hidden) and its own random stream; ``moves`` is a :class:`burraco.MoveList` of the
-candidates, in canonical order. A native policy (burraco/policy.h) gets the same information.
+legal moves, in canonical order. A native policy (burraco/policy.h) gets the same information.
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ ArenaMatch arena_match(const Rules& rules, const BotSpec& a, const BotSpec& b, s
 
 // Why an arena cannot be played under `rules` ("" if it can): they cannot be dealt
 // (playable_refusal), or have three or six players (duplicate pairs need two or four, two sides).
-std::string arena_rules_refusal(const Rules& rules, RulesText shown);
+std::string arena_rules_refusal(const Rules& rules);
 // Why pairs [from, to) are refused ("" if they are not): from > to, or more than 10**7 pairs.
 std::string arena_pairs_refusal(std::uint64_t from, std::uint64_t to);
 

@@ -12,9 +12,8 @@
 //   * every 8th move of a batch also keeps the position before it: pop() restores the nearest
 //     one and replays at most 7 moves. A move costs a vector append, not an allocation.
 //
-// The history also gives the positions of the current turn that the policies' candidates and
-// the retrace check need (turn_memory, docs/search.md "Candidates"), and the record of the hand
-// (record.hpp). The Python Game (cpp/bindings) is this class with a cache of legal moves.
+// The history also gives the record of the hand (record.hpp). The Python Game (cpp/bindings) is
+// this class with a cache of legal moves.
 #pragma once
 
 #include <array>
@@ -32,8 +31,6 @@
 #include "burraco/rules.hpp"
 
 namespace burraco {
-
-class TurnMemory;  // burraco/turn_memory.hpp
 
 // A run of at most kCapacity consecutive moves of a history, and the positions before every 8th.
 struct HistoryBatch {
@@ -111,10 +108,6 @@ class Game {
   std::vector<Move> moves() const;
   // The first position the game knows (the position before its first move).
   const GameState& start() const;
-
-  // The positions of the current turn, for the policies' candidates (docs/search.md
-  // "Candidates"): rebuilt from the history, back to the last change of turn.
-  TurnMemory turn_memory() const;
 
   // The same position (state string) reached by the same moves, as chess.Board compares.
   friend bool operator==(const Game& a, const Game& b);

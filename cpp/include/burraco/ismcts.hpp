@@ -67,8 +67,6 @@
 // Bounds: the descent follows one existing node per level, so it ends within nodes() steps; a
 // rollout stops after max_rollout_moves moves or, uncut, throws StateError past kMaxHandMoves
 // moves (policies.hpp), as does a position with no legal move (the root or a determinization).
-// Rollouts choose among the policy's candidates (turn_memory.hpp TurnMemory), the positions of the
-// turn counted from the determinized root.
 //
 // Cost: one determinization, one legal_moves() per tree level, one rollout per iteration. On
 // 4-player italian positions (x86-64, one core) about 13,000 iterations per second with whole
@@ -89,7 +87,6 @@
 #include "burraco/rng.hpp"
 #include "burraco/observation.hpp"
 #include "burraco/policies.hpp"
-#include "burraco/turn_memory.hpp"
 
 namespace burraco {
 
@@ -235,7 +232,6 @@ class Ismcts {
   std::vector<Move> before_legal_;  // search(): the legal moves before the observer's last meld
   std::vector<std::int32_t> path_;
   std::vector<std::int32_t> untried_;
-  TurnMemory memory_;  // the positions of the simulated turn (docs/search.md "Candidates")
   std::array<double, kMaxPlayers> seat_reward_{};
   int nodes_count_ = 0;
   int iterations_run_ = 0;

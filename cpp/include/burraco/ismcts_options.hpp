@@ -60,7 +60,7 @@ std::string ismcts_repr(const IsmctsParams& params, std::string_view policy);
 // is over (Illegal), reward equity needs two sides (Value), or the hand is not over and has no
 // legal move (State).
 Refusal ismcts_position_refusal(const IsmctsParams& params, const GameState& s,
-                                const Rules& rules, const std::string& name, RulesText shown);
+                                const Rules& rules, const std::string& name);
 
 // ISMCTS.hint's ranking of the root's moves after a search that chose `chosen`: most visited
 // first (the chosen move leads), ties by mean reward, then canonical order; a forced move (no
@@ -68,6 +68,6 @@ Refusal ismcts_position_refusal(const IsmctsParams& params, const GameState& s,
 std::vector<IsmctsChild> ismcts_hints(std::vector<IsmctsChild> children, const Move& chosen);
 
 // Why match_equity cannot value hands under `rules` ("" if it can): the model needs two sides.
-std::string match_equity_refusal(const Rules& rules, RulesText shown);
+std::string match_equity_refusal(const Rules& rules);
 
 }  // namespace burraco

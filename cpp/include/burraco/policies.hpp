@@ -18,7 +18,6 @@
 #include "burraco/greedy.hpp"
 #include "burraco/heuristic.hpp"
 #include "burraco/rng.hpp"
-#include "burraco/turn_memory.hpp"
 
 namespace burraco {
 
@@ -115,14 +114,13 @@ inline std::size_t policy_choice(Policy policy, const GameState& s, const Rules&
 }
 
 // Plays the hand with the policy until it ends, or until `cut` moves were played (cut < 0: no
-// cut); on_move(state_before, move) before each move. `memory` holds the positions of the turn
-// before `s` (begin(s) if none are known) and follows the moves. Throws StateError on a position
-// with no legal move or when the hand passes kMaxHandMoves moves, PolicyError (or what a hook
-// throws) when the policy fails; `s` is then the position reached. Returns the number of moves
-// played.
+// cut); on_move(state_before, move) before each move. The policy chooses among the legal moves
+// (docs/search.md "Candidates"). Throws StateError on a position with no legal move or when the
+// hand passes kMaxHandMoves moves, PolicyError (or what a hook throws) when the policy fails; `s`
+// is then the position reached. Returns the number of moves played.
 template <class OnMove>
 int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
-            std::vector<Move>& buffer, TurnMemory& memory, OnMove&& on_move, int cut = -1) {
+            std::vector<Move>& buffer, OnMove&& on_move, int cut = -1) {
   Rng rng(seed);
   const int cap = g_move_cap.load(std::memory_order_relaxed);
   int played = 0;
@@ -133,25 +131,12 @@ int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
       legal_moves(s, rules, buffer);
     if (buffer.empty()) [[unlikely]]
       throw_no_legal_move(s, rules);
-    const std::vector<Move>& moves = memory.candidates(s, rules, buffer);
-    const Move move = moves[policy_choice(policy, s, rules, moves, rng)];
+    const Move move = buffer[policy_choice(policy, s, rules, buffer, rng)];
     on_move(s, move);
-    memory.before(s, move);
-    const int seat = s.turn;
     apply_move(s, rules, move);
-    memory.played(s, rules, move, seat);
     ++played;
   }
   return played;
-}
-
-// The same, from `s` with no earlier position of its turn known.
-template <class OnMove>
-int playout(GameState& s, const Rules& rules, Policy policy, std::uint64_t seed,
-            std::vector<Move>& buffer, OnMove&& on_move) {
-  TurnMemory memory;
-  memory.begin(s, rules);
-  return playout(s, rules, policy, seed, buffer, memory, std::forward<OnMove>(on_move));
 }
 
 // One row of a batch of playouts (docs/search.md "Playouts").
@@ -192,22 +177,20 @@ struct Refusal {
 Refusal choice_refusal(const GameState& s, const Rules& rules, const std::string& name,
                        std::vector<Move>& legal);
 
-// How a caller writes rules in a message (Python: the repr, "Rules('italian-3p')").
-using RulesText = std::string (*)(const Rules& rules);
-// "RULES cannot be dealt: WHY" (check_playable, game.hpp), or "" for rules a deal accepts.
-std::string playable_refusal(const Rules& rules, RulesText shown);
+// "Rules('italian', ...) cannot be dealt: WHY" (rules_repr, check_playable), or "" for rules a
+// deal accepts.
+std::string playable_refusal(const Rules& rules);
 
 // Game.playout (docs/search.md): plays `game`'s hand (a burraco::Game, history.hpp, or what
-// wraps one) to its end in place, recording every move (game.record); `memory` holds the
-// positions of the turn so far (game.turn_memory()). A loop that fails puts the game back as it
-// was (game.truncate) and throws as playout does. Returns the number of moves played.
+// wraps one) to its end in place, recording every move (game.record). A loop that fails puts the
+// game back as it was (game.truncate) and throws as playout does. Returns the number of moves
+// played.
 template <class G>
-int play_recorded(G& game, Policy policy, std::uint64_t seed, std::vector<Move>& buffer,
-                  TurnMemory& memory) {
+int play_recorded(G& game, Policy policy, std::uint64_t seed, std::vector<Move>& buffer) {
   const GameState start = game.state;
   const std::size_t count = game.move_count();
   try {
-    return playout(game.state, *game.rules, policy, seed, buffer, memory,
+    return playout(game.state, *game.rules, policy, seed, buffer,
                    [&](const GameState& before, const Move& move) { game.record(before, move); });
   } catch (...) {
     game.truncate(count, start);

@@ -214,7 +214,6 @@ class VecEnv {
  private:
   struct Env {
     GameState state;
-    TurnMemory memory;
     Pcg64 stream;
     bool done = true;
     std::vector<Move> legal;         // the learner's legal moves now

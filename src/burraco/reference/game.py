@@ -36,12 +36,12 @@ from .melds import Melds
 from .movegen import legal_moves
 from .moves import Move, MoveList
 from .observation import Observation, determinized_state_string, observe
-from .policies import Policy, PolicyLike, candidates, greedy_move, policy_arg, python_choice
+from .policies import Policy, PolicyLike, greedy_move, policy_arg, python_choice
 from .rng import Xoshiro256StarStar, check_seed
 from .rules import Rules
 from .scoring import Result, hand_result
 from .seats import side_of_seat, sides_in_play
-from .state import DRAW, OVER, Setup, _State, side_slots
+from .state import OVER, Setup, _State, side_slots
 from .state_string import parse_state, state_string
 from .validate import validate_state
 
@@ -209,9 +209,8 @@ class Game(Initialized, fields=("_history", "_lock", "_setup", "_state")):
     def playout(self, policy: PolicyLike = "random", seed: int = 0) -> int:
         """Play the hand to its end and return how many moves that took (they join :attr:`moves`).
 
-        Each move is the policy's choice among :func:`.policies.candidates` (the legal moves less
-        those that would bring back a position of this turn). ``'random'``: uniform, drawn by
-        ``bounded(len(candidates))`` from xoshiro256** seeded with ``seed`` (the deal contract's
+        Each move is the policy's choice among the legal moves (docs/search.md "Candidates").
+        ``'random'``: uniform, drawn by ``bounded(len(legal_moves))`` from xoshiro256** seeded with ``seed`` (the deal contract's
         generator, so both engines play the same game). ``'greedy'``:
         :func:`.policies.greedy_move`, deterministic; the seed is checked like any seed but not
         used (docs/search.md "Playouts"). A :class:`.policies.Policy` or a Python callable
@@ -268,10 +267,10 @@ class Game(Initialized, fields=("_history", "_lock", "_setup", "_state")):
         return played
 
     def _choose(self, policy: Policy, generator: Xoshiro256StarStar) -> Move:
-        """The move ``policy`` picks here, the hand not over (docs/search.md "Candidates"): random
-        draws ``bounded(len(candidates))``, greedy nothing, a Python policy one ``next()`` for its
-        stream (PolicyError when it fails)."""
-        moves = candidates(self._setup, self._turn_states(), self._legal_moves())
+        """The move ``policy`` picks among the legal moves here, the hand not over (docs/search.md
+        "Candidates"): random draws ``bounded(len(moves))``, greedy nothing, a Python policy one
+        ``next()`` for its stream (PolicyError when it fails)."""
+        moves = self._legal_moves()
         if policy.kind == "python":
             state = generator.next()
             return moves[python_choice(policy, observe(self, self._state.turn), moves, state)]
@@ -293,20 +292,6 @@ class Game(Initialized, fields=("_history", "_lock", "_setup", "_state")):
                 return self._choose(chosen, generator)
             except PolicyError as error:
                 raise prefixed(error, f"policy_move({_shown(chosen)}): ") from error.__cause__
-
-    def _turn_states(self) -> list[_State]:
-        """The positions of the current turn since its draw phase began, the current one last."""
-        states = [self._state]
-        for _move, state in reversed(self._history):
-            if state.turn != self._state.turn or state.phase == OVER:
-                break
-            states.append(state)
-            if state.phase == DRAW:
-                break
-        if self._state.phase == DRAW:
-            del states[1:]
-        states.reverse()
-        return states
 
     def pop(self) -> Move:
         """Undo the last move and return it (IndexError if there is none)."""

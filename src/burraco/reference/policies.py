@@ -6,7 +6,7 @@
 * ``'greedy'``: :func:`greedy_move`, a fixed rule of thumb that needs no generator: draw from the
   stock, put down the longest new meld, lay off natural cards, and discard the least useful card.
 * A Python callable ``(view, moves) -> int``: :func:`python_choice` calls it with the
-  :class:`burraco.PolicyView` of the seat to act and the candidates, the way the core does.
+  :class:`burraco.PolicyView` of the seat to act and the legal moves, the way the core does.
 
 The reference runs no native policy (a capsule of burraco/policy.h): :class:`Policy` refuses one
 with :class:`burraco.PolicyError`.
@@ -30,8 +30,7 @@ from .cards import Card, Cards
 from .moves import Move, MoveList
 from .rules import Rules
 from .seats import acting_side
-from .state import Setup, _State
-from .state_string import state_string
+from .state import _State
 
 if TYPE_CHECKING:
     from .observation import Observation
@@ -41,7 +40,6 @@ __all__ = [
     "WILD_USEFULNESS",
     "Policy",
     "PolicyLike",
-    "candidates",
     "falls_short",
     "greedy_move",
     "policy_arg",
@@ -106,7 +104,7 @@ class Policy(Initialized):
       path is followed), a Python callable or a Policy; an import or lookup that fails raises
       :class:`burraco.PolicyError` with the error as ``__cause__``;
     * a Python callable ``(view, moves) -> int`` (kind ``'python'``): called for every move with
-      a :class:`burraco.PolicyView` of the seat to act and the candidates as a
+      a :class:`burraco.PolicyView` of the seat to act and the legal moves as a
       :class:`MoveList`, it returns the index of the move to play;
     * a Policy of either engine, built-in or Python: the same policy.
 
@@ -279,7 +277,7 @@ def policy_arg(policy: object) -> Policy:
 
 def python_choice(policy: Policy, observation: Observation, moves: Sequence[Move],
                   state: int) -> int:
-    """The index a Python policy chooses among ``moves`` (the candidates, non-empty), called as
+    """The index a Python policy chooses among ``moves`` (the legal moves, non-empty), called as
     the core calls it: ``burraco._policy.call_python_policy`` with ``observation`` (the seat to
     act's), a fresh :class:`MoveList` of ``moves`` and ``state`` (one 64-bit draw of the loop's
     generator) for its :class:`burraco.RandomStream`.
@@ -378,58 +376,9 @@ def pile_pays(rules: Rules, s: _State) -> bool:
                if 2 not in {start, start + 1, start + 2} and start >= 1 and start + 2 <= 14)
 
 
-def candidates(setup: Setup, turn: Sequence[_State], moves: Sequence[Move]) -> Sequence[Move]:
-    """The moves a built-in policy chooses among (docs/search.md "Candidates"): ``moves``, the legal
-    moves of the position ``turn[-1]`` of a hand dealt under ``setup``, in canonical order, less
-    every move after which the position (its state string) is one the hand was in earlier in this
-    turn, since its draw phase began (``turn``: those positions in order, the current one last);
-    all of ``moves`` if every one would repeat.
-
-    Only a brazilian short opening, whose cards come back to the hand (RULES C.3), can bring a
-    position back. Until one has happened in this turn, only the moves that can trigger it are
-    tried: in the meld phase, a side not yet open under an opening minimum, a meld or lay-off of
-    every card of the hand. Once the cards have come back, the hand and the table are as they were
-    earlier in the turn, so any meld or lay-off may lead to a position the turn already had: then
-    every meld and lay-off is tried. In every other case ``moves`` itself is returned, at no cost.
-    """
-    rules, state = setup.rules, turn[-1]
-    if state.phase != "meld" or rules.opening_minimum is None:
-        return moves
-    side = acting_side(rules, state)
-    if state.opened[side]:
-        return moves
-    size = sum(state.hands[state.turn].values())
-    this_turn = turn if state.put_down else [state]
-    # In a meld phase the hand only shrinks, unless cards came back (or a pozzetto was picked up
-    # on the fly, which makes no repeat possible but costs nothing to try).
-    sizes = [sum(s.hands[state.turn].values()) for s in this_turn if s.phase == "meld"]
-    came_back = any(later > earlier for earlier, later in zip(sizes, sizes[1:]))
-    risky = [move for move in moves if move.kind in ("meld", "add")
-             and (came_back or len(move.cards) == size)]
-    if not risky:
-        return moves
-    earlier: set[str] | None = None
-    repeating = set()
-    for move in risky:
-        returned = state.copy()
-        apply_move(rules, returned, move)
-        # A move that opens the side, ends the hand or raises the requirement (it only rises in a
-        # turn) reaches a position this turn has not had; only the rest are compared.
-        if returned.phase != "meld" or returned.opened[side] or returned.need != state.need:
-            continue
-        if earlier is None:
-            earlier = {state_string(setup, position) for position in turn}
-        if state_string(setup, returned) in earlier:
-            repeating.add(move)
-    if not repeating:
-        return moves
-    kept = [move for move in moves if move not in repeating]
-    return kept or moves
-
-
 def greedy_move(rules: Rules, s: _State, moves: Sequence[Move]) -> Move:
-    """The greedy policy's choice among ``moves``, the candidates (:func:`candidates`) of the
-    position ``s`` in canonical order.
+    """The greedy policy's choice among ``moves``, the legal moves of the position ``s`` in
+    canonical order.
 
     1. Draw phase: ``keep`` if legal, else ``pile`` if legal and :func:`pile_pays`, else
        ``draw`` if legal, else the first legal move.
