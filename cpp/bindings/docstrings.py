@@ -1,14 +1,15 @@
 """The docstrings of burraco._core, from their one home, the type stub src/burraco/_core.pyi, as a
 C++ header of string-literal macros for the binding.
 
-    python cpp/bindings/docstrings.py src/burraco/_core.pyi <build dir>/generated/docstrings.hpp
+    python cpp/bindings/docstrings.py src/burraco/_core.pyi HEADER
 
-CMakeLists.txt runs it at build time and writes the header into the build directory, never into the
-source tree; the binding's files include it through binding.hpp. At a call site
-``BURRACO_DOC(Game, push)`` is the docstring of ``Game.push``, ``BURRACO_DOC(Game, __doc__)`` the
-class's own, ``BURRACO_DOC(module, perft)`` a function's and ``BURRACO_DOC(module, __doc__)`` the
-module's. A docstring the stub lacks is no macro, so the binding that names it does not compile.
-Each is a string literal, which a fixed text (fast_paths.cpp's signatures) can precede.
+CMakeLists.txt runs it at build time and writes the header into the build directory (HEADER is
+<build>/generated/burraco_binding/docstrings.hpp), never into the source tree; the binding's files
+include it through binding.hpp. At a call site ``BURRACO_DOC(Game, push)`` is the docstring of
+``Game.push``, ``BURRACO_DOC(Game, __doc__)`` the class's own, ``BURRACO_DOC(module, perft)`` a
+function's and ``BURRACO_DOC(module, __doc__)`` the module's. A docstring the stub lacks is no
+macro, so the binding that names it does not compile. Each is a string literal, which a fixed text
+(fast_paths.cpp's signatures) can precede.
 
 The stub wraps a docstring at 100 columns; its text is the docstring's lines, stripped and joined
 by single spaces, and a blank line starts a new paragraph (two newlines). Of an overloaded function
