@@ -101,7 +101,8 @@ def test_what_a_build_and_the_tests_need_is_tracked():
     files = set(tracked_files())
     needed = {"pyproject.toml", "CMakeLists.txt", "README.md", "LICENSE", ".ci/run",
               "tools/backend/burraco_backend.py", "tests/conftest.py", "src/burraco/__init__.py",
-              "src/burraco/py.typed", "src/burraco/_core.pyi", "docs/index.md"}
+              "src/burraco/py.typed", "src/burraco/_core.pyi", "docs/index.md",
+              "cpp/bindings/docstrings.py"}
     assert needed <= files, sorted(needed - files)
     for folder in ("cpp/src", "cpp/include/burraco", "cpp/bindings", "tests/data", "tools",
                    "benches", "docs"):

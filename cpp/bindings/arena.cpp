@@ -133,18 +133,7 @@ void bind_arena(py::module_& m) {
       py::arg("rules"), py::arg("a"), py::arg("b"), py::kw_only(), py::arg("seed"), py::arg("first"),
       py::arg("stop"), py::arg("threads") = 1, py::arg("keep_moves") = false,
       py::arg("progress") = py::none(), py::arg("matches") = false,
-      "The engine of burraco.arena (docs/bots.md): duplicate pairs first..stop-1 of bots a and b "
-      "(an ISMCTS or a policy), each pair one deal played twice with the seats swapped, on "
-      "`threads` threads without the GIL. A dict of NumPy arrays, one row per game in pair order "
-      "(game 0: a on the even seats, side 0): 'pair', 'game', 'hand_seed', 'scores' (per side), "
-      "'moves', 'end_reason', 'seconds' and 'decisions' (per bot: CPU seconds choosing, moves "
-      "chosen), 'history' (the moves' texts per game, or None), 'hand' (its index in its match), "
-      "'first_player' and 'before' (the match scores before it). With matches=True each pair is "
-      "a whole match to the target played twice with the sides swapped on the same deals "
-      "(arena.hpp): one row per hand, every play's hands in order, and per play 'match_pair', "
-      "'match_game', 'match_scores' (final, per side), 'match_hands' and 'match_winner' (the side, "
-      "or -1 for a draw). progress(done) counts the games (or plays of a match) done, about ten "
-      "times a second; Ctrl-C stops the threads after their current games.");
+      BURRACO_DOC(module, _arena_pairs));
 }
 
 }  // namespace burraco_binding

@@ -3,6 +3,11 @@
 // the argument conversions every file uses. Only the binding includes pybind11.
 #pragma once
 
+// The docstrings, BURRACO_DOC(Class, member): the stub's (src/burraco/_core.pyi), written into the
+// build directory by cpp/bindings/docstrings.py (CMakeLists.txt); in angle brackets, as a file of
+// the include path and not of the source tree.
+#include <burraco_binding/docstrings.hpp>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

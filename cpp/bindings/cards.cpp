@@ -180,8 +180,7 @@ void bind_cards(py::module_& m) {
         return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c)));
       })
       .def(py::init([](CardArg obj) { return card_from(obj); }), py::arg("card"),
-           "Card('Qh'), or a Card (copied); the text is lenient ('qh', '10h', 'JK'). "
-           "InvalidNotationError if it is not a card.")
+           BURRACO_DOC(Card, __init__))
       .def_static(
           "from_index",
           [](IntArg i) {
@@ -190,21 +189,20 @@ void bind_cards(py::module_& m) {
               notation_error("card index " + quote(i) + " is not in 0..52");
             return Card(static_cast<std::uint8_t>(v));
           },
-          py::arg("index"), "The card of canonical index 0..52 (13 * suit + rank - 1; the joker is 52).")
+          py::arg("index"), BURRACO_DOC(Card, from_index))
       .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); },
-                             "Canonical index: 13 * suit + rank - 1; the joker is 52.")
+                             BURRACO_DOC(Card, index))
       .def_property_readonly("rank",
                              [](Card c) -> OptStrResult { return optional_str(rank_text(c)); },
-                             "'A', '2', ..., 'K'; None for the joker.")
+                             BURRACO_DOC(Card, rank))
       .def_property_readonly("suit",
                              [](Card c) -> OptStrResult { return optional_str(suit_text(c)); },
-                             "'c', 'd', 'h' or 's'; None for the joker.")
+                             BURRACO_DOC(Card, suit))
       .def_property_readonly("rank_value", [](Card c) { return c.is_joker() ? 0 : c.rank(); },
-                             "A=1 ... K=13; 0 for the joker.")
-      .def_property_readonly("is_joker", &Card::is_joker, "True for the joker (Jk).")
-      .def_property_readonly("is_two", &Card::is_two, "True for a two of any suit (a wild card, or natural in its run).")
-      .def_property_readonly("is_wild", &Card::is_wild,
-                             "A joker or any two (wild in hand, RULES A.4).")
+                             BURRACO_DOC(Card, rank_value))
+      .def_property_readonly("is_joker", &Card::is_joker, BURRACO_DOC(Card, is_joker))
+      .def_property_readonly("is_two", &Card::is_two, BURRACO_DOC(Card, is_two))
+      .def_property_readonly("is_wild", &Card::is_wild, BURRACO_DOC(Card, is_wild))
       .def("__str__", &card_name)
       .def("__repr__", &card_repr)
       .def("__lt__", [](Card a, Card b) { return a < b; })
@@ -240,15 +238,10 @@ void bind_cards(py::module_& m) {
              v_h.value_ptr() = new CardSet(set);
            },
            py::detail::is_new_style_constructor(), py::arg("cards") = "", py::kw_only(),
-           py::arg("decks") = 2,
-           "Cards('5h 6h Jk'), Cards(['5h', Card('6h')]), Cards() (empty); at most two copies "
-           "of a card and four jokers (two decks), else InvalidNotationError. "
-           "Cards(text, decks=3) allows a three-deck pack's 3 copies and 6 jokers (RULES A.1).")
+           py::arg("decks") = 2, BURRACO_DOC(Cards, __init__))
       .def_property_readonly("decks",
                              py::cpp_function([](py::handle self) { return pack_of(self); },
-                                              py::arg("self")),
-                             "The pack whose copies this multiset may hold: 2 decks, or 3 (made "
-                             "with decks=3, or holding more than two decks have).")
+                                              py::arg("self")), BURRACO_DOC(Cards, decks))
       .def("__setattr__", [](py::handle, StrArg name, PickledArg) {
              throw py::attribute_error("Cards is immutable: cannot set " + quote(name));
            }, py::arg("name"), py::arg("value"))
@@ -260,10 +253,10 @@ void bind_cards(py::module_& m) {
       .def("__iter__", [](CardSet s) -> CardIterResult { return py::iter(cards_list(s)); })
       .def("__contains__", [](CardSet s, CardArg c) { return s.count(card_from(c)) > 0; })
       .def("count", [](CardSet s, CardArg c) { return s.count(card_from(c)); },
-           py::arg("card"), "How many copies of the card the multiset holds.")
+           py::arg("card"), BURRACO_DOC(Cards, count))
       .def("distinct",
            [](CardSet s) -> CardTupleResult { return py::tuple(cards_list(s.distinct())); },
-           "The distinct cards, in canonical order.")
+           BURRACO_DOC(Cards, distinct))
       .def("__str__", &cards_text)
       .def("__repr__",
            [](py::handle self) { return cards_repr(self.cast<CardSet>(), pack_of(self)); })
@@ -282,7 +275,7 @@ void bind_cards(py::module_& m) {
           const int pack = decks_arg(decks);
           return cards_object(cards_from(text, pack), pack);
         },
-        py::arg("text"), py::arg("decks"), "Rebuilds a Cards of a three-deck pack (pickle support).");
+        py::arg("text"), py::arg("decks"), BURRACO_DOC(module, _restore_cards));
 
 }
 

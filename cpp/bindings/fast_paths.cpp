@@ -158,32 +158,29 @@ void guard_construction(py::module_& m) {
 
 void install_fast_paths(py::module_& m) {
   // Each docstring starts with a text signature (`name($self, ...)` then `--`), which CPython
-  // turns into __text_signature__, then the typed signature help() shows.
+  // turns into __text_signature__, then the typed signature help() shows, then the stub's text.
   static PyMethodDef game_methods[] = {
       {"is_over", fast_is_over, METH_NOARGS,
-       "is_over($self, /)\n--\n\nis_over(self) -> bool\n\nTrue once the hand has ended."},
+       "is_over($self, /)\n--\n\nis_over(self) -> bool\n\n" BURRACO_DOC(Game, is_over)},
       {"legal_moves", fast_legal_moves, METH_NOARGS,
        "legal_moves($self, /)\n--\n\nlegal_moves(self) -> MoveList\n\n"
-       "Every legal move, in the canonical order, as a MoveList (a read-only sequence that makes "
-       "Move objects on demand; it is cached until the position changes)."},
+       BURRACO_DOC(Game, legal_moves)},
       {"push_index", fast_push_index, METH_O,
        "push_index($self, index, /)\n--\n\n"
        "push_index(self, index: typing.SupportsIndex, /) -> None\n\n"
-       "Plays legal_moves()[index] without making a Move object (the fast step of a Python "
-       "loop); IllegalMoveError, nothing changed, if there is no such move."},
+       BURRACO_DOC(Game, push_index)},
       {"push", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_push)),
        METH_FASTCALL | METH_KEYWORDS,
        "push($self, move, /)\n--\n\npush(self, move: Move | str, /) -> None\n\n"
-       "Plays a legal move, a Move or its notation ('add 2 8h 9h' lays off several cards on meld "
-       "2 in a legal order); raises IllegalMoveError and changes nothing otherwise."},
+       BURRACO_DOC(Game, push)},
   };
   static PyMethodDef list_methods[] = {
       {"__len__", fast_move_list_len, METH_NOARGS,
-       "__len__($self, /)\n--\n\n__len__(self) -> int\n\nThe number of moves: len(moves)."},
+       "__len__($self, /)\n--\n\n__len__(self) -> int\n\n" BURRACO_DOC(MoveList, __len__)},
       {"__getitem__", fast_move_list_getitem, METH_O,
        "__getitem__($self, key, /)\n--\n\n"
        "__getitem__(self, key: typing.SupportsIndex | slice, /) -> Move | list[Move]\n\n"
-       "moves[i] (a Move, made on demand) or moves[a:b] (a list of Moves)."},
+       BURRACO_DOC(MoveList, __getitem__)},
   };
   // Kept for the life of the module: the fast paths fall back on them.
   bound_push = py::object(m.attr("Game").attr("push")).release().ptr();

@@ -224,8 +224,7 @@ long count_in(const PyMoveList& l, py::handle item) {
 void bind_game(py::module_& m) {
   auto move = bound_class<PyMove>(m, "Move");
   move.def(py::init([](MoveArg obj) { return PyMove{move_from(obj)}; }), py::arg("move"),
-           "Move('discard Qs') from its notation (or a Move, copied); InvalidNotationError if "
-           "the text is not a move. Whether it is legal is the game's question.")
+           BURRACO_DOC(Move, __init__))
       .def_property_readonly("kind", [](const PyMove& m) -> StrResult {
         static py::object* interned = [] {
           auto* strings = new py::object[7];  // kept for the life of the interpreter
@@ -234,22 +233,15 @@ void bind_game(py::module_& m) {
           return strings;
         }();
         return interned[static_cast<int>(m.move.kind)];
-      },
-           "What the move does: 'draw' (from the stock), 'pile' (take the discard pile), "
-           "'keep' or 'reject' (the first upcard, when the rules allow), 'meld', 'add' (a "
-           "lay-off) or 'discard'.")
+      }, BURRACO_DOC(Move, kind))
       .def_property_readonly("cards", [](const PyMove& m) {
         CardSet c = m.move.cards;
         if (m.move.kind == MoveKind::Add || m.move.kind == MoveKind::Discard) c.add(m.move.card);
         return c;
-      },
-           "The cards the move puts down: the meld's cards, the card laid off or discarded; "
-           "empty for draw, pile, keep and reject.")
+      }, BURRACO_DOC(Move, cards))
       .def_property_readonly("index", [](const PyMove& m) -> OptIntResult {
         return int_or_none(m.move.kind == MoveKind::Add, m.move.index);
-      },
-           "For 'add', the index of the meld laid off on (the side's creation order); None "
-           "for the other kinds.")
+      }, BURRACO_DOC(Move, index))
       .def("__str__", [](const PyMove& m) { return move_text(m.move); })
       .def("__repr__", [](const PyMove& m) { return move_repr(m.move); })
       .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
@@ -270,22 +262,14 @@ void bind_game(py::module_& m) {
   def_copies(move);
 
   auto side_result = bound_class<SideResult>(m, "SideResult");
-  side_result.def_readonly("side", &SideResult::side,
-           "The side's index (0 or 1; 0-2 with three players).")
-      .def_readonly("melds", &SideResult::melds,
-           "Points of the cards in the side's melds (RULES E.1).")
-      .def_readonly("bonuses", &SideResult::bonuses,
-           "Burraco bonuses of the side's melds.")
-      .def_readonly("closing", &SideResult::closing,
-           "The closing bonus, if this side closed the hand.")
-      .def_readonly("hand", &SideResult::hand,
-           "Points of the cards left in the side's hands (negative).")
-      .def_readonly("pozzetto", &SideResult::pozzetto,
-           "The penalty for a pozzetto never taken (negative, or 0).")
-      .def_readonly("cut", &SideResult::cut,
-           "The cut bonus, when the dealer's cut was exact.")
-      .def_readonly("total", &SideResult::total,
-           "The side's score for the hand: the sum of the fields above.")
+  side_result.def_readonly("side", &SideResult::side, BURRACO_DOC(SideResult, side))
+      .def_readonly("melds", &SideResult::melds, BURRACO_DOC(SideResult, melds))
+      .def_readonly("bonuses", &SideResult::bonuses, BURRACO_DOC(SideResult, bonuses))
+      .def_readonly("closing", &SideResult::closing, BURRACO_DOC(SideResult, closing))
+      .def_readonly("hand", &SideResult::hand, BURRACO_DOC(SideResult, hand))
+      .def_readonly("pozzetto", &SideResult::pozzetto, BURRACO_DOC(SideResult, pozzetto))
+      .def_readonly("cut", &SideResult::cut, BURRACO_DOC(SideResult, cut))
+      .def_readonly("total", &SideResult::total, BURRACO_DOC(SideResult, total))
       .def("__repr__", [](const SideResult& r) { return side_result_repr(r); })
       .def("__hash__", [](const SideResult& r) { return py::hash(side_tuple(r)); })
       .def("__reduce__", [](const SideResult& r) -> ReduceResult {
@@ -299,22 +283,17 @@ void bind_game(py::module_& m) {
   auto result = bound_class<PyResult>(m, "Result");
   result.def_property_readonly("end_reason",
            [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
-           "Why the hand ended: 'closed', 'stock_exhausted' or 'deadlock' (one of "
-           "END_REASONS).")
+           BURRACO_DOC(Result, end_reason))
       .def_property_readonly("closing_side", [](const PyResult& r) -> OptIntResult {
         return int_or_none(r.result.closing_side >= 0, r.result.closing_side);
-      },
-           "The side that closed the hand, or None if it ended another way.")
+      }, BURRACO_DOC(Result, closing_side))
       .def_property_readonly("sides", [](const PyResult& r) -> SideResultsResult {
         return tuple_of(r.result.side_count, [&](int i) { return r.result.sides[i]; });
-      },
-           "A SideResult per side, in side order.")
+      }, BURRACO_DOC(Result, sides))
       .def_property_readonly("player_scores", [](const PyResult& r) -> OptTripleResult {
         if (r.players != 3) return py::object(py::none());
         return tuple_of(3, [&](int q) { return r.result.player_half_points[q]; });
-      },
-           "With three players, each player's score (the halves of a pair's score, when the "
-           "rules split it); None otherwise.")
+      }, BURRACO_DOC(Result, player_scores))
       .def("__repr__", [](const PyResult& r) { return result_repr(r.result, r.players); })
       .def("__hash__", [](const PyResult& r) { return py::hash(result_tuple(r)); })
       .def("__reduce__", [](const PyResult& r) -> ReduceResult {
@@ -353,20 +332,13 @@ void bind_game(py::module_& m) {
            }),
            py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
            py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none(),
-           "Deals a hand: Game(Rules('italian'), seed=7), or Game('italian-2p', seed=7) with a "
-           "preset's rules. The deal is fixed by the seed (a random "
-           "one if None), or given as `deck`, the whole pack in dealing order; `first_player` is "
-           "the seat to play first and `scores` the sides' scores before this hand (a match).")
+           BURRACO_DOC(Game, __init__))
       .def_static("from_state_string", [](StrArg state) { return game_from_state_string(state); },
-                  py::arg("state"),
-                  "The game of a state string (game.state_string(), docs/notation.md): the position "
-                  "with no history. InvalidStateError quoting the reason if the text is not a "
-                  "position that can arise in play.")
+                  py::arg("state"), BURRACO_DOC(Game, from_state_string))
       .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); },
-           "The position as one line of text ('v=1;rules=italian;...'), every card placed: "
-           "Game.from_state_string reads it back.")
+           BURRACO_DOC(Game, state_string))
       .def("legal_moves", [](PyGame& g) { return PyMoveList{g.legal_list()}; },
-           "Every legal move, in the canonical order, as a MoveList (a read-only sequence).")
+           BURRACO_DOC(Game, legal_moves))
       .def("push_index",
            [](PyGame& g, IndexArg index) {
              long long i = -1;
@@ -378,9 +350,7 @@ void bind_game(py::module_& m) {
                        " into the " + std::to_string(list->size()) + " legal moves");
              g.push((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
            },
-           py::arg("index"),
-           "Plays legal_moves()[index] (docs/search.md); IllegalMoveError, nothing changed, if "
-           "there is no such move.")
+           py::arg("index"), BURRACO_DOC(Game, push_index))
       .def("push",
            [](PyGame& g, MoveArg move) {
              std::uint32_t index = 0;
@@ -394,16 +364,14 @@ void bind_game(py::module_& m) {
              }
              push_one(g, move_from(move, g.rules->decks));
            },
-           py::arg("move"), "Plays a legal move; raises IllegalMoveError and changes nothing otherwise.")
+           py::arg("move"), BURRACO_DOC(Game, push))
       .def("pop",
            [](PyGame& g) {
              if (g.move_count() == 0) throw py::index_error("pop from a game with no moves");
              return PyMove{g.pop()};
-           },
-           "Undoes the last move and returns it; IndexError if no move was played.")
+           }, BURRACO_DOC(Game, pop))
       .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); },
-           "An independent copy of the game, history included (cheap: the history is shared "
-           "until either changes).")
+           BURRACO_DOC(Game, copy))
       .def("__reduce__", [](const PyGame& g) -> ReduceResult {
         const std::string start = state_string(g.start(), *g.rules);
         const std::string now = state_string(g.state, *g.rules);
@@ -412,138 +380,97 @@ void bind_game(py::module_& m) {
       })
       .def("_record_history", [](const PyGame& g) {
         return py::make_tuple(state_string(g.start(), *g.rules), move_texts(g.moves()));
-      },
-           "(the state string the history starts from, the moves' notation): what game.record() "
-           "needs, read in one call instead of undoing every move from Python.")
+      }, BURRACO_DOC(Game, _record_history))
       .def("_record_line", [](const PyGame& g) {
         return py::make_tuple(py::str(record_line(g.game())), g.move_count());
-      },
-           "(the game record as one line of JSON, its number of moves): the text of "
-           "json.dumps(game.record(), separators=(',', ':')), written by the core without the "
-           "record's dict; what a self-play shard writes for each hand.")
+      }, BURRACO_DOC(Game, _record_line))
       .def_property_readonly("moves",
            [](const PyGame& g) -> MovesResult { return move_objects(g.moves()); },
-           "The moves played so far, in order (a new list each time).")
+           BURRACO_DOC(Game, moves))
       .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); },
-           "The rules of the hand.")
+           BURRACO_DOC(Game, rules))
       .def_property_readonly("seed", [](const PyGame& g) -> OptIntResult {
         return int_or_none(g.state.has_seed, g.state.seed);
-      },
-           "The seed the hand was dealt from, or None for a deal given as a deck or read "
-           "from a state string without one.")
+      }, BURRACO_DOC(Game, seed))
       .def_property_readonly("players", [](const PyGame& g) { return static_cast<int>(g.state.players); },
-           "The number of players (2, 3, 4 or 6).")
+           BURRACO_DOC(Game, players))
       .def_property_readonly("first_player", [](const PyGame& g) { return static_cast<int>(g.state.first); },
-           "The seat that played first.")
+           BURRACO_DOC(Game, first_player))
       .def_property_readonly("turn", [](const PyGame& g) { return static_cast<int>(g.state.turn); },
-           "The seat to act (0..players-1).")
+           BURRACO_DOC(Game, turn))
       .def_property_readonly("phase", [](const PyGame& g) -> StrResult { return phase_name(g.state.phase); },
-           "'draw' (the seat to act must draw or take the pile), 'meld' (it may meld, lay "
-           "off, then must discard) or 'over'.")
+           BURRACO_DOC(Game, phase))
       .def_property_readonly("scores", [](const PyGame& g) -> IntTupleResult {
         return tuple_of(g.rules->score_count(), [&](int i) { return g.state.scores[i]; });
-      },
-           "The sides' scores before this hand (the match so far), in side order.")
+      }, BURRACO_DOC(Game, scores))
       .def("hand", [](const PyGame& g, IntArg p) { return cards_object(g.state.hands[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
-           "The cards in that player's hand.")
+           BURRACO_DOC(Game, hand))
       .def("known", [](const PyGame& g, IntArg p) { return cards_object(g.state.known[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
-           "The cards of that player's hand the other players have seen (taken from the "
-           "discard pile, RULES C.9).")
+           BURRACO_DOC(Game, known))
       .def("side_of", [](const PyGame& g, IntArg p) { return side_of(g.state, *g.rules, seat_arg(g, p)); }, py::arg("player"),
-           "The side that player plays for.")
+           BURRACO_DOC(Game, side_of))
       .def_property_readonly("sides", [](const PyGame& g) -> IntTupleResult {
         std::array<int, kSideSlots> sides{};
         return tuple_of(active_sides(g.state, *g.rules, sides), [&](int i) { return sides[i]; });
-      },
-           "The sides in play, in order.")
+      }, BURRACO_DOC(Game, sides))
       .def("melds",
            [](const PyGame& g, IntArg side) {
              const long long v = int_in(side, 0, side_slots(*g.rules) - 1,
                                         [&] { notation_error("no side " + quote(side)); });
              return PyMelds{side_melds(g.state, static_cast<int>(v)), g.rules};
            },
-           py::arg("side"),
-           "That side's melds on the table, in creation order (Melds).")
+           py::arg("side"), BURRACO_DOC(Game, melds))
       .def_property_readonly("discard_pile", [](const PyGame& g) { return cards_object(g.state.pile, g.rules->decks); },
-           "The cards of the discard pile, as a multiset (the top card is top_discard).")
+           BURRACO_DOC(Game, discard_pile))
       .def_property_readonly("top_discard", [](const PyGame& g) -> OptCardResult {
         return g.state.top.valid() ? py::cast(g.state.top) : py::object(py::none());
-      },
-           "The card on top of the discard pile, or None when the pile is empty.")
+      }, BURRACO_DOC(Game, top_discard))
       .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); },
-           "The number of cards left in the stock.")
+           BURRACO_DOC(Game, stock_size))
       .def_property_readonly("stock", [](const PyGame& g) -> CardTupleResult {
         const auto* next = g.state.stock.data() + g.state.stock_pos;
         return tuple_of(g.state.stock_size(), [&](int i) { return next[i]; });
-      },
-           "The stock, from the next card drawn to the last.")
+      }, BURRACO_DOC(Game, stock))
       .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
         return tuple_of(g.rules->packets(),
                         [&](int k) { return packet_view(g.state.packets[k], g.rules->decks); });
-      },
-           "The pozzetti (the packets set aside at the deal): (status, owner side or None, "
-           "cards) each; status is 'untaken', 'face_down', 'seen', 'in_hand' or 'stock'.")
+      }, BURRACO_DOC(Game, pozzetti))
       .def_property_readonly("cut_side", [](const PyGame& g) -> OptIntResult {
         return int_or_none(g.state.cut_side >= 0, g.state.cut_side);
-      },
-           "The side that earned the cut bonus, or None.")
-      .def("is_over", [](const PyGame& g) { return g.state.over(); },
-           "True once the hand has ended.")
+      }, BURRACO_DOC(Game, cut_side))
+      .def("is_over", [](const PyGame& g) { return g.state.over(); }, BURRACO_DOC(Game, is_over))
       .def_property_readonly("end_reason", [](const PyGame& g) -> OptStrResult { return end_reason_name(g.state.end); },
-           "Why the hand ended ('closed', 'stock_exhausted', 'deadlock'), or None while it "
-           "goes on.")
+           BURRACO_DOC(Game, end_reason))
       .def("result",
            [](const PyGame& g) {
              if (!g.state.over()) illegal("the hand is not over: no result yet");
              return PyResult{score_hand(g.state, *g.rules), g.state.players};
-           },
-           "The score breakdown of the finished hand; IllegalMoveError while it goes on.")
+           }, BURRACO_DOC(Game, result))
       .def("__repr__", [](const PyGame& g) { return game_repr(g.state, *g.rules); })
       // The board and the records are written once in Python for both engines (burraco._board,
       // burraco._records: docs/architecture.md §1); the methods call them.
       .def("__str__", [](py::object self) -> StrResult {
         require_initialized<PyGame>(self);
         return package_function("burraco._board", "game_str")(self);
-      },
-           "The table as text, as str(chess.Board) draws a board: stock, the pile in order, "
-           "pozzetti, melds, hands and whose turn (burraco._board.game_str; docs/cli.md \"The board\").")
+      }, BURRACO_DOC(Game, __str__))
       .def("record", [](py::object self) -> RecordResult {
         require_initialized<PyGame>(self);
         return package_function("burraco._records", "record")(self, core_attr("Rules"), core_attr("Game"));
-      },
-           "The hand as a game record: a JSON-serialisable dict (docs/records.md). Fields: format "
-           "('burraco-record'), version (1), rules (the state string's rules text), first, scores "
-           "(at the start of the hand), how the hand was dealt (seed, else deck, else start: the "
-           "state string the history starts from), moves (notation) and result (None while the "
-           "hand goes on). Game.from_record replays it.")
+      }, BURRACO_DOC(Game, record))
       .def_static("from_record", [](RecordArg data) -> GameResult {
         return package_function("burraco._records", "from_record")(core_attr("Game"), core_attr("Rules"), data);
-      }, py::arg("data"), py::pos_only(),
-           "The game of a record (a dict, or one JSON line): dealt as it says, its moves replayed, "
-           "so that the state string and the history (moves, pop()) are the recorded game's. "
-           "Refuses a bad record, quoting the bad part: InvalidNotationError (not JSON, unknown "
-           "format or version, a missing field or one of the wrong type, a move that is not a "
-           "move), IllegalMoveError (an illegal move, by its number from 1), InvalidStateError (a "
-           "deck that is not the full pack; a seed, deck or start that disagree; a recorded result "
-           "the replay does not give).")
+      }, py::arg("data"), py::pos_only(), BURRACO_DOC(Game, from_record))
       .def("to_json", [](py::object self, OptIntArg player, OptIntArg indent) -> StrResult {
         require_initialized<PyGame>(self);
         return package_function("burraco._records", "to_json")(self, player, indent);
       }, py::arg("player") = py::none(), py::kw_only(), py::arg("indent") = py::none(),
-           "The hand as JSON text (docs/records.md \"JSON views\"). player=k: what seat k may see, "
-           "built from observation(k) (own hand; other hands as sizes and known cards; melds, "
-           "pile, stock size, packets without hidden cards; the legal moves when k is to act; the "
-           "observation string). player=None: the whole state, with the state string, which "
-           "Game.from_json restores. indent is passed to json.dumps.")
+           BURRACO_DOC(Game, to_json))
       .def_static("from_json", [](StrArg text) -> GameResult {
         return package_function("burraco._records", "from_json")(core_attr("Game"), text);
-      }, py::arg("text"), py::pos_only(),
-           "The game of a full JSON view (game.to_json()), no history. A player's view is refused "
-           "(InvalidStateError: it hides cards), and so is a view whose fields contradict its "
-           "state string (InvalidStateError, quoting the field).");
+      }, py::arg("text"), py::pos_only(), BURRACO_DOC(Game, from_json));
   bind_game_search(game);
   def_equality(game, [](const PyGame& a, const PyGame& b) { return a.game() == b.game(); }, false,
-               "Same position (state string) and same moves played, as chess.Board compares.");
+               BURRACO_DOC(Game, __eq__));
   def_copies(game);
 
   bound_class<PyMoveList>(m, "MoveList")
@@ -570,10 +497,9 @@ void bind_game(py::module_& m) {
         const auto it = m ? std::find(l.moves->begin(), l.moves->end(), *m) : l.moves->end();
         if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
         return static_cast<long long>(it - l.moves->begin());
-      },
-           "The position of a move in the list; ValueError if it is not in it.")
+      }, BURRACO_DOC(MoveList, index))
       .def("count", [](const PyMoveList& l, MoveArg item) { return count_in(l, item); },
-           "How many times the move is in the list (0 or 1).")
+           BURRACO_DOC(MoveList, count))
       .def("__eq__", [](const PyMoveList& l, AnyArg other) -> BoolOrNotImplemented {
         if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
         if (!py::isinstance<py::list>(other) && !py::isinstance<py::tuple>(other))
@@ -594,7 +520,7 @@ void bind_game(py::module_& m) {
       })
       .def("strings",
            [](const PyMoveList& l) -> StrListResult { return py::cast(move_texts(*l.moves)); },
-           "The moves' notations, in order.")
+           BURRACO_DOC(MoveList, strings))
       // Written as the list it stands for (the reference's is a list).
       .def("__repr__", [](const PyMoveList& l) { return moves_repr(*l.moves); });
   py::setattr(m.attr("MoveList"), "__hash__", py::none());
@@ -603,7 +529,7 @@ void bind_game(py::module_& m) {
   // Pickle support (docs/api.md "Pickling and copying"): private constructors the __reduce__
   // methods name; each refuses data that is not what it pickled with InvalidStateError.
   m.def("_restore_game", [](PickledArg start, PickledArg moves, PickledArg state) { return restore_game(start, moves, state); },
-        py::arg("start"), py::arg("moves"), py::arg("state"), "Unpickles a Game (what game.__reduce__ names).");
+        py::arg("start"), py::arg("moves"), py::arg("state"), BURRACO_DOC(module, _restore_game));
   m.def("_restore_move", [](PickledArg text, PickledArg decks) {
           Move move;
           if (!py::isinstance<py::str>(text) ||
@@ -611,18 +537,14 @@ void bind_game(py::module_& m) {
             pickle_error("Move", py::make_tuple(text, decks));
           return PyMove{move};
         },
-        py::arg("text"), py::arg("decks"),
-        "Unpickles a Move of a three-deck game (what move.__reduce__ names for a set holding a "
-        "third copy of a card).");
-  m.def("_restore_side_result", &restore_side_result,
-        "Unpickles a SideResult from its eight fields (what side_result.__reduce__ names).");
+        py::arg("text"), py::arg("decks"), BURRACO_DOC(module, _restore_move));
+  m.def("_restore_side_result", &restore_side_result, BURRACO_DOC(module, _restore_side_result));
   m.def("_restore_result",
         [](PickledArg reason, PickledArg closing, PickledArg sides, PickledArg halves, PickledArg players) {
           return restore_result(reason, closing, sides, halves, players);
         },
         py::arg("reason"), py::arg("closing_side"), py::arg("sides"),
-        py::arg("player_half_points"), py::arg("players"),
-        "Unpickles a Result (what result.__reduce__ names).");
+        py::arg("player_half_points"), py::arg("players"), BURRACO_DOC(module, _restore_result));
 }
 
 }  // namespace burraco_binding

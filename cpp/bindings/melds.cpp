@@ -69,16 +69,12 @@ void bind_melds(py::module_& m) {
       .def(py::init([](MeldCardsArg cards, RulesArg rules) {
              return meld_from(cards, rules_from(rules));
            }),
-           py::arg("cards"), py::arg("rules") = py::none(),
-           "Meld('Jk 5d 6d'): a new meld from its cards (the engine places the wild cards as the "
-           "rules say), under `rules` (the Italian rules if None). InvalidMeldError if the cards "
-           "are no meld, InvalidNotationError if they cannot be read.")
+           py::arg("cards"), py::arg("rules") = py::none(), BURRACO_DOC(Meld, __init__))
       .def_static("from_layout",
                   [](StrArg text, RulesArg rules) {
                     return meld_from_layout(text, rules_from(rules));
                   },
-                  py::arg("layout"), py::arg("rules") = py::none(),
-                  "The exact table state written as a layout: '2h 3h ... Kh Ah'.")
+                  py::arg("layout"), py::arg("rules") = py::none(), BURRACO_DOC(Meld, from_layout))
       .def_static("is_valid",
                   [](CardsArg cards, RulesArg rules) {
                     const RulesPtr r = rules_from(rules);
@@ -89,66 +85,52 @@ void bind_melds(py::module_& m) {
                       refuse(cards, meld_refusal(layout_result.error, true));
                     return layout_result.ok();
                   },
-                  py::arg("cards"), py::arg("rules") = py::none(),
-                  "Whether Meld(cards, rules) would succeed, without raising; unreadable "
-                  "cards still raise InvalidNotationError.")
+                  py::arg("cards"), py::arg("rules") = py::none(), BURRACO_DOC(Meld, is_valid))
       .def("add",
            [](const PyMeld& self, CardArg card) {
              const MeldResult r = lay_off(self.meld, card_from(card), *self.rules);
              if (!r.ok()) refuse(card, lay_off_refusal(self.meld, r.error));
              return PyMeld{r.meld, self.rules};
            },
-           py::arg("card"), "The meld after laying off one card (RULES B.2, B.6).")
+           py::arg("card"), BURRACO_DOC(Meld, add))
       .def("can_add",
            [](const PyMeld& self, CardArg card) {
              return can_lay_off(self.meld, card_from(card), *self.rules);
            },
-           py::arg("card"),
-           "Whether meld.add(card) would succeed, without raising (unreadable cards still "
-           "raise InvalidNotationError).")
+           py::arg("card"), BURRACO_DOC(Meld, can_add))
       .def_property_readonly("kind", [](const PyMeld& s) { return kind_name(s.meld.kind); },
-           "'set' (same rank, RULES B.3) or 'run' (same suit in sequence, RULES B.4).")
+           BURRACO_DOC(Meld, kind))
       .def_property_readonly("suit",
            [](const PyMeld& s) -> OptStrResult { return optional_str(run_suit_text(s.meld)); },
-           "The suit of a run ('c', 'd', 'h' or 's'); None for a set.")
+           BURRACO_DOC(Meld, suit))
       .def_property_readonly("rank",
            [](const PyMeld& s) -> OptStrResult { return optional_str(set_rank_text(s.meld)); },
-           "The rank of a set ('A', '3', ..., 'K'); None for a run.")
+           BURRACO_DOC(Meld, rank))
       .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); },
-           "The meld as the table shows it, each wild card with the card it stands for: "
-           "'Jk(=4d) 5d 6d'.")
+           BURRACO_DOC(Meld, layout))
       .def_property_readonly("cards", [](const PyMeld& s) { return cards_object(s.meld.cards, s.rules->decks); },
-           "The meld's cards as a multiset (Cards).")
+           BURRACO_DOC(Meld, cards))
       .def_property_readonly("wild", [](const PyMeld& s) -> OptCardResult {
         return s.meld.has_wild() ? py::cast(s.meld.wild) : py::object(py::none());
-      },
-           "The wild card in the meld (a joker or a two used as wild), or None for a clean "
-           "meld.")
+      }, BURRACO_DOC(Meld, wild))
       .def_property_readonly("wild_state", [](const PyMeld& s) -> OptStrResult {
         return optional_str(wild_state_name(s.meld.wild_state));
-      },
-           "How the wild card sits (RULES B.6): 'bound' inside a run, 'free-low' or "
-           "'free-high' at a run's end, 'orphan' (a run of 14 with a wild), 'set' in a set; "
-           "None without a wild card.")
+      }, BURRACO_DOC(Meld, wild_state))
       .def_property_readonly("span", [](const PyMeld& s) -> OptSpanResult {
         return s.meld.kind == MeldKind::Run ? py::object(py::make_tuple(s.meld.lo, s.meld.hi))
                                             : py::object(py::none());
-      },
-           "A run's lowest and highest slots (1 = ace low ... 14 = ace high); None for a "
-           "set.")
+      }, BURRACO_DOC(Meld, span))
       .def_property_readonly("is_clean", [](const PyMeld& s) { return s.meld.is_clean(); },
-           "True if no wild card is in the meld (a natural two in its own place is clean).")
+           BURRACO_DOC(Meld, is_clean))
       .def_property_readonly("burraco", [](const PyMeld& s) -> OptStrResult {
         return optional_str(burraco_class_name(s.meld.classify(*s.rules)));
-      },
-           "'clean', 'semi-clean' or 'dirty' for a meld of seven cards or more (a burraco, "
-           "RULES E.1), else None.")
+      }, BURRACO_DOC(Meld, burraco))
       .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(*s.rules); },
-           "The points of the meld's cards (RULES A.3), without the burraco bonus.")
+           BURRACO_DOC(Meld, points))
       .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(*s.rules); },
-           "The burraco bonus the meld earns under its rules (0 below seven cards).")
+           BURRACO_DOC(Meld, bonus))
       .def_property_readonly("rules", [](const PyMeld& s) { return std::const_pointer_cast<Rules>(s.rules); },
-           "The rules the meld was made under.")
+           BURRACO_DOC(Meld, rules))
       .def("__len__", [](const PyMeld& s) { return s.meld.size(); })
       .def("__iter__", [](const PyMeld& s) -> CardIterResult {
         return py::iter(py::cast(cards_in_order(s.meld)));
@@ -160,7 +142,7 @@ void bind_melds(py::module_& m) {
 
   m.def("_restore_meld", [](PickledArg text, PickledArg rules) {
     return meld_from_layout(text, rules_from(rules));
-  }, py::arg("layout"), py::arg("rules"), "Unpickles a Meld (what meld.__reduce__ names).");
+  }, py::arg("layout"), py::arg("rules"), BURRACO_DOC(module, _restore_meld));
 
   // ---- Melds ----
   value_class<const PyMelds&>(
@@ -189,8 +171,7 @@ void bind_melds(py::module_& m) {
              return out;
            }),
            py::arg("melds") = py::none(), py::arg("rules") = py::none(),
-           "Melds(['5h 6h 7h', Meld('Qs Qh Qd')]): a side's melds from Meld objects or layouts, "
-           "in creation order; Melds() is none.")
+           BURRACO_DOC(Melds, __init__))
       .def("meld",
            [](const PyMelds& self, CardsArg cards) {
              const CardSet set = cards_from(cards, self.rules->decks);
@@ -200,13 +181,12 @@ void bind_melds(py::module_& m) {
              out.side.append(r.meld);
              return out;
            },
-           py::arg("cards"), "A copy with a new meld appended (RULES B.2 one set per rank).")
+           py::arg("cards"), BURRACO_DOC(Melds, meld))
       .def("can_meld",
            [](const PyMelds& self, CardsArg cards) {
              return self.side.check_new(cards_from(cards, self.rules->decks), *self.rules).ok();
            },
-           py::arg("cards"),
-           "Whether melds.meld(cards) would succeed, without raising.")
+           py::arg("cards"), BURRACO_DOC(Melds, can_meld))
       .def("add",
            [](const PyMelds& self, IntArg index, CardArg card) {
              const int i = melds_index(self, index);
@@ -216,19 +196,16 @@ void bind_melds(py::module_& m) {
              out.side.melds[i] = r.meld;
              return out;
            },
-           py::arg("index"), py::arg("card"),
-           "A copy with `card` laid off on the meld at `index` (creation order); "
-           "IllegalMoveError if the rules refuse it.")
+           py::arg("index"), py::arg("card"), BURRACO_DOC(Melds, add))
       .def("can_add",
            [](const PyMelds& self, IntArg index, CardArg card) {
              long long i = -1;
              if (!small_int(index, i) || i < 0 || i >= self.side.count) return false;
              return can_lay_off(self.side.melds[i], card_from(card), *self.rules);
            },
-           py::arg("index"), py::arg("card"),
-           "Whether melds.add(index, card) would succeed, without raising.")
+           py::arg("index"), py::arg("card"), BURRACO_DOC(Melds, can_add))
       .def_property_readonly("rules", [](const PyMelds& s) { return std::const_pointer_cast<Rules>(s.rules); },
-           "The rules the melds were made under.")
+           BURRACO_DOC(Melds, rules))
       .def("__len__", [](const PyMelds& s) { return static_cast<int>(s.side.count); })
       .def("__getitem__",
            [](const PyMelds& s, KeyArg index) -> MeldOrMeldsResult {

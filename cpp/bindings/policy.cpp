@@ -188,21 +188,17 @@ void bind_policy(py::module_& m) {
              if (py::isinstance<py::str>(source)) return policy_from_string(source, true);
              return policy_from_object(source, "");
            }),
-           py::arg("source"),
-           "A policy: 'random', 'greedy' or 'heuristic' (built in), 'module:attribute' (imports the module and "
-           "takes that attribute), a native policy (the capsule a Cython or C++ module exports "
-           "with burraco/policy.h), or a Python callable (view, moves) -> index. A native policy "
-           "built against another interface version raises PolicyError naming both versions.")
+           py::arg("source"), BURRACO_DOC(Policy, __init__))
       .def_property_readonly("name", [](const PyPolicy& p) {
         return p.hook ? p.hook->name() : p.spec;
-      }, "The policy's name: the built-in name, the native policy's own, or the callable's.")
+      }, BURRACO_DOC(Policy, name))
       .def_property_readonly("kind", [](const PyPolicy& p) -> PolicyKindResult { return py::str(p.kind); },
-           "'builtin', 'native' (runs without the GIL) or 'python' (takes the GIL for each call).")
+           BURRACO_DOC(Policy, kind))
       .def_property_readonly("spec", [](const PyPolicy& p) -> OptStrResult {
         return p.spec.empty() ? py::object(py::none()) : py::object(py::str(p.spec));
-      }, "The text the policy was made from ('greedy', 'module:attribute'), or None.")
+      }, BURRACO_DOC(Policy, spec))
       .def_property_readonly("source", [](const PyPolicy& p) -> PolicySourceResult { return p.source; },
-           "The capsule or callable behind the policy (None for a built-in).")
+           BURRACO_DOC(Policy, source))
       .def("__repr__", [](const PyPolicy& p) {
         const std::string shown = policy_repr(p);
         return std::string_view(p.kind) == "builtin" ? "Policy(" + shown + ")" : shown;
@@ -244,10 +240,7 @@ void bind_policy(py::module_& m) {
         py::gil_scoped_release release;
         return repeat_view(state, *rules, n);
       },
-      py::arg("game"), py::arg("calls"),
-      "Fills the native view of the game's position (its legal moves as the candidates) `calls` "
-      "times in one C++ loop, the storage kept from call to call as a policy loop keeps it; "
-      "returns the summed move and meld counts (a bench helper).");
+      py::arg("game"), py::arg("calls"), BURRACO_DOC(module, _policy_view_repeat));
 }
 
 }  // namespace burraco_binding

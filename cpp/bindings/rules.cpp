@@ -132,10 +132,7 @@ void bind_rules(py::module_& m) {
   auto rules_class = bound_class<Rules, std::shared_ptr<Rules>>(m, "Rules");
   rules_class
       .def(py::init([](PresetArg preset, const py::kwargs& kw) { return make_rules(preset, kw); }),
-           py::arg("preset") = "italian",
-           "Rules('italian'), or a preset with knobs changed: Rules('brazilian', players=2). "
-           "An unknown preset or knob, a value outside the knob's domain, or a refused "
-           "combination raises InvalidNotationError quoting it.")
+           py::arg("preset") = "italian", BURRACO_DOC(Rules, __init__))
       .def_static(
           "from_text",
           [](StrArg text) {
@@ -148,18 +145,12 @@ void bind_rules(py::module_& m) {
               notation_error("Rules.from_text(" + quote(text) + "): " + error);
             return rules;
           },
-          py::arg("text"),
-          "The rules of a rules text, as rules.text writes it and the rules= field of a state "
-          "string holds it: the preset, then ':knob=value' for each knob that differs from it, in "
-          "the knob table's order ('brazilian:players=2:semi_clean_burraco_bonus=150'), in that "
-          "canonical form only. Raises InvalidNotationError quoting the text if it is not one.")
+          py::arg("text"), BURRACO_DOC(Rules, from_text))
       .def_property_readonly("text", [](const Rules& r) { return rules_text(r); },
-                             "The rules as one line of text: the preset, then ':knob=value' for "
-                             "each knob that differs from it (values as Python literals without "
-                             "spaces). Rules.from_text(rules.text) == rules.")
+                             BURRACO_DOC(Rules, text))
       .def_property_readonly("preset",
                              [](const Rules& r) { return std::string(preset_name(r.preset)); },
-                             "The preset the knobs start from: one of Rules.PRESETS.")
+                             BURRACO_DOC(Rules, preset))
       .def("knobs",
            [](const Rules& r) -> KnobsResult {
              py::dict out;
@@ -167,19 +158,14 @@ void bind_rules(py::module_& m) {
                if (knob_listed(r, k))
                  out[py::str(std::string(k.name))] = python_value(knob_value(r, k));
              return out;
-           },
-           "Every knob, name -> value, in the order of the knob table (RULES section G); each is "
-           "also a property of the same name. `sides` is listed only with six players, where it "
-           "is a choice.")
+           }, BURRACO_DOC(Rules, knobs))
       .def("replace", [](const Rules& r, const py::kwargs& kw) { return rules_with(r, kw); },
-           "A copy with some knobs changed: rules.replace(players=2); the same checks as the "
-           "constructor.")
+           BURRACO_DOC(Rules, replace))
       .def("card_points", [](const Rules& r, CardArg c) { return r.card_points(card_from(c)); },
-           py::arg("card"), "The card's points (RULES A.3, knob card_values).")
-      .def_property_readonly("total_cards", &Rules::total_cards,
-                             "Cards in the pack: 52 per deck plus the jokers.")
+           py::arg("card"), BURRACO_DOC(Rules, card_points))
+      .def_property_readonly("total_cards", &Rules::total_cards, BURRACO_DOC(Rules, total_cards))
       .def_property_readonly("initial_stock", &Rules::initial_stock,
-                             "Cards left in the stock after the deal (hands, pozzetti and the upcard).")
+                             BURRACO_DOC(Rules, initial_stock))
       .def("__repr__", &rules_repr)
       .def("__eq__", [](const Rules& a, AnyArg b) {
         return py::isinstance<Rules>(b) && a == b.cast<Rules>();
@@ -203,7 +189,7 @@ void bind_rules(py::module_& m) {
   m.def("_restore_rules", [](PickledArg preset, PickledArg overrides) {
     if (!py::isinstance<py::dict>(overrides)) state_error("pickled Rules: cannot restore from " + quote(overrides));
     return make_rules(preset, py::reinterpret_borrow<py::kwargs>(overrides));
-  }, py::arg("preset"), py::arg("overrides"), "Unpickles Rules (what rules.__reduce__ names).");
+  }, py::arg("preset"), py::arg("overrides"), BURRACO_DOC(module, _restore_rules));
   // Every knob is a read-only property whose docstring is its meaning in the knob table (the
   // names and texts are string literals there, so their data() ends with a NUL).
   // Each getter returns its kind's typed result, so help() shows `-> int`, `-> tuple[int, int]`.
@@ -238,9 +224,7 @@ void bind_rules(py::module_& m) {
         for (const PresetInfo& preset : kPresets)
           titles[py::str(std::string(preset.name))] = py::str(std::string(preset.title));
         return titles;
-      },
-      "Every preset's name and a one-line title for a menu ('italian-2p': 'Italian, two "
-      "players'), in the order of Rules.PRESETS (a new dict).");
+      }, BURRACO_DOC(Rules, presets));
 }
 
 }  // namespace burraco_binding

@@ -161,14 +161,7 @@ void bind_game_search(py::class_<PyGame>& game) {
              for (const Move& move : played) g.push(move);
              return static_cast<int>(played.size());
            },
-           py::arg("policy") = "random", py::arg("seed") = 0,
-           "Plays the hand to its end with a policy (docs/search.md, docs/native.md) and returns the "
-           "number of moves played: 'random' is uniform over the candidates, drawn with the deal "
-           "contract's generator from `seed`; 'greedy' takes a pile that pays, melds the longest "
-           "meld, lays off, else discards the least useful card; 'heuristic' plays the move its "
-           "evaluation prefers (docs/bots.md); a Policy, a native policy or a Python callable "
-           "(view, moves) -> index plays its own choices. A policy that fails raises PolicyError "
-           "and leaves the game as it was.")
+           py::arg("policy") = "random", py::arg("seed") = 0, BURRACO_DOC(Game, playout))
       .def("policy_move",
            [](const PyGame& g, PolicyArg policy, SeedArg seed) {
              const PyPolicy p = policy_arg(policy);
@@ -184,38 +177,29 @@ void bind_game_search(py::class_<PyGame>& game) {
                return policy_choice(p.policy, state, *rules, moves, rng);
              })]};
            },
-           py::arg("policy") = "greedy", py::arg("seed") = 0,
-           "The move the policy would play now: the first move of playout(policy, seed), "
-           "without playing it (docs/search.md). Raises IllegalMoveError when the hand is over.")
+           py::arg("policy") = "greedy", py::arg("seed") = 0, BURRACO_DOC(Game, policy_move))
       .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); },
-                             "The number of action ids of these rules: every move that can occur under them has a "
-                             "fixed id in range(action_size), the same in every position.")
+                             BURRACO_DOC(Game, action_size))
       .def("action_id",
            [](const PyGame& g, MoveArg move) {
              const int id = action_id(move_from(move, g.rules->decks), meld_table(*g.rules));
              if (id < 0) notation_error("move " + quote(move) + " has no action id under these rules");
              return id;
            },
-           py::arg("move"),
-           "The move's fixed action id, in range(action_size); InvalidNotationError if the move "
-           "cannot occur under these rules.")
+           py::arg("move"), BURRACO_DOC(Game, action_id))
       .def("action_move",
            [](const PyGame& g, IndexArg id) { return PyMove{move_of_action(g, id)}; },
-           py::arg("id"), "The move an action id stands for (the inverse of action_id).")
+           py::arg("id"), BURRACO_DOC(Game, action_move))
       .def("legal_mask",
            [](PyGame& g, BoolOutArg out) {
              py::array_t<bool> mask = out_array<bool>(out, action_size(*g.rules), "bool");
              legal_mask(*g.legal_list(), *g.rules, mask.mutable_data());
              return mask;
            },
-           py::arg("out") = py::none(),
-           "A bool array of action_size entries, True at the action id of every legal move; "
-           "written into `out` (a writeable C-contiguous bool array of that shape) if given.")
+           py::arg("out") = py::none(), BURRACO_DOC(Game, legal_mask))
       .def("push_action",
            [](PyGame& g, IndexArg id) { push_one(g, move_of_action(g, id)); },
-           py::arg("id"),
-           "Plays the move of an action id; IllegalMoveError (nothing changed) if it is not legal "
-           "here.")
+           py::arg("id"), BURRACO_DOC(Game, push_action))
       .def("observation_tensor",
            [](const PyGame& g, IntArg player, FloatOutArg out) {
              const int seat = seat_arg(g, player);
@@ -224,18 +208,12 @@ void bind_game_search(py::class_<PyGame>& game) {
              observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
              return features;
            },
-           py::arg("player"), py::arg("out") = py::none(),
-           "The 511 float32 features of observation(player), for a network (the player's hand, the "
-           "discard pile, the cards known in other hands, the melds, the sizes, the pozzetti, the "
-           "phase and the seat to act; nothing hidden is read); 681 with six players; written into "
-           "`out` (a writeable C-contiguous float32 array of that size) if given.")
+           py::arg("player"), py::arg("out") = py::none(), BURRACO_DOC(Game, observation_tensor))
       .def("observation",
            [](const PyGame& g, IntArg player) {
              return observation_of(g.state, g.rules, seat_arg(g, player));
            },
-           py::arg("player"),
-           "What that player may know of the game (RULES C.9): its own hand, the cards seen in "
-           "other hands, the hand sizes and everything on the table.")
+           py::arg("player"), BURRACO_DOC(Game, observation))
       .def("determinize",
            [](const PyGame& g, IntArg player, SeedArg seed) {
              const int seat = seat_arg(g, player);
@@ -247,43 +225,36 @@ void bind_game_search(py::class_<PyGame>& game) {
              if (!fault.empty()) state_error(fault);
              return out;
            },
-           py::arg("player"), py::arg("seed"),
-           "A game consistent with that player's observation, the unseen cards dealt from `seed` "
-           "(reads only the observation: the same observation and seed give the same game); a "
-           "position of play, where the seat to act has a legal move (docs/search.md).");
+           py::arg("player"), py::arg("seed"), BURRACO_DOC(Game, determinize));
 }
 
 void bind_search(py::module_& m) {
   bound_class<PyObservation>(m, "Observation")
       .def_property_readonly("player", [](const PyObservation& o) { return static_cast<int>(o.obs.player); },
-           "The seat whose view this is.")
+           BURRACO_DOC(Observation, player))
       .def_property_readonly("rules", [](const PyObservation& o) { return std::const_pointer_cast<Rules>(o.rules); },
-           "The rules of the game observed.")
+           BURRACO_DOC(Observation, rules))
       .def_property_readonly("turn", [](const PyObservation& o) { return static_cast<int>(o.obs.state.turn); },
-           "The seat to act.")
+           BURRACO_DOC(Observation, turn))
       .def_property_readonly("phase", [](const PyObservation& o) -> StrResult { return phase_name(o.obs.state.phase); },
-           "'draw', 'meld' or 'over', as game.phase.")
+           BURRACO_DOC(Observation, phase))
       .def_property_readonly("hand", [](const PyObservation& o) { return cards_object(o.obs.state.hands[o.obs.player], o.rules->decks); },
-           "The observing player's own hand.")
+           BURRACO_DOC(Observation, hand))
       .def_property_readonly("hand_sizes", [](const PyObservation& o) -> IntTupleResult {
         return tuple_of(o.obs.state.players, [&](int q) { return int{o.obs.hand_sizes[q]}; });
-      },
-           "How many cards each seat holds, in seat order.")
+      }, BURRACO_DOC(Observation, hand_sizes))
       .def_property_readonly("known", [](const PyObservation& o) -> CardsTupleResult {
         const int decks = o.rules->decks;
         return tuple_of(o.obs.state.players,
                         [&](int q) { return cards_object(o.obs.state.known[q], decks); });
-      },
-           "Per seat, the cards everyone knows to be in that hand: taken with the pile and not "
-           "played since (RULES C.9; public, the observer's own seat too).")
+      }, BURRACO_DOC(Observation, known))
       .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); },
-           "The number of cards left in the stock.")
+           BURRACO_DOC(Observation, stock_size))
       .def_property_readonly("discard_pile", [](const PyObservation& o) { return cards_object(o.obs.state.pile, o.rules->decks); },
-           "The cards of the discard pile (public: RULES C.9).")
+           BURRACO_DOC(Observation, discard_pile))
       .def_property_readonly("top", [](const PyObservation& o) -> OptCardResult {
         return o.obs.state.top.valid() ? py::cast(o.obs.state.top) : py::object(py::none());
-      },
-           "The top card of the discard pile, or None.")
+      }, BURRACO_DOC(Observation, top))
       .def("melds",
            [](const PyObservation& o, IntArg side) {
              long long v = -1;
@@ -291,8 +262,7 @@ void bind_search(py::module_& m) {
                notation_error("no side " + quote(side));
              return PyMelds{side_melds(o.obs.state, static_cast<int>(v)), o.rules};
            },
-           py::arg("side"),
-           "That side's melds on the table (public), in creation order.")
+           py::arg("side"), BURRACO_DOC(Observation, melds))
       .def_property_readonly("pozzetti", [](const PyObservation& o) -> ObservedPacketsResult {
         return tuple_of(o.rules->packets(), [&](int k) {
           const Packet& p = o.obs.state.packets[k];
@@ -305,29 +275,20 @@ void bind_search(py::module_& m) {
                                     ? py::object(cards_object(p.set(), o.rules->decks))
                                     : py::object(py::none()));
         });
-      },
-           "Each pozzetto as (status, owner side or None, size or None, cards or None): the "
-           "cards only where the observer may see them.")
+      }, BURRACO_DOC(Observation, pozzetti))
       .def_property_readonly("sides", [](const PyObservation& o) -> IntTupleResult {
         const Rules& rules = *o.rules;
         return tuple_of(o.obs.state.players, [&](int q) { return side_of(o.obs.state, rules, q); });
-      },
-           "The side of each seat now (with three players the pair becomes side 3 once the first "
-           "pozzetto is taken, RULES F.6).")
+      }, BURRACO_DOC(Observation, sides))
       .def_property_readonly("opened", [](const PyObservation& o) -> BoolTupleResult {
         return tuple_of(side_slots(*o.rules), [&](int k) { return bool{o.obs.state.opened[k]}; });
-      },
-           "Per side slot: whether the side has met its brazilian opening minimum (False throughout "
-           "under rules without one).")
+      }, BURRACO_DOC(Observation, opened))
       .def_property_readonly("need", [](const PyObservation& o) -> IntTupleResult {
         return tuple_of(side_slots(*o.rules), [&](int k) { return o.obs.state.need[k]; });
-      },
-           "Per side slot: the brazilian opening minimum the side still has to meet (0 once met "
-           "or without one).")
+      }, BURRACO_DOC(Observation, need))
       .def_property_readonly("scores", [](const PyObservation& o) -> IntTupleResult {
         return tuple_of(o.rules->score_count(), [&](int i) { return o.obs.state.scores[i]; });
-      },
-           "The sides' scores before this hand.")
+      }, BURRACO_DOC(Observation, scores))
       .def("__str__", [](const PyObservation& o) { return o.text; })
       .def("__repr__", [](const PyObservation& o) { return "<Observation " + o.text + ">"; })
       .def("__eq__", [](const PyObservation& a, AnyArg b) {
@@ -367,9 +328,7 @@ void bind_search(py::module_& m) {
           notation_error("_set_move_cap: " + quote(cap) + ": expected an int from 1 to MAX_HAND_MOVES");
         return g_move_cap.exchange(static_cast<int>(v));
       },
-      py::arg("cap"),
-      "A test hook: the move cap of the policy loops from now on (MAX_HAND_MOVES restores it); "
-      "returns the previous one.");
+      py::arg("cap"), BURRACO_DOC(module, _set_move_cap));
   m.def("playouts",
         [](RulesArg rules_obj, IntArg n, SeedArg seed, PolicyArg policy, IntArg threads) -> PlayoutTableResult {
           const RulesPtr rules = rules_from(rules_obj);
@@ -410,11 +369,7 @@ void bind_search(py::module_& m) {
           return out;
         },
         py::arg("rules"), py::arg("n"), py::kw_only(), py::arg("seed") = 0,
-        py::arg("policy") = "random", py::arg("threads") = 1,
-        "Plays n whole hands from seeds derived from `seed` (hand i from batch seed i): a dict of NumPy arrays 'seed', 'scores', 'moves', "
-        "'end_reason' (1 closed, 2 stock exhausted, 3 deadlock). Releases the GIL; `threads` "
-        "splits the hands, the result does not depend on it (native policies run on every thread "
-        "at once; a Python policy takes the GIL for each move).");
+        py::arg("policy") = "random", py::arg("threads") = 1, BURRACO_DOC(module, playouts));
   m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
 
   bound_class<PyIsmcts>(m, "ISMCTS")
@@ -450,50 +405,35 @@ void bind_search(py::module_& m) {
            py::arg("opponents") = "heuristic", py::arg("time_limit") = py::none(),
            py::arg("threads") = 1, py::arg("keep_tree") = false,
            py::arg("equity_sigma") = IsmctsParams{}.equity_sigma,
-           py::arg("equity_points") = IsmctsParams{}.equity_points,
-           "A search with these parameters (docs/search.md \"Search\"); one ISMCTS may choose for "
-           "any game, any number of times: each choose() builds a fresh tree. A fresh ISMCTS with "
-           "a given seed always makes the same choices unless a time_limit stops it; choose() "
-           "advances its generator, so successive calls differ. Wrong types raise TypeError, "
-           "values out of range BurracoError.")
+           py::arg("equity_points") = IsmctsParams{}.equity_points, BURRACO_DOC(ISMCTS, __init__))
       .def("choose",
            [](PyIsmcts& self, PyGame& g) {
              return PyMove{search_position(self, g, "choose", nullptr)};
            },
-           py::arg("game"),
-           "A legal move for the seat to act, by a fresh search (releases the GIL). Calls on one "
-           "ISMCTS from several threads run one after the other.")
+           py::arg("game"), BURRACO_DOC(ISMCTS, choose))
       .def_property_readonly("iterations", [](const PyIsmcts& self) -> OptIntResult {
         const int n = self.search.params().iterations;
         return n == kUnlimitedIterations ? py::object(py::none()) : py::object(py::int_(n));
-      },
-           "The number of search iterations per choose() (each one determinization, descent "
-           "and playout), a cap when time_limit is set; None: the time limit alone.")
+      }, BURRACO_DOC(ISMCTS, iterations))
       .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; },
-           "The seed of the search's generator (determinizations, expansions, playouts).")
+           BURRACO_DOC(ISMCTS, seed))
       .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
-           "The UCB exploration constant of the tree policy.")
+           BURRACO_DOC(ISMCTS, exploration))
       .def_property_readonly("policy", [](const PyIsmcts& self) -> OptPolicyResult {
         if (self.search.params().policy_by_players) return OptPolicyResult(py::none());
         return OptPolicyResult(policy_object(self.rollout));
-      },
-           "The rollout policy below the tree: 'random', 'greedy' or 'heuristic', the Policy given, or None (greedy with two players, random with more).")
+      }, BURRACO_DOC(ISMCTS, policy))
       .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
         const int cut = self.search.params().max_rollout_moves;
         return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
-      },
-           "The cap on playout moves below the tree (the position is then scored as it "
-           "stands), or None for playouts to the end of the hand.")
+      }, BURRACO_DOC(ISMCTS, max_rollout_moves))
       .def_property_readonly("reward", [](const PyIsmcts& self) -> StrResult {
         return py::str(ismcts_name(self.search.params().reward));
-      },
-           "'win' (1, 0.5 or 0 by who leads at the end of the playout), 'margin' (0.5 + 0.5 * "
-           "tanh(margin / margin_scale)) or 'equity' (the side's chance of winning the match from "
-           "the game's scores, match_equity()).")
+      }, BURRACO_DOC(ISMCTS, reward))
       .def_property_readonly("equity_sigma", [](const PyIsmcts& self) { return self.search.params().equity_sigma; },
-           "The equity reward's standard deviation of one hand's margin (points).")
+           BURRACO_DOC(ISMCTS, equity_sigma))
       .def_property_readonly("equity_points", [](const PyIsmcts& self) { return self.search.params().equity_points; },
-           "The equity reward's mean points a side scores in a hand.")
+           BURRACO_DOC(ISMCTS, equity_points))
       .def("match_equity",
            [](const PyIsmcts& self, RulesArg rules_obj, RealPairArg before, RealPairArg hand) -> FloatPairResult {
              const RulesPtr rules = rules_from(rules_obj);
@@ -519,41 +459,30 @@ void bind_search(py::module_& m) {
                                             p.equity_sigma, p.equity_points);
              return FloatPairResult(py::make_tuple(p0, 1.0 - p0));
            },
-           py::arg("rules"), py::arg("before"), py::arg("hand"),
-           "The equity reward of a hand's end (docs/search.md \"Search options\"): (side 0's, side "
-           "1's) probability of winning a match under `rules` (two sides) when the sides had "
-           "`before` points and scored `hand` points in the hand, by this search's equity_sigma "
-           "and equity_points.")
+           py::arg("rules"), py::arg("before"), py::arg("hand"), BURRACO_DOC(ISMCTS, match_equity))
       .def_property_readonly("margin_scale", [](const PyIsmcts& self) { return self.search.params().margin_scale; },
-           "The points that scale the margin reward.")
+           BURRACO_DOC(ISMCTS, margin_scale))
       .def_property_readonly("evaluation", [](const PyIsmcts& self) -> StrResult {
         return py::str(ismcts_name(self.search.params().evaluation));
-      },
-           "How a cut playout is valued: 'score' (as if the hand ended now) or 'heuristic' (the "
-           "heuristic policy's evaluation).")
+      }, BURRACO_DOC(ISMCTS, evaluation))
       .def_property_readonly("opponents", [](const PyIsmcts& self) -> StrResult {
         return py::str(ismcts_name(self.search.params().opponents));
-      },
-           "Who plays the other seats inside the tree: 'tree' (tree nodes, by UCB), 'policy' "
-           "(the rollout policy, from what each seat sees) or 'random', 'greedy', 'heuristic' "
-           "(that built-in policy, from what each seat sees).")
+      }, BURRACO_DOC(ISMCTS, opponents))
       .def_property_readonly("time_limit", [](const PyIsmcts& self) -> OptFloatResult {
         const double limit = self.search.params().time_limit;
         return limit > 0 ? py::object(py::float_(limit)) : py::object(py::none());
-      },
-           "Seconds of wall-clock time a choose() may search, or None.")
+      }, BURRACO_DOC(ISMCTS, time_limit))
       .def_property_readonly("threads", [](const PyIsmcts& self) { return self.search.params().threads; },
-           "Root-parallel trees, one per thread, their root statistics summed.")
+           BURRACO_DOC(ISMCTS, threads))
       .def_property_readonly("keep_tree", [](const PyIsmcts& self) { return self.search.params().keep_tree; },
-           "Whether the subtree of a chosen pile take, meld or lay-off is kept for the seat's next "
-           "decision of the turn (one tree only).")
+           BURRACO_DOC(ISMCTS, keep_tree))
       .def_property_readonly(
           "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); },
-          "Tree nodes of the last search (the root included); waits for a search in progress.")
+          BURRACO_DOC(ISMCTS, nodes))
       .def_property_readonly(
           "last_iterations",
           [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.iterations(); }); },
-          "Iterations the last search ran (0 when the move was forced); waits for a search in progress.")
+          BURRACO_DOC(ISMCTS, last_iterations))
       .def("root_stats",
            [](const PyIsmcts& self) {
              py::list out;
@@ -561,9 +490,7 @@ void bind_search(py::module_& m) {
              for (const IsmctsChild& c : children)
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.availability, c.reward));
              return out;
-           },
-           "The root's moves after the last search: (move, visits, availability, summed reward). "
-           "Waits for a search in progress on another thread, then reads its finished tree.")
+           }, BURRACO_DOC(ISMCTS, root_stats))
       .def("hint",
            [](PyIsmcts& self, PyGame& g) {
              std::vector<IsmctsChild> children;
@@ -573,13 +500,10 @@ void bind_search(py::module_& m) {
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.visits ? c.reward / c.visits : 0.0));
              return HintsResult(std::move(out));
            },
-           py::arg("game"),
-           "Searches the position as choose() does and ranks the root's moves: a list of "
-           "(move, visits, mean reward of the seat's side), most visited first (burraco.hint).")
+           py::arg("game"), BURRACO_DOC(ISMCTS, hint))
       .def("__repr__", [](const PyIsmcts& self) {
         return ismcts_repr(self.search.params(), policy_repr(self.rollout));
-      },
-           "ISMCTS(iterations=..., seed=..., ...): the constructor call with every parameter.");
+      }, BURRACO_DOC(ISMCTS, __repr__));
 
   m.def("_restore_observation", [](PickledArg stand_in, PickledArg player, PickledArg text) {
     const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
@@ -589,7 +513,7 @@ void bind_search(py::module_& m) {
       state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
     return o;
   }, py::arg("stand_in"), py::arg("player"), py::arg("text"),
-     "Unpickles an Observation (what observation.__reduce__ names).");
+     BURRACO_DOC(module, _restore_observation));
 
   m.def("perft",
         [](const PyGame& g, IntArg depth) {
@@ -601,7 +525,7 @@ void bind_search(py::module_& m) {
           py::gil_scoped_release release;
           return perft(state, *rules, static_cast<int>(dv));
         },
-        py::arg("game"), py::arg("depth"), "Leaf nodes of every legal move sequence of that depth.");
+        py::arg("game"), py::arg("depth"), BURRACO_DOC(module, perft));
   // For the benches (tools/bench_table.py): legal-move generation timed without Python per call.
   m.def(
       "_legal_moves_repeat",
@@ -614,9 +538,7 @@ void bind_search(py::module_& m) {
         py::gil_scoped_release release;
         return legal_moves_repeat(state, *rules, static_cast<std::uint64_t>(n));
       },
-      py::arg("game"), py::arg("calls"),
-      "Generates the legal moves of the game's position `calls` times in one C++ loop and "
-      "returns how many moves that gave in all (a bench helper: no cache, no Python per call).");
+      py::arg("game"), py::arg("calls"), BURRACO_DOC(module, _legal_moves_repeat));
 }
 
 

@@ -111,11 +111,7 @@ auto locked(Self v, Call&& call, const std::string& where = "") {
 }  // namespace
 
 void bind_vecenv(py::module_& m) {
-  py::class_<PyVectorGames>(m, kName,
-      "N hands of one rule set stepped together (docs/rl.md \"The vector environment\"): the learner "
-      "plays one seat of each, policies the other seats inside step(), which writes observations, "
-      "masks, rewards and done flags into the caller's NumPy arrays without the GIL, on `threads` "
-      "threads. burraco.envs.vector.BurracoVectorEnv is its Gymnasium interface.")
+  py::class_<PyVectorGames>(m, kName, BURRACO_DOC(VectorGames, __doc__))
       .def(py::init([](RulesArg rules_obj, IntArg num_envs, IntArg seat, PolicyArg opponent,
                        OptPolicyArg partner, VecRewardArg reward, RealArg reward_scale,
                        IntArg threads) {
@@ -149,35 +145,31 @@ void bind_vecenv(py::module_& m) {
            py::arg("rules"), py::arg("num_envs"), py::kw_only(), py::arg("seat") = 0,
            py::arg("opponent") = "random", py::arg("partner") = py::none(),
            py::arg("reward") = "margin", py::arg("reward_scale") = 2000.0, py::arg("threads") = 1,
-           "num_envs hands of `rules`; the learner plays `seat`, `opponent` every other seat (with four "
-           "players `partner`, if given, plays seat + 2): 'random', 'greedy', 'heuristic' or a "
-           "burraco.Policy that is built in or native (a Python policy needs the GIL). reward: "
-           "'margin' (margin / reward_scale) or 'win' (+1, -1, 0). Every env waits for its reset.")
+           BURRACO_DOC(VectorGames, __init__))
       .def_property_readonly("num_envs", [](Self v) { return v.env->size(); },
-                             "The number of envs.")
+                             BURRACO_DOC(VectorGames, num_envs))
       .def_property_readonly("threads", [](Self v) { return v.env->threads(); },
-                             "The threads a step runs on (at most num_envs).")
+                             BURRACO_DOC(VectorGames, threads))
       .def_property_readonly("seat", [](Self v) { return v.env->config().seat; },
-                             "The learner's seat in every env.")
+                             BURRACO_DOC(VectorGames, seat))
       .def_property_readonly("rules",
                              [](Self v) { return std::const_pointer_cast<Rules>(v.rules); },
-                             "The rules of every hand.")
+                             BURRACO_DOC(VectorGames, rules))
       .def_property_readonly("opponent",
                              [](Self v) -> PolicyResult { return policy_object(v.opponent); },
-                             "The policy of the other seats.")
+                             BURRACO_DOC(VectorGames, opponent))
       .def_property_readonly("partner", [](Self v) -> OptPolicyResult {
              return v.partner ? policy_object(*v.partner) : py::none();
-           },
-                             "The partner's policy (four players), or None: the opponent's.")
+           }, BURRACO_DOC(VectorGames, partner))
       .def_property_readonly(
           "reward", [](Self v) -> StrResult { return py::str(reward_name(v.env->config())); },
-          "'margin' or 'win'.")
+          BURRACO_DOC(VectorGames, reward))
       .def_property_readonly("reward_scale", [](Self v) { return v.env->config().reward_scale; },
-                             "What a margin is divided by (reward 'margin').")
+                             BURRACO_DOC(VectorGames, reward_scale))
       .def_property_readonly("action_size", [](Self v) { return v.env->action_size(); },
-                             "The width of a mask row: the number of action ids of the rules.")
+                             BURRACO_DOC(VectorGames, action_size))
       .def_property_readonly("observation_size", [](Self) { return kObservationSize; },
-                             "The width of an observation row (511).")
+                             BURRACO_DOC(VectorGames, observation_size))
       .def("seed",
            [](PyVectorGames& v, IntArg env, IntArg state, IntArg inc) {
              const int i = env_index(v, env);
@@ -187,11 +179,7 @@ void bind_vecenv(py::module_& m) {
              }));
              locked(v, [&] { v.env->seed(i, Pcg64(*s, *increment)); });
            },
-           py::arg("env"), py::arg("state"), py::arg("inc"),
-           "Gives env `env` the generator NumPy's PCG64 has in the state (state, inc) (its "
-           "bit_generator.state['state']; inc is odd, an even one raises InvalidNotationError): "
-           "the deals of its resets without a seed and the seeds of "
-           "the other seats' moves are drawn from it, as BurracoEnv draws them from np_random.")
+           py::arg("env"), py::arg("state"), py::arg("inc"), BURRACO_DOC(VectorGames, seed))
       .def("reset",
            [](PyVectorGames& v, IntArg env, OptSeedArg deal, VecFloatRowsArg observations,
               VecMaskRowsArg masks) {
@@ -206,10 +194,7 @@ void bind_vecenv(py::module_& m) {
              locked(v, [&] { v.env->reset(i, seed, out); }, where);
            },
            py::arg("env"), py::arg("deal"), py::arg("observations"), py::arg("masks"),
-           "Starts a new hand in env `env`: the deal of seed `deal`, or (None) of the seed its "
-           "generator draws; the other seats play up to the learner's first move, and row `env` of "
-           "`observations` (float32, num_envs x 511) and `masks` (int8 or bool, num_envs x "
-           "action_size) is written.")
+           BURRACO_DOC(VectorGames, reset))
       .def("step",
            [](PyVectorGames& v, VecActionsArg actions, VecFloatRowsArg observations,
               VecMaskRowsArg masks, VecFloat64Arg rewards, VecBoolArg terminated,
@@ -242,46 +227,27 @@ void bind_vecenv(py::module_& m) {
            },
            py::arg("actions"), py::arg("observations"), py::arg("masks"), py::arg("rewards"),
            py::arg("terminated"), py::arg("truncated"), py::arg("margins"), py::kw_only(),
-           py::arg("masks_unchanged") = false,
-           "One step of every env, the GIL released: the learner plays its action id (row i of "
-           "`actions`, an integer array of num_envs), then the other seats play until it is to act "
-           "again or the hand is over; an env whose hand ended at the previous step is reset instead "
-           "(its action unread; reward 0). Row i of every output is written: `observations` "
-           "(float32, num_envs x 511), `masks` (int8 or bool, num_envs x action_size; all 0 when "
-           "the hand is over), `rewards`, `margins` (float64: the learner's margin in points at the "
-           "hand's end, else 0), `terminated`, `truncated` (bool; truncated is always False). Every "
-           "action is checked first: an id outside range(action_size) raises InvalidNotationError, "
-           "an illegal one IllegalMoveError, each naming the env and the action, and then no env "
-           "is stepped. masks_unchanged=True vouches that nobody wrote into `masks` since this object "
-           "last did: a row it wrote there then has only the ids it set cleared, not every byte "
-           "(much less memory traffic; what BurracoVectorEnv(copy=False) passes).")
+           py::arg("masks_unchanged") = false, BURRACO_DOC(VectorGames, step))
       .def("random_actions",
            [](PyVectorGames& v, SeedArg seed, VecActionsOutArg out) {
              const std::uint64_t seed_value = seed_arg(seed);
              auto* actions = array_arg<std::int64_t>(v, VecArray::Out, out);
              locked(v, [&] { v.env->random_actions(seed_value, actions); });
            },
-           py::arg("seed"), py::arg("out"),
-           "Writes into `out` (int64, num_envs) a uniformly random legal action of each env: "
-           "the legal ids of env i in canonical move order, one picked with the deal contract's "
-           "generator seeded by the i-th SplitMix64 output of `seed` (0 for an env that waits for "
-           "its reset). A masked random learner, for baselines and benches.")
+           py::arg("seed"), py::arg("out"), BURRACO_DOC(VectorGames, random_actions))
       .def("game",
            [](Self v, IntArg env) {
              const int i = env_index(v, env);
              const GameState state = locked(v, [&] { return v.env->state(i); });
              return std::make_unique<PyGame>(state, v.rules);
            },
-           py::arg("env"),
-           "A copy of env `env`'s hand now (without its moves' history): over when the last step "
-           "ended it.")
+           py::arg("env"), BURRACO_DOC(VectorGames, game))
       .def("needs_reset",
            [](Self v, IntArg env) {
              const int i = env_index(v, env);
              return locked(v, [&] { return v.env->needs_reset(i); });
            },
-           py::arg("env"),
-           "Whether env `env` was never reset or its hand is over: its next step resets it.")
+           py::arg("env"), BURRACO_DOC(VectorGames, needs_reset))
       .def("__repr__", [](Self v) {
         return v.env->repr(rules_repr(*v.rules), policy_repr(v.opponent),
                            v.partner ? policy_repr(*v.partner) : std::string());

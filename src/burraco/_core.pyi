@@ -3,10 +3,20 @@
 # plus a comparison of every parameter list with the signatures pybind11 records). Behaviour:
 # docs/api.md, docs/game.md, docs/search.md.
 #
+# This stub is where the module's docstrings live: those of its classes, methods, properties and
+# functions (of an overloaded one, on its first overload) and the module's own below. The binding
+# has none of its own: cpp/bindings/docstrings.py turns these into a C++ header at build time, and
+# the binding names each as BURRACO_DOC(Game, push). A docstring wraps at 100 columns; the text
+# help() shows is its lines joined by single spaces. The Rules knobs' properties are documented by
+# the knob table (cpp/src/rules.cpp), and tests/test_docstrings.py checks the built module's
+# docstrings against these.
+#
 # Where an argument takes several forms the alias below names them once: a card is a Card or its
 # notation ('Qh'); a card list is Cards, a notation string ('5h 6h 7h') or an iterable of cards; a
 # move is a Move or its notation ('meld 5h 6h 7h'). Integers are plain ints except where the core
 # also takes NumPy integers (anything with __index__): push_index, push_action, action_move.
+
+"""burraco's C++ engine (cards, rules, melds). Import the names from `burraco`."""
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import (
@@ -61,24 +71,35 @@ _PolicyLike: TypeAlias = Policy | _PolicyName | CapsuleType | _PolicyFunction
 # ---- values -----------------------------------------------------------------------------------
 
 class Card(metaclass=_Pybind11Type):
+    """One card kind: 'Qh', 'Th', 'Jk' (RULES 0.2). Immutable."""
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def __init__(self, card: _CardLike) -> None: ...
+    def __init__(self, card: _CardLike) -> None:
+        """Card('Qh'), or a Card (copied); the text is lenient ('qh', '10h', 'JK').
+        InvalidNotationError if it is not a card."""
     @staticmethod
-    def from_index(index: int) -> Card: ...
+    def from_index(index: int) -> Card:
+        """The card of canonical index 0..52 (13 * suit + rank - 1; the joker is 52)."""
     @property
-    def index(self) -> int: ...
+    def index(self) -> int:
+        """Canonical index: 13 * suit + rank - 1; the joker is 52."""
     @property
-    def rank(self) -> _Rank | None: ...
+    def rank(self) -> _Rank | None:
+        """'A', '2', ..., 'K'; None for the joker."""
     @property
-    def suit(self) -> _Suit | None: ...
+    def suit(self) -> _Suit | None:
+        """'c', 'd', 'h' or 's'; None for the joker."""
     @property
-    def rank_value(self) -> int: ...
+    def rank_value(self) -> int:
+        """A=1 ... K=13; 0 for the joker."""
     @property
-    def is_joker(self) -> bool: ...
+    def is_joker(self) -> bool:
+        """True for the joker (Jk)."""
     @property
-    def is_two(self) -> bool: ...
+    def is_two(self) -> bool:
+        """True for a two of any suit (a wild card, or natural in its run)."""
     @property
-    def is_wild(self) -> bool: ...
+    def is_wild(self) -> bool:
+        """A joker or any two (wild in hand, RULES A.4)."""
     def __hash__(self) -> int: ...
     def __str__(self) -> str: ...
     def __repr__(self) -> str: ...
@@ -92,18 +113,26 @@ class Card(metaclass=_Pybind11Type):
     def __deepcopy__(self, memo: object, /) -> Card: ...
 
 class Cards(metaclass=_Pybind11Type):
+    """An immutable multiset of cards in canonical order: Cards('5h 6h 7h Jk')."""
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def __init__(self, cards: _CardsLike = "", *, decks: int = 2) -> None: ...
+    def __init__(self, cards: _CardsLike = "", *, decks: int = 2) -> None:
+        """Cards('5h 6h Jk'), Cards(['5h', Card('6h')]), Cards() (empty); at most two copies of a
+        card and four jokers (two decks), else InvalidNotationError. Cards(text, decks=3) allows a
+        three-deck pack's 3 copies and 6 jokers (RULES A.1)."""
     @property
-    def decks(self) -> int: ...
+    def decks(self) -> int:
+        """The pack whose copies this multiset may hold: 2 decks, or 3 (made with decks=3, or
+        holding more than two decks have)."""
     def __setattr__(self, name: str, value: Any) -> None: ...
     def __delattr__(self, name: str) -> None: ...
     def __len__(self) -> int: ...
     def __bool__(self) -> bool: ...
     def __iter__(self) -> Iterator[Card]: ...
     def __contains__(self, card: _CardLike, /) -> bool: ...
-    def count(self, card: _CardLike) -> int: ...
-    def distinct(self) -> tuple[Card, ...]: ...
+    def count(self, card: _CardLike) -> int:
+        """How many copies of the card the multiset holds."""
+    def distinct(self) -> tuple[Card, ...]:
+        """The distinct cards, in canonical order."""
     def __str__(self) -> str: ...
     def __repr__(self) -> str: ...
     def __hash__(self) -> int: ...
@@ -189,24 +218,46 @@ class _Knobs(TypedDict, total=False):
 _KnobValue: TypeAlias = bool | int | float | str | tuple[int, int] | _OpeningMinimum | None
 
 class Rules(metaclass=_Pybind11Type):
+    """The rules of one table: a preset plus knob overrides (RULES section G). Rules('italian',
+    semi_clean_burraco_bonus=None)."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     PRESETS: ClassVar[tuple[_Preset, ...]]
-    def __init__(self, preset: _Preset = "italian", **knobs: Unpack[_Knobs]) -> None: ...
+    def __init__(self, preset: _Preset = "italian", **knobs: Unpack[_Knobs]) -> None:
+        """Rules('italian'), or a preset with knobs changed: Rules('brazilian', players=2). An
+        unknown preset or knob, a value outside the knob's domain, or a refused combination raises
+        InvalidNotationError quoting it."""
     @staticmethod
-    def from_text(text: str) -> Rules: ...
+    def from_text(text: str) -> Rules:
+        """The rules of a rules text, as rules.text writes it and the rules= field of a state string
+        holds it: the preset, then ':knob=value' for each knob that differs from it, in the knob
+        table's order ('brazilian:players=2:semi_clean_burraco_bonus=150'), in that canonical form
+        only. Raises InvalidNotationError quoting the text if it is not one."""
     @staticmethod
-    def presets() -> dict[str, str]: ...
+    def presets() -> dict[str, str]:
+        """Every preset's name and a one-line title for a menu ('italian-2p': 'Italian, two
+        players'), in the order of Rules.PRESETS (a new dict)."""
     @property
-    def text(self) -> str: ...
+    def text(self) -> str:
+        """The rules as one line of text: the preset, then ':knob=value' for each knob that differs
+        from it (values as Python literals without spaces). Rules.from_text(rules.text) == rules."""
     @property
-    def preset(self) -> _Preset: ...
-    def knobs(self) -> dict[str, _KnobValue]: ...
-    def replace(self, **knobs: Unpack[_Knobs]) -> Rules: ...
-    def card_points(self, card: _CardLike) -> int: ...
+    def preset(self) -> _Preset:
+        """The preset the knobs start from: one of Rules.PRESETS."""
+    def knobs(self) -> dict[str, _KnobValue]:
+        """Every knob, name -> value, in the order of the knob table (RULES section G); each is also
+        a property of the same name. `sides` is listed only with six players, where it is a
+        choice."""
+    def replace(self, **knobs: Unpack[_Knobs]) -> Rules:
+        """A copy with some knobs changed: rules.replace(players=2); the same checks as the
+        constructor."""
+    def card_points(self, card: _CardLike) -> int:
+        """The card's points (RULES A.3, knob card_values)."""
     @property
-    def total_cards(self) -> int: ...
+    def total_cards(self) -> int:
+        """Cards in the pack: 52 per deck plus the jokers."""
     @property
-    def initial_stock(self) -> int: ...
+    def initial_stock(self) -> int:
+        """Cards left in the stock after the deal (hands, pozzetti and the upcard)."""
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -332,42 +383,69 @@ class Rules(metaclass=_Pybind11Type):
 # ---- melds ------------------------------------------------------------------------------------
 
 class Meld(metaclass=_Pybind11Type):
+    """A meld on the table (RULES B): Meld('Jk 5d 6d') makes a new meld from cards; meld.add('7d')
+    lays one off. Immutable."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     # `cards` is a card list (a new meld, RULES B.2-B.4), a layout string containing '(=' (as
     # from_layout), or a Meld made under the same rules.
-    def __init__(self, cards: Meld | _CardsLike, rules: Rules | None = None) -> None: ...
+    def __init__(self, cards: Meld | _CardsLike, rules: Rules | None = None) -> None:
+        """Meld('Jk 5d 6d'): a new meld from its cards (the engine places the wild cards as the
+        rules say), under `rules` (the Italian rules if None). InvalidMeldError if the cards are no
+        meld, InvalidNotationError if they cannot be read."""
     @staticmethod
-    def from_layout(layout: str, rules: Rules | None = None) -> Meld: ...
+    def from_layout(layout: str, rules: Rules | None = None) -> Meld:
+        """The exact table state written as a layout: '2h 3h ... Kh Ah'."""
     @staticmethod
-    def is_valid(cards: _CardsLike, rules: Rules | None = None) -> bool: ...
-    def add(self, card: _CardLike) -> Meld: ...
-    def can_add(self, card: _CardLike) -> bool: ...
+    def is_valid(cards: _CardsLike, rules: Rules | None = None) -> bool:
+        """Whether Meld(cards, rules) would succeed, without raising; unreadable cards still raise
+        InvalidNotationError."""
+    def add(self, card: _CardLike) -> Meld:
+        """The meld after laying off one card (RULES B.2, B.6)."""
+    def can_add(self, card: _CardLike) -> bool:
+        """Whether meld.add(card) would succeed, without raising (unreadable cards still raise
+        InvalidNotationError)."""
     @property
-    def kind(self) -> _MeldKind: ...
+    def kind(self) -> _MeldKind:
+        """'set' (same rank, RULES B.3) or 'run' (same suit in sequence, RULES B.4)."""
     @property
-    def suit(self) -> _Suit | None: ...
+    def suit(self) -> _Suit | None:
+        """The suit of a run ('c', 'd', 'h' or 's'); None for a set."""
     @property
-    def rank(self) -> _Rank | None: ...
+    def rank(self) -> _Rank | None:
+        """The rank of a set ('A', '3', ..., 'K'); None for a run."""
     @property
-    def layout(self) -> str: ...
+    def layout(self) -> str:
+        """The meld as the table shows it, each wild card with the card it stands for: 'Jk(=4d) 5d
+        6d'."""
     @property
-    def cards(self) -> Cards: ...
+    def cards(self) -> Cards:
+        """The meld's cards as a multiset (Cards)."""
     @property
-    def wild(self) -> Card | None: ...
+    def wild(self) -> Card | None:
+        """The wild card in the meld (a joker or a two used as wild), or None for a clean meld."""
     @property
-    def wild_state(self) -> _WildState | None: ...
+    def wild_state(self) -> _WildState | None:
+        """How the wild card sits (RULES B.6): 'bound' inside a run, 'free-low' or 'free-high' at a
+        run's end, 'orphan' (a run of 14 with a wild), 'set' in a set; None without a wild card."""
     @property
-    def span(self) -> tuple[int, int] | None: ...
+    def span(self) -> tuple[int, int] | None:
+        """A run's lowest and highest slots (1 = ace low ... 14 = ace high); None for a set."""
     @property
-    def is_clean(self) -> bool: ...
+    def is_clean(self) -> bool:
+        """True if no wild card is in the meld (a natural two in its own place is clean)."""
     @property
-    def burraco(self) -> _BurracoClass | None: ...
+    def burraco(self) -> _BurracoClass | None:
+        """'clean', 'semi-clean' or 'dirty' for a meld of seven cards or more (a burraco, RULES
+        E.1), else None."""
     @property
-    def points(self) -> int: ...
+    def points(self) -> int:
+        """The points of the meld's cards (RULES A.3), without the burraco bonus."""
     @property
-    def bonus(self) -> int: ...
+    def bonus(self) -> int:
+        """The burraco bonus the meld earns under its rules (0 below seven cards)."""
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The rules the meld was made under."""
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Card]: ...
     def __str__(self) -> str: ...
@@ -379,16 +457,26 @@ class Meld(metaclass=_Pybind11Type):
     def __deepcopy__(self, memo: object, /) -> Meld: ...
 
 class Melds(metaclass=_Pybind11Type):
+    """One side's melds in creation order (RULES B.1.4): melds.meld(cards) puts down a new meld,
+    melds.add(index, card) lays one off. Immutable."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     def __init__(
         self, melds: Iterable[Meld | str] | None = None, rules: Rules | None = None
-    ) -> None: ...
-    def meld(self, cards: _CardsLike) -> Melds: ...
-    def can_meld(self, cards: _CardsLike) -> bool: ...
-    def add(self, index: int, card: _CardLike) -> Melds: ...
-    def can_add(self, index: int, card: _CardLike) -> bool: ...
+    ) -> None:
+        """Melds(['5h 6h 7h', Meld('Qs Qh Qd')]): a side's melds from Meld objects or layouts, in
+        creation order; Melds() is none."""
+    def meld(self, cards: _CardsLike) -> Melds:
+        """A copy with a new meld appended (RULES B.2 one set per rank)."""
+    def can_meld(self, cards: _CardsLike) -> bool:
+        """Whether melds.meld(cards) would succeed, without raising."""
+    def add(self, index: int, card: _CardLike) -> Melds:
+        """A copy with `card` laid off on the meld at `index` (creation order); IllegalMoveError if
+        the rules refuse it."""
+    def can_add(self, index: int, card: _CardLike) -> bool:
+        """Whether melds.add(index, card) would succeed, without raising."""
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The rules the melds were made under."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, index: int, /) -> Meld: ...
@@ -405,14 +493,25 @@ class Melds(metaclass=_Pybind11Type):
 # ---- moves ------------------------------------------------------------------------------------
 
 class Move(metaclass=_Pybind11Type):
+    """One atomic move: Move('meld 5h 6h 7h'), Move('add 2 8h'), Move('discard Qs'), Move('draw').
+    Immutable."""
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def __init__(self, move: _MoveLike) -> None: ...
+    def __init__(self, move: _MoveLike) -> None:
+        """Move('discard Qs') from its notation (or a Move, copied); InvalidNotationError if the
+        text is not a move. Whether it is legal is the game's question."""
     @property
-    def kind(self) -> _MoveKind: ...
+    def kind(self) -> _MoveKind:
+        """What the move does: 'draw' (from the stock), 'pile' (take the discard pile), 'keep' or
+        'reject' (the first upcard, when the rules allow), 'meld', 'add' (a lay-off) or
+        'discard'."""
     @property
-    def cards(self) -> Cards: ...
+    def cards(self) -> Cards:
+        """The cards the move puts down: the meld's cards, the card laid off or discarded; empty for
+        draw, pile, keep and reject."""
     @property
-    def index(self) -> int | None: ...
+    def index(self) -> int | None:
+        """For 'add', the index of the meld laid off on (the side's creation order); None for the
+        other kinds."""
     def __str__(self) -> str: ...
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -426,20 +525,27 @@ class Move(metaclass=_Pybind11Type):
     def __deepcopy__(self, memo: object, /) -> Move: ...
 
 class MoveList(metaclass=_Pybind11Type):
+    """The legal moves of a position in canonical order: a read-only sequence (len, [i], iteration,
+    `in`, index, ==) that makes Move objects on demand."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     # A read-only sequence of the legal moves of one position (game.legal_moves()). It is not
     # registered as a collections.abc.Sequence; list(moves) makes a list.
-    def __len__(self) -> int: ...
+    def __len__(self) -> int:
+        """The number of moves: len(moves)."""
     def __bool__(self) -> bool: ...
     @overload
-    def __getitem__(self, index: int, /) -> Move: ...
+    def __getitem__(self, index: int, /) -> Move:
+        """moves[i] (a Move, made on demand) or moves[a:b] (a list of Moves)."""
     @overload
     def __getitem__(self, index: slice, /) -> list[Move]: ...
     def __iter__(self) -> Iterator[Move]: ...
     def __contains__(self, move: object, /) -> bool: ...
-    def index(self, move: _MoveLike, /) -> int: ...
-    def count(self, move: _MoveLike, /) -> int: ...
-    def strings(self) -> list[str]: ...
+    def index(self, move: _MoveLike, /) -> int:
+        """The position of a move in the list; ValueError if it is not in it."""
+    def count(self, move: _MoveLike, /) -> int:
+        """How many times the move is in the list (0 or 1)."""
+    def strings(self) -> list[str]:
+        """The moves' notations, in order."""
     def __repr__(self) -> str: ...
     # Equal to another MoveList, or to a list or tuple of the same Moves.
     def __eq__(self, other: object, /) -> bool: ...
@@ -449,23 +555,32 @@ class MoveList(metaclass=_Pybind11Type):
 # ---- results ----------------------------------------------------------------------------------
 
 class SideResult(metaclass=_Pybind11Type):
+    """One side's score breakdown for a hand (RULES E.1)."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     @property
-    def side(self) -> int: ...
+    def side(self) -> int:
+        """The side's index (0 or 1; 0-2 with three players)."""
     @property
-    def melds(self) -> int: ...
+    def melds(self) -> int:
+        """Points of the cards in the side's melds (RULES E.1)."""
     @property
-    def bonuses(self) -> int: ...
+    def bonuses(self) -> int:
+        """Burraco bonuses of the side's melds."""
     @property
-    def closing(self) -> int: ...
+    def closing(self) -> int:
+        """The closing bonus, if this side closed the hand."""
     @property
-    def hand(self) -> int: ...
+    def hand(self) -> int:
+        """Points of the cards left in the side's hands (negative)."""
     @property
-    def pozzetto(self) -> int: ...
+    def pozzetto(self) -> int:
+        """The penalty for a pozzetto never taken (negative, or 0)."""
     @property
-    def cut(self) -> int: ...
+    def cut(self) -> int:
+        """The cut bonus, when the dealer's cut was exact."""
     @property
-    def total(self) -> int: ...
+    def total(self) -> int:
+        """The side's score for the hand: the sum of the fields above."""
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -474,15 +589,21 @@ class SideResult(metaclass=_Pybind11Type):
     def __deepcopy__(self, memo: object, /) -> SideResult: ...
 
 class Result(metaclass=_Pybind11Type):
+    """The result of a finished hand (RULES D.5, E)."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     @property
-    def end_reason(self) -> _EndReason: ...
+    def end_reason(self) -> _EndReason:
+        """Why the hand ended: 'closed', 'stock_exhausted' or 'deadlock' (one of END_REASONS)."""
     @property
-    def closing_side(self) -> int | None: ...
+    def closing_side(self) -> int | None:
+        """The side that closed the hand, or None if it ended another way."""
     @property
-    def sides(self) -> tuple[SideResult, ...]: ...
+    def sides(self) -> tuple[SideResult, ...]:
+        """A SideResult per side, in side order."""
     @property
-    def player_scores(self) -> tuple[int, int, int] | None: ...
+    def player_scores(self) -> tuple[int, int, int] | None:
+        """With three players, each player's score (the halves of a pair's score, when the rules
+        split it); None otherwise."""
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -498,9 +619,15 @@ _Packet: TypeAlias = tuple[_PacketStatus, int | None, Cards]
 _ObservedPacket: TypeAlias = tuple[_PacketStatus, int | None, int | None, Cards | None]
 
 class Game(metaclass=_Pybind11Type):
+    """One hand of Burraco: Game(Rules('italian'), seed=7)."""
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def _record_history(self) -> tuple[str, list[str]]: ...  # game.record()'s start state and moves
-    def _record_line(self) -> tuple[str, int]: ...  # json.dumps(game.record()) compact, and its moves
+    def _record_history(self) -> tuple[str, list[str]]:
+        """(the state string the history starts from, the moves' notation): what game.record()
+        needs, read in one call instead of undoing every move from Python."""
+    def _record_line(self) -> tuple[str, int]:
+        """(the game record as one line of JSON, its number of moves): the text of
+        json.dumps(game.record(), separators=(',', ':')), written by the core without the record's
+        dict; what a self-play shard writes for each hand."""
     # A seed or an explicit deck order (never both); neither: a seed from os.urandom. The rules
     # may be given as a preset's name: Game('italian-2p') is Game(Rules('italian-2p')).
     @overload
@@ -511,7 +638,11 @@ class Game(metaclass=_Pybind11Type):
         seed: int | None = None,
         first_player: int = 0,
         scores: tuple[SupportsIndex, ...] | list[SupportsIndex] | None = None,
-    ) -> None: ...
+    ) -> None:
+        """Deals a hand: Game(Rules('italian'), seed=7), or Game('italian-2p', seed=7) with a
+        preset's rules. The deal is fixed by the seed (a random one if None), or given as `deck`,
+        the whole pack in dealing order; `first_player` is the seat to play first and `scores` the
+        sides' scores before this hand (a match)."""
     @overload
     def __init__(
         self,
@@ -523,118 +654,228 @@ class Game(metaclass=_Pybind11Type):
         scores: tuple[SupportsIndex, ...] | list[SupportsIndex] | None = None,
     ) -> None: ...
     @staticmethod
-    def from_state_string(state: str) -> Game: ...
-    def state_string(self) -> str: ...
+    def from_state_string(state: str) -> Game:
+        """The game of a state string (game.state_string(), docs/notation.md): the position with no
+        history. InvalidStateError quoting the reason if the text is not a position that can arise
+        in play."""
+    def state_string(self) -> str:
+        """The position as one line of text ('v=1;rules=italian;...'), every card placed:
+        Game.from_state_string reads it back."""
     # is_over, legal_moves, push_index and push are plain CPython methods (docs/search.md): they
     # take their arguments by position only.
-    def is_over(self, /) -> bool: ...
-    def legal_moves(self, /) -> MoveList: ...
-    def push_index(self, index: SupportsIndex, /) -> None: ...
-    # A move, or the lay-off sugar 'add 2 8h 9h' (several cards on one meld).
-    def push(self, move: _MoveLike, /) -> None: ...
-    def pop(self) -> Move: ...
-    def playout(self, policy: _PolicyLike = "random", seed: int = 0) -> int: ...
-    def policy_move(self, policy: _PolicyLike = "greedy", seed: int = 0) -> Move: ...
+    def is_over(self, /) -> bool:
+        """True once the hand has ended."""
+    def legal_moves(self, /) -> MoveList:
+        """Every legal move, in the canonical order, as a MoveList (a read-only sequence that makes
+        Move objects on demand; it is cached until the position changes)."""
+    def push_index(self, index: SupportsIndex, /) -> None:
+        """Plays legal_moves()[index] without making a Move object (the fast step of a Python loop);
+        IllegalMoveError, nothing changed, if there is no such move."""
+    def push(self, move: _MoveLike, /) -> None:
+        """Plays a legal move, a Move or its notation ('add 2 8h 9h' lays off several cards on meld
+        2 in a legal order); raises IllegalMoveError and changes nothing otherwise."""
+    def pop(self) -> Move:
+        """Undoes the last move and returns it; IndexError if no move was played."""
+    def playout(self, policy: _PolicyLike = "random", seed: int = 0) -> int:
+        """Plays the hand to its end with a policy (docs/search.md, docs/native.md) and returns the
+        number of moves played: 'random' is uniform over the candidates, drawn with the deal
+        contract's generator from `seed`; 'greedy' takes a pile that pays, melds the longest meld,
+        lays off, else discards the least useful card; 'heuristic' plays the move its evaluation
+        prefers (docs/bots.md); a Policy, a native policy or a Python callable (view, moves) ->
+        index plays its own choices. A policy that fails raises PolicyError and leaves the game as
+        it was."""
+    def policy_move(self, policy: _PolicyLike = "greedy", seed: int = 0) -> Move:
+        """The move the policy would play now: the first move of playout(policy, seed), without
+        playing it (docs/search.md). Raises IllegalMoveError when the hand is over."""
     @property
-    def action_size(self) -> int: ...
-    def action_id(self, move: _MoveLike) -> int: ...
-    def action_move(self, id: SupportsIndex) -> Move: ...
-    def legal_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]: ...
-    def push_action(self, id: SupportsIndex) -> None: ...
+    def action_size(self) -> int:
+        """The number of action ids of these rules: every move that can occur under them has a fixed
+        id in range(action_size), the same in every position."""
+    def action_id(self, move: _MoveLike) -> int:
+        """The move's fixed action id, in range(action_size); InvalidNotationError if the move
+        cannot occur under these rules."""
+    def action_move(self, id: SupportsIndex) -> Move:
+        """The move an action id stands for (the inverse of action_id)."""
+    def legal_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        """A bool array of action_size entries, True at the action id of every legal move; written
+        into `out` (a writeable C-contiguous bool array of that shape) if given."""
+    def push_action(self, id: SupportsIndex) -> None:
+        """Plays the move of an action id; IllegalMoveError (nothing changed) if it is not legal
+        here."""
     def observation_tensor(
         self, player: int, out: npt.NDArray[np.float32] | None = None
-    ) -> npt.NDArray[np.float32]: ...
-    def observation(self, player: int) -> Observation: ...
-    def determinize(self, player: int, seed: int) -> Game: ...
-    def copy(self) -> Game: ...
+    ) -> npt.NDArray[np.float32]:
+        """The 511 float32 features of observation(player), for a network (the player's hand, the
+        discard pile, the cards known in other hands, the melds, the sizes, the pozzetti, the phase
+        and the seat to act; nothing hidden is read); 681 with six players; written into `out` (a
+        writeable C-contiguous float32 array of that size) if given."""
+    def observation(self, player: int) -> Observation:
+        """What that player may know of the game (RULES C.9): its own hand, the cards seen in other
+        hands, the hand sizes and everything on the table."""
+    def determinize(self, player: int, seed: int) -> Game:
+        """A game consistent with that player's observation, the unseen cards dealt from `seed`
+        (reads only the observation: the same observation and seed give the same game); a position
+        of play, where the seat to act has a legal move (docs/search.md)."""
+    def copy(self) -> Game:
+        """An independent copy of the game, history included (cheap: the history is shared until
+        either changes)."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: object, /) -> Game: ...
-    # Same state string and same moves played (chess.Board's equality); a Game is mutable, so
-    # it is never hashed.
-    def __eq__(self, other: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool:
+        """Same position (state string) and same moves played, as chess.Board compares."""
     def __ne__(self, other: object, /) -> bool: ...
+    # A Game is mutable: it is compared, never hashed.
     __hash__: ClassVar[None]  # type: ignore[assignment]
     @property
-    def moves(self) -> list[Move]: ...
+    def moves(self) -> list[Move]:
+        """The moves played so far, in order (a new list each time)."""
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The rules of the hand."""
     @property
-    def seed(self) -> int | None: ...
+    def seed(self) -> int | None:
+        """The seed the hand was dealt from, or None for a deal given as a deck or read from a state
+        string without one."""
     @property
-    def players(self) -> int: ...
+    def players(self) -> int:
+        """The number of players (2, 3, 4 or 6)."""
     @property
-    def first_player(self) -> int: ...
+    def first_player(self) -> int:
+        """The seat that played first."""
     @property
-    def turn(self) -> int: ...
+    def turn(self) -> int:
+        """The seat to act (0..players-1)."""
     @property
-    def phase(self) -> _Phase: ...
+    def phase(self) -> _Phase:
+        """'draw' (the seat to act must draw or take the pile), 'meld' (it may meld, lay off, then
+        must discard) or 'over'."""
     @property
-    def scores(self) -> tuple[int, ...]: ...
-    def hand(self, player: int) -> Cards: ...
-    def known(self, player: int) -> Cards: ...
-    def side_of(self, player: int) -> int: ...
+    def scores(self) -> tuple[int, ...]:
+        """The sides' scores before this hand (the match so far), in side order."""
+    def hand(self, player: int) -> Cards:
+        """The cards in that player's hand."""
+    def known(self, player: int) -> Cards:
+        """The cards of that player's hand the other players have seen (taken from the discard pile,
+        RULES C.9)."""
+    def side_of(self, player: int) -> int:
+        """The side that player plays for."""
     @property
-    def sides(self) -> tuple[int, ...]: ...
-    def melds(self, side: int) -> Melds: ...
+    def sides(self) -> tuple[int, ...]:
+        """The sides in play, in order."""
+    def melds(self, side: int) -> Melds:
+        """That side's melds on the table, in creation order (Melds)."""
     @property
-    def discard_pile(self) -> Cards: ...
+    def discard_pile(self) -> Cards:
+        """The cards of the discard pile, as a multiset (the top card is top_discard)."""
     @property
-    def top_discard(self) -> Card | None: ...
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile, or None when the pile is empty."""
     @property
-    def stock_size(self) -> int: ...
+    def stock_size(self) -> int:
+        """The number of cards left in the stock."""
     @property
-    def stock(self) -> tuple[Card, ...]: ...
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, from the next card drawn to the last."""
     @property
-    def pozzetti(self) -> tuple[_Packet, ...]: ...
+    def pozzetti(self) -> tuple[_Packet, ...]:
+        """The pozzetti (the packets set aside at the deal): (status, owner side or None, cards)
+        each; status is 'untaken', 'face_down', 'seen', 'in_hand' or 'stock'."""
     @property
-    def cut_side(self) -> int | None: ...
+    def cut_side(self) -> int | None:
+        """The side that earned the cut bonus, or None."""
     @property
-    def end_reason(self) -> _EndReason | None: ...
-    def result(self) -> Result: ...
+    def end_reason(self) -> _EndReason | None:
+        """Why the hand ended ('closed', 'stock_exhausted', 'deadlock'), or None while it goes
+        on."""
+    def result(self) -> Result:
+        """The score breakdown of the finished hand; IllegalMoveError while it goes on."""
     def __repr__(self) -> str: ...
     # The board (burraco._board.game_str) and the records and JSON views (burraco._records,
     # docs/records.md): the methods call the package's Python, written once for both engines.
-    def __str__(self) -> str: ...
-    def record(self) -> Record: ...
+    def __str__(self) -> str:
+        """The table as text, as str(chess.Board) draws a board: stock, the pile in order, pozzetti,
+        melds, hands and whose turn (burraco._board.game_str; docs/cli.md "The board")."""
+    def record(self) -> Record:
+        """The hand as a game record: a JSON-serialisable dict (docs/records.md). Fields: format
+        ('burraco-record'), version (1), rules (the state string's rules text), first, scores (at
+        the start of the hand), how the hand was dealt (seed, else deck, else start: the state
+        string the history starts from), moves (notation) and result (None while the hand goes on).
+        Game.from_record replays it."""
     @staticmethod
-    def from_record(data: Record | str, /) -> Game: ...
-    def to_json(self, player: int | None = None, *, indent: int | None = None) -> str: ...
+    def from_record(data: Record | str, /) -> Game:
+        """The game of a record (a dict, or one JSON line): dealt as it says, its moves replayed, so
+        that the state string and the history (moves, pop()) are the recorded game's. Refuses a bad
+        record, quoting the bad part: InvalidNotationError (not JSON, unknown format or version, a
+        missing field or one of the wrong type, a move that is not a move), IllegalMoveError (an
+        illegal move, by its number from 1), InvalidStateError (a deck that is not the full pack; a
+        seed, deck or start that disagree; a recorded result the replay does not give)."""
+    def to_json(self, player: int | None = None, *, indent: int | None = None) -> str:
+        """The hand as JSON text (docs/records.md "JSON views"). player=k: what seat k may see,
+        built from observation(k) (own hand; other hands as sizes and known cards; melds, pile,
+        stock size, packets without hidden cards; the legal moves when k is to act; the observation
+        string). player=None: the whole state, with the state string, which Game.from_json restores.
+        indent is passed to json.dumps."""
     @staticmethod
-    def from_json(text: str, /) -> Game: ...
+    def from_json(text: str, /) -> Game:
+        """The game of a full JSON view (game.to_json()), no history. A player's view is refused
+        (InvalidStateError: it hides cards), and so is a view whose fields contradict its state
+        string (InvalidStateError, quoting the field)."""
 
 class Observation(metaclass=_Pybind11Type):
+    """What one player may know of a game (RULES C.9): game.observation(p)."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     @property
-    def player(self) -> int: ...
+    def player(self) -> int:
+        """The seat whose view this is."""
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The rules of the game observed."""
     @property
-    def turn(self) -> int: ...
+    def turn(self) -> int:
+        """The seat to act."""
     @property
-    def phase(self) -> _Phase: ...
+    def phase(self) -> _Phase:
+        """'draw', 'meld' or 'over', as game.phase."""
     @property
-    def hand(self) -> Cards: ...
+    def hand(self) -> Cards:
+        """The observing player's own hand."""
     @property
-    def hand_sizes(self) -> tuple[int, ...]: ...
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds, in seat order."""
     @property
-    def known(self) -> tuple[Cards, ...]: ...
+    def known(self) -> tuple[Cards, ...]:
+        """Per seat, the cards everyone knows to be in that hand: taken with the pile and not played
+        since (RULES C.9; public, the observer's own seat too)."""
     @property
-    def stock_size(self) -> int: ...
+    def stock_size(self) -> int:
+        """The number of cards left in the stock."""
     @property
-    def discard_pile(self) -> Cards: ...
+    def discard_pile(self) -> Cards:
+        """The cards of the discard pile (public: RULES C.9)."""
     @property
-    def top(self) -> Card | None: ...
-    def melds(self, side: int) -> Melds: ...
+    def top(self) -> Card | None:
+        """The top card of the discard pile, or None."""
+    def melds(self, side: int) -> Melds:
+        """That side's melds on the table (public), in creation order."""
     @property
-    def pozzetti(self) -> tuple[_ObservedPacket, ...]: ...
+    def pozzetti(self) -> tuple[_ObservedPacket, ...]:
+        """Each pozzetto as (status, owner side or None, size or None, cards or None): the cards
+        only where the observer may see them."""
     @property
-    def sides(self) -> tuple[int, ...]: ...
+    def sides(self) -> tuple[int, ...]:
+        """The side of each seat now (with three players the pair becomes side 3 once the first
+        pozzetto is taken, RULES F.6)."""
     @property
-    def opened(self) -> tuple[bool, ...]: ...
+    def opened(self) -> tuple[bool, ...]:
+        """Per side slot: whether the side has met its brazilian opening minimum (False throughout
+        under rules without one)."""
     @property
-    def need(self) -> tuple[int, ...]: ...
+    def need(self) -> tuple[int, ...]:
+        """Per side slot: the brazilian opening minimum the side still has to meet (0 once met or
+        without one)."""
     @property
-    def scores(self) -> tuple[int, ...]: ...
+    def scores(self) -> tuple[int, ...]:
+        """The sides' scores before this hand."""
     def __str__(self) -> str: ...
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -663,8 +904,13 @@ def playouts(
     seed: int = 0,
     policy: _PolicyLike = "random",
     threads: int = 1,
-) -> _PlayoutTable: ...
-def perft(game: Game, depth: int) -> int: ...
+) -> _PlayoutTable:
+    """Plays n whole hands from seeds derived from `seed` (hand i from batch seed i): a dict of
+    NumPy arrays 'seed', 'scores', 'moves', 'end_reason' (1 closed, 2 stock exhausted, 3 deadlock).
+    Releases the GIL; `threads` splits the hands, the result does not depend on it (native policies
+    run on every thread at once; a Python policy takes the GIL for each move)."""
+def perft(game: Game, depth: int) -> int:
+    """Leaf nodes of every legal move sequence of that depth."""
 
 @type_check_only
 class _ArenaTable(TypedDict):
@@ -700,23 +946,45 @@ def _arena_pairs(
     keep_moves: bool = False,
     progress: Callable[[int], object] | None = None,
     matches: bool = False,
-) -> _ArenaTable: ...
+) -> _ArenaTable:
+    """The engine of burraco.arena (docs/bots.md): duplicate pairs first..stop-1 of bots a and b (an
+    ISMCTS or a policy), each pair one deal played twice with the seats swapped, on `threads`
+    threads without the GIL. A dict of NumPy arrays, one row per game in pair order (game 0: a on
+    the even seats, side 0): 'pair', 'game', 'hand_seed', 'scores' (per side), 'moves',
+    'end_reason', 'seconds' and 'decisions' (per bot: CPU seconds choosing, moves chosen), 'history'
+    (the moves' texts per game, or None), 'hand' (its index in its match), 'first_player' and
+    'before' (the match scores before it). With matches=True each pair is a whole match to the
+    target played twice with the sides swapped on the same deals (arena.hpp): one row per hand,
+    every play's hands in order, and per play 'match_pair', 'match_game', 'match_scores' (final, per
+    side), 'match_hands' and 'match_winner' (the side, or -1 for a draw). progress(done) counts the
+    games (or plays of a match) done, about ten times a second; Ctrl-C stops the threads after their
+    current games."""
 
 # ---- policies (docs/native.md) ----------------------------------------------------------------
 
 POLICY_ABI: Final[int]  # the native policy interface version (BURRACO_POLICY_ABI of policy.h)
 
 class Policy(metaclass=_Pybind11Type):
+    """A policy as a value (docs/native.md): Policy('greedy'), Policy('mymodule:policy'),
+    Policy(callable). Accepted wherever a policy is."""
     def __reduce__(self) -> tuple[Any, ...]: ...
-    def __init__(self, source: Policy | str | CapsuleType | _PolicyFunction) -> None: ...
+    def __init__(self, source: Policy | str | CapsuleType | _PolicyFunction) -> None:
+        """A policy: 'random', 'greedy' or 'heuristic' (built in), 'module:attribute' (imports the
+        module and takes that attribute), a native policy (the capsule a Cython or C++ module
+        exports with burraco/policy.h), or a Python callable (view, moves) -> index. A native policy
+        built against another interface version raises PolicyError naming both versions."""
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The policy's name: the built-in name, the native policy's own, or the callable's."""
     @property
-    def kind(self) -> Literal["builtin", "native", "python"]: ...
+    def kind(self) -> Literal["builtin", "native", "python"]:
+        """'builtin', 'native' (runs without the GIL) or 'python' (takes the GIL for each call)."""
     @property
-    def spec(self) -> str | None: ...
+    def spec(self) -> str | None:
+        """The text the policy was made from ('greedy', 'module:attribute'), or None."""
     @property
-    def source(self) -> CapsuleType | _PolicyFunction | None: ...
+    def source(self) -> CapsuleType | _PolicyFunction | None:
+        """The capsule or callable behind the policy (None for a built-in)."""
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -725,6 +993,8 @@ class Policy(metaclass=_Pybind11Type):
     def __deepcopy__(self, memo: object, /) -> Policy: ...
 
 class ISMCTS(metaclass=_Pybind11Type):
+    """Information-set Monte Carlo tree search (docs/search.md): ISMCTS(iterations=1000,
+    seed=0).choose(game) -> Move. Reads only the observation of the seat to act."""
     def __reduce__(self) -> tuple[Any, ...]: ...
     def __init__(
         self,
@@ -743,53 +1013,95 @@ class ISMCTS(metaclass=_Pybind11Type):
         keep_tree: bool = False,
         equity_sigma: float = 720.0,
         equity_points: float = 600.0,
-    ) -> None: ...
-    def choose(self, game: Game) -> Move: ...
-    # The root's moves after a search of the game: (move, visits, mean reward), most visited first.
-    def hint(self, game: Game) -> list[tuple[Move, int, float]]: ...
+    ) -> None:
+        """A search with these parameters (docs/search.md "Search"); one ISMCTS may choose for any
+        game, any number of times: each choose() builds a fresh tree. A fresh ISMCTS with a given
+        seed always makes the same choices unless a time_limit stops it; choose() advances its
+        generator, so successive calls differ. Wrong types raise TypeError, values out of range
+        BurracoError."""
+    def choose(self, game: Game) -> Move:
+        """A legal move for the seat to act, by a fresh search (releases the GIL). Calls on one
+        ISMCTS from several threads run one after the other."""
+    def hint(self, game: Game) -> list[tuple[Move, int, float]]:
+        """Searches the position as choose() does and ranks the root's moves: a list of (move,
+        visits, mean reward of the seat's side), most visited first (burraco.hint)."""
     @property
-    def iterations(self) -> int | None: ...
+    def iterations(self) -> int | None:
+        """The number of search iterations per choose() (each one determinization, descent and
+        playout), a cap when time_limit is set; None: the time limit alone."""
     @property
-    def reward(self) -> Literal["win", "margin", "equity"]: ...
+    def reward(self) -> Literal["win", "margin", "equity"]:
+        """'win' (1, 0.5 or 0 by who leads at the end of the playout), 'margin' (0.5 + 0.5 *
+        tanh(margin / margin_scale)) or 'equity' (the side's chance of winning the match from the
+        game's scores, match_equity())."""
     @property
-    def margin_scale(self) -> float: ...
+    def margin_scale(self) -> float:
+        """The points that scale the margin reward."""
     @property
-    def equity_sigma(self) -> float: ...
+    def equity_sigma(self) -> float:
+        """The equity reward's standard deviation of one hand's margin (points)."""
     @property
-    def equity_points(self) -> float: ...
-    # The equity reward of a hand's end: (side 0's, side 1's) chance of winning the match.
+    def equity_points(self) -> float:
+        """The equity reward's mean points a side scores in a hand."""
     def match_equity(
         self, rules: Rules | None, before: tuple[float, float], hand: tuple[float, float]
-    ) -> tuple[float, float]: ...
+    ) -> tuple[float, float]:
+        """The equity reward of a hand's end (docs/search.md "Search options"): (side 0's, side 1's)
+        probability of winning a match under `rules` (two sides) when the sides had `before` points
+        and scored `hand` points in the hand, by this search's equity_sigma and equity_points."""
     @property
-    def evaluation(self) -> Literal["score", "heuristic"]: ...
+    def evaluation(self) -> Literal["score", "heuristic"]:
+        """How a cut playout is valued: 'score' (as if the hand ended now) or 'heuristic' (the
+        heuristic policy's evaluation)."""
     @property
-    def opponents(self) -> Literal["tree", "policy", "random", "greedy", "heuristic"]: ...
+    def opponents(self) -> Literal["tree", "policy", "random", "greedy", "heuristic"]:
+        """Who plays the other seats inside the tree: 'tree' (tree nodes, by UCB), 'policy' (the
+        rollout policy, from what each seat sees) or 'random', 'greedy', 'heuristic' (that built-in
+        policy, from what each seat sees)."""
     @property
-    def time_limit(self) -> float | None: ...
+    def time_limit(self) -> float | None:
+        """Seconds of wall-clock time a choose() may search, or None."""
     @property
-    def threads(self) -> int: ...
+    def threads(self) -> int:
+        """Root-parallel trees, one per thread, their root statistics summed."""
     @property
-    def keep_tree(self) -> bool: ...
+    def keep_tree(self) -> bool:
+        """Whether the subtree of a chosen pile take, meld or lay-off is kept for the seat's next
+        decision of the turn (one tree only)."""
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The seed of the search's generator (determinizations, expansions, playouts)."""
     @property
-    def exploration(self) -> float: ...
+    def exploration(self) -> float:
+        """The UCB exploration constant of the tree policy."""
     @property
-    def policy(self) -> Policy | _PolicyName | None: ...
+    def policy(self) -> Policy | _PolicyName | None:
+        """The rollout policy below the tree: 'random', 'greedy' or 'heuristic', the Policy given,
+        or None (greedy with two players, random with more)."""
     @property
-    def max_rollout_moves(self) -> int | None: ...
+    def max_rollout_moves(self) -> int | None:
+        """The cap on playout moves below the tree (the position is then scored as it stands), or
+        None for playouts to the end of the hand."""
     @property
-    def nodes(self) -> int: ...
+    def nodes(self) -> int:
+        """Tree nodes of the last search (the root included); waits for a search in progress."""
     @property
-    def last_iterations(self) -> int: ...
-    # The root's children after the last search: (move, visits, availability, summed reward).
-    def root_stats(self) -> list[tuple[Move, int, int, float]]: ...
-    def __repr__(self) -> str: ...
+    def last_iterations(self) -> int:
+        """Iterations the last search ran (0 when the move was forced); waits for a search in
+        progress."""
+    def root_stats(self) -> list[tuple[Move, int, int, float]]:
+        """The root's moves after the last search: (move, visits, availability, summed reward).
+        Waits for a search in progress on another thread, then reads its finished tree."""
+    def __repr__(self) -> str:
+        """ISMCTS(iterations=..., seed=..., ...): the constructor call with every parameter."""
 
 # ---- the vector environment (docs/rl.md "The vector environment") ---------------------------
 
 class VectorGames(metaclass=_Pybind11Type):
+    """N hands of one rule set stepped together (docs/rl.md "The vector environment"): the learner
+    plays one seat of each, policies the other seats inside step(), which writes observations,
+    masks, rewards and done flags into the caller's NumPy arrays without the GIL, on `threads`
+    threads. burraco.envs.vector.BurracoVectorEnv is its Gymnasium interface."""
     def __init__(
         self,
         rules: Rules | None,
@@ -801,36 +1113,57 @@ class VectorGames(metaclass=_Pybind11Type):
         reward: Literal["margin", "win"] = "margin",
         reward_scale: float = 2000.0,
         threads: int = 1,
-    ) -> None: ...
+    ) -> None:
+        """num_envs hands of `rules`; the learner plays `seat`, `opponent` every other seat (with
+        four players `partner`, if given, plays seat + 2): 'random', 'greedy', 'heuristic' or a
+        burraco.Policy that is built in or native (a Python policy needs the GIL). reward: 'margin'
+        (margin / reward_scale) or 'win' (+1, -1, 0). Every env waits for its reset."""
     @property
-    def num_envs(self) -> int: ...
+    def num_envs(self) -> int:
+        """The number of envs."""
     @property
-    def threads(self) -> int: ...
+    def threads(self) -> int:
+        """The threads a step runs on (at most num_envs)."""
     @property
-    def seat(self) -> int: ...
+    def seat(self) -> int:
+        """The learner's seat in every env."""
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The rules of every hand."""
     @property
-    def opponent(self) -> Policy | _PolicyName: ...
+    def opponent(self) -> Policy | _PolicyName:
+        """The policy of the other seats."""
     @property
-    def partner(self) -> Policy | _PolicyName | None: ...
+    def partner(self) -> Policy | _PolicyName | None:
+        """The partner's policy (four players), or None: the opponent's."""
     @property
-    def reward(self) -> str: ...
+    def reward(self) -> str:
+        """'margin' or 'win'."""
     @property
-    def reward_scale(self) -> float: ...
+    def reward_scale(self) -> float:
+        """What a margin is divided by (reward 'margin')."""
     @property
-    def action_size(self) -> int: ...
+    def action_size(self) -> int:
+        """The width of a mask row: the number of action ids of the rules."""
     @property
-    def observation_size(self) -> int: ...
-    # The env's generator: NumPy's PCG64 in the state (state, inc); inc is odd.
-    def seed(self, env: int, state: int, inc: int) -> None: ...
+    def observation_size(self) -> int:
+        """The width of an observation row (511)."""
+    def seed(self, env: int, state: int, inc: int) -> None:
+        """Gives env `env` the generator NumPy's PCG64 has in the state (state, inc) (its
+        bit_generator.state['state']; inc is odd, an even one raises InvalidNotationError): the
+        deals of its resets without a seed and the seeds of the other seats' moves are drawn from
+        it, as BurracoEnv draws them from np_random."""
     def reset(
         self,
         env: int,
         deal: int | None,
         observations: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8] | npt.NDArray[np.bool_],
-    ) -> None: ...
+    ) -> None:
+        """Starts a new hand in env `env`: the deal of seed `deal`, or (None) of the seed its
+        generator draws; the other seats play up to the learner's first move, and row `env` of
+        `observations` (float32, num_envs x 511) and `masks` (int8 or bool, num_envs x action_size)
+        is written."""
     def step(
         self,
         actions: npt.NDArray[np.integer[Any]],
@@ -842,8 +1175,61 @@ class VectorGames(metaclass=_Pybind11Type):
         margins: npt.NDArray[np.float64],
         *,
         masks_unchanged: bool = False,
-    ) -> None: ...
-    def random_actions(self, seed: int, out: npt.NDArray[np.int64]) -> None: ...
-    def game(self, env: int) -> Game: ...
-    def needs_reset(self, env: int) -> bool: ...
+    ) -> None:
+        """One step of every env, the GIL released: the learner plays its action id (row i of
+        `actions`, an integer array of num_envs), then the other seats play until it is to act again
+        or the hand is over; an env whose hand ended at the previous step is reset instead (its
+        action unread; reward 0). Row i of every output is written: `observations` (float32,
+        num_envs x 511), `masks` (int8 or bool, num_envs x action_size; all 0 when the hand is
+        over), `rewards`, `margins` (float64: the learner's margin in points at the hand's end, else
+        0), `terminated`, `truncated` (bool; truncated is always False). Every action is checked
+        first: an id outside range(action_size) raises InvalidNotationError, an illegal one
+        IllegalMoveError, each naming the env and the action, and then no env is stepped.
+        masks_unchanged=True vouches that nobody wrote into `masks` since this object last did: a
+        row it wrote there then has only the ids it set cleared, not every byte (much less memory
+        traffic; what BurracoVectorEnv(copy=False) passes)."""
+    def random_actions(self, seed: int, out: npt.NDArray[np.int64]) -> None:
+        """Writes into `out` (int64, num_envs) a uniformly random legal action of each env: the
+        legal ids of env i in canonical move order, one picked with the deal contract's generator
+        seeded by the i-th SplitMix64 output of `seed` (0 for an env that waits for its reset). A
+        masked random learner, for baselines and benches."""
+    def game(self, env: int) -> Game:
+        """A copy of env `env`'s hand now (without its moves' history): over when the last step
+        ended it."""
+    def needs_reset(self, env: int) -> bool:
+        """Whether env `env` was never reset or its hand is over: its next step resets it."""
     def __repr__(self) -> str: ...
+
+# ---- private: what the __reduce__ methods name, and hooks of the tests and benches ------------
+# Pickle support (docs/api.md "Pickling and copying"): each refuses data it did not write with
+# InvalidStateError.
+
+def _restore_cards(text: Any, decks: Any) -> Cards:
+    """Rebuilds a Cards of a three-deck pack (pickle support)."""
+def _restore_rules(preset: Any, overrides: Any) -> Rules:
+    """Unpickles Rules (what rules.__reduce__ names)."""
+def _restore_meld(layout: Any, rules: Any) -> Meld:
+    """Unpickles a Meld (what meld.__reduce__ names)."""
+def _restore_move(text: Any, decks: Any) -> Move:
+    """Unpickles a Move of a three-deck game (what move.__reduce__ names for a set holding a third
+    copy of a card)."""
+def _restore_side_result(*args: Any) -> SideResult:
+    """Unpickles a SideResult from its eight fields (what side_result.__reduce__ names)."""
+def _restore_result(
+    reason: Any, closing_side: Any, sides: Any, player_half_points: Any, players: Any
+) -> Result:
+    """Unpickles a Result (what result.__reduce__ names)."""
+def _restore_game(start: Any, moves: Any, state: Any) -> Game:
+    """Unpickles a Game (what game.__reduce__ names)."""
+def _restore_observation(stand_in: Any, player: Any, text: Any) -> Observation:
+    """Unpickles an Observation (what observation.__reduce__ names)."""
+def _set_move_cap(cap: int) -> int:
+    """A test hook: the move cap of the policy loops from now on (MAX_HAND_MOVES restores it);
+    returns the previous one."""
+def _legal_moves_repeat(game: Game, calls: int) -> int:
+    """Generates the legal moves of the game's position `calls` times in one C++ loop and returns
+    how many moves that gave in all (a bench helper: no cache, no Python per call)."""
+def _policy_view_repeat(game: Game, calls: int) -> int:
+    """Fills the native view of the game's position (its legal moves as the candidates) `calls`
+    times in one C++ loop, the storage kept from call to call as a policy loop keeps it; returns the
+    summed move and meld counts (a bench helper)."""
