@@ -124,7 +124,10 @@ bool completable(const GameState& s, const Rules& rules, ScratchPositions& posit
     // anything: the position is copied only for a lay-off that fits (the copy is the cost).
     if (!lay_off(s.melds[i], last, rules).ok()) continue;
     const ScratchPosition copy(positions, s);
-    if (lay_off_in_place(*copy, rules, at, last).ok()) return true;
+    // The lay-off empties the hand; a pozzetto picked up on the fly may hold a single card,
+    // whose turn must be finishable in its turn (at most one pickup a side: the recursion ends).
+    if (lay_off_in_place(*copy, rules, at, last).ok() && completable(*copy, rules, positions))
+      return true;
   }
   return false;
 }
