@@ -4,9 +4,10 @@
 namespace burraco_binding {
 
 // ---- fast paths -----------------------------------------------------------------------------
-// The calls of a Python-driven playout loop (is_over, legal_moves, len, push_index) are plain
-// CPython methods installed over the pybind11 ones after binding: pybind11's argument dispatch
-// cost more than the work. They behave exactly like the bound versions they replace.
+// The calls of a Python-driven playout loop (is_over, legal_moves, len, push_index, push, [i])
+// are plain CPython methods, installed on the classes after binding: pybind11's argument dispatch
+// cost more than the work. is_over, legal_moves, push_index and len exist only here; push and
+// [i] take the common case and hand every other argument to the bound method they replace.
 
 template <class T>
 T* native(PyObject* self) {

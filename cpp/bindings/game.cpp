@@ -337,20 +337,7 @@ void bind_game(py::module_& m) {
                   py::arg("state"), BURRACO_DOC(Game, from_state_string))
       .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); },
            BURRACO_DOC(Game, state_string))
-      .def("legal_moves", [](PyGame& g) { return PyMoveList{g.legal_list()}; },
-           BURRACO_DOC(Game, legal_moves))
-      .def("push_index",
-           [](PyGame& g, IndexArg index) {
-             long long i = -1;
-             const bool is_index = index_int(index, i);  // index.__index__ first
-             const auto list = g.legal_list();
-             if (!is_index || i < 0 || i >= static_cast<long long>(list->size()))
-               illegal("push_index(" + quote(index) + "): expected an index 0.." +
-                       std::to_string(static_cast<long long>(list->size()) - 1) +
-                       " into the " + std::to_string(list->size()) + " legal moves");
-             g.push((*list)[static_cast<std::size_t>(i)]);  // legal: it is in the list
-           },
-           py::arg("index"), BURRACO_DOC(Game, push_index))
+      // legal_moves, push_index and is_over are fast_paths.cpp's CPython methods alone.
       .def("push",
            [](PyGame& g, MoveArg move) {
              std::uint32_t index = 0;
@@ -438,7 +425,6 @@ void bind_game(py::module_& m) {
       .def_property_readonly("cut_side", [](const PyGame& g) -> OptIntResult {
         return int_or_none(g.state.cut_side >= 0, g.state.cut_side);
       }, BURRACO_DOC(Game, cut_side))
-      .def("is_over", [](const PyGame& g) { return g.state.over(); }, BURRACO_DOC(Game, is_over))
       .def_property_readonly("end_reason", [](const PyGame& g) -> OptStrResult { return end_reason_name(g.state.end); },
            BURRACO_DOC(Game, end_reason))
       .def("result",
@@ -474,7 +460,7 @@ void bind_game(py::module_& m) {
   def_copies(game);
 
   bound_class<PyMoveList>(m, "MoveList")
-      .def("__len__", [](const PyMoveList& l) { return l.moves->size(); })
+      // __len__ is fast_paths.cpp's.
       .def("__bool__", [](const PyMoveList& l) { return !l.moves->empty(); })
       .def("__getitem__",
            [](const PyMoveList& l, KeyArg key) -> MoveOrListResult {
