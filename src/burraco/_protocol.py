@@ -3,10 +3,12 @@
 
 This module imports nothing but the standard library: the client imports it without the server's
 Starlette and uvicorn. The server's behaviour lives in ``burraco/server/``; only the names both
-sides spell live here.
+sides spell, and the token bucket both sides count frames by, live here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 #: The routes (``{id}``: a table id).
 TABLES_PATH = "/api/tables"
@@ -61,3 +63,39 @@ RATE = 10.0
 
 #: The default limit on the size of a frame and of a request body, bytes.
 MAX_MESSAGE = 4096
+
+
+# The limit of a socket's frames (and of a client's table creations): the server refuses by it,
+# the client paces itself by the same model.
+class TokenBucket:
+    """A token bucket: ``capacity`` messages at once, ``rate`` more a second."""
+
+    def __init__(self, capacity: float, rate: float, clock: Callable[[], float]) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self._clock = clock
+        self._last = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self._last) * self.rate)
+        self._last = now
+
+    def take(self) -> bool:
+        """Takes one token if there is one."""
+        self._refill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        self._refill()
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def full(self) -> bool:
+        """Whether the bucket is full again (then it is the same as a new one)."""
+        self._refill()
+        return self.tokens >= self.capacity

@@ -197,22 +197,14 @@ def _chooser(policy: Any, choose: Any, seed: int) -> Any:
 # ---- the protocol, without input or output ------------------------------------------------------
 
 
-class _Pace:
-    """The client's model of its socket's token bucket on the server (``burst`` frames at once,
-    then ``rate`` a second): how long to wait before the next frame."""
-
-    def __init__(self, burst: float, rate: float, clock: Callable[[], float]) -> None:
-        self.burst, self.rate, self.clock = burst, rate, clock
-        self.tokens = burst
-        self.last = clock()
-
-    def _refill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
+class _Pace(protocol.TokenBucket):
+    """The client's model of its socket's token bucket on the server (``capacity`` frames at
+    once, then ``rate`` a second), the server's own class: how long to wait before the next
+    frame."""
 
     def reserve(self) -> float:
-        """Takes a frame's token: the seconds to wait before sending it (0: at once)."""
+        """Takes a frame's token, owing it if there is none: the seconds to wait before sending
+        the frame (0: at once)."""
         self._refill()
         self.tokens -= 1
         return max(0.0, -self.tokens / self.rate)
@@ -226,7 +218,7 @@ class _Pace:
         self._refill()
         if retry_after > 1 / self.rate:
             self.rate = 1 / retry_after
-        self.burst = 1.0
+        self.capacity = 1.0
         self.tokens = min(self.tokens, 1 - retry_after * self.rate)
 
 
@@ -258,7 +250,7 @@ class _Seat:
         view (a move in flight was played, which the view shows, or is chosen again)."""
         self.pending = None
         self.frames = 0
-        self.pace.tokens = self.pace.burst  # what the model has learnt of the limits stays
+        self.pace.tokens = self.pace.capacity  # what the model has learnt of the limits stays
 
     def _next_seq(self) -> int:
         self.seq += 1

@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import _protocol as protocol
+from .._protocol import TokenBucket
 from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
 from ._store import Store
@@ -41,7 +42,6 @@ from ._table import (
     Seat,
     SeedSource,
     Table,
-    TokenBucket,
     _short,
     load_bot,
     new_table_id,

@@ -141,40 +141,6 @@ class Seat:
         return SeatRow(self.seat, self.kind, self.policy, self.token_sha256)
 
 
-class TokenBucket:
-    """A token bucket: ``capacity`` messages at once, ``rate`` more a second."""
-
-    def __init__(self, capacity: float, rate: float, clock: Callable[[], float]) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = capacity
-        self._clock = clock
-        self._last = clock()
-
-    def _refill(self) -> None:
-        now = self._clock()
-        self.tokens = min(self.capacity, self.tokens + (now - self._last) * self.rate)
-        self._last = now
-
-    def take(self) -> bool:
-        """Takes one token if there is one."""
-        self._refill()
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def wait(self) -> float:
-        """Seconds until the next token."""
-        self._refill()
-        return max(0.0, (1 - self.tokens) / self.rate)
-
-    def full(self) -> bool:
-        """Whether the bucket is full again (then it is the same as a new one)."""
-        self._refill()
-        return self.tokens >= self.capacity
-
-
 class Connection:
     """One socket at a table: a seat's (``seat`` an int) or a spectator's (``None``).
 
