@@ -187,7 +187,8 @@ def test_an_explicit_deck_is_dealt_alike(table):
 
 # ---- lockstep with the reference ------------------------------------------------------------------
 
-HANDS = 100  # a table and policy, default run: 200 hands of each table
+HANDS = 40  # a table and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
+CI_HANDS = 100
 SLOW_HANDS = 200
 SLOW_FIRST_SEED = 1_000_000
 
@@ -207,6 +208,14 @@ def lockstep(table: str, policy: str, seeds) -> playouts.Events:
 @pytest.mark.parametrize("table", IDS)
 def test_lockstep_hands(table, policy):
     lockstep(table, policy, range(HANDS))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", playouts.POLICIES)
+@pytest.mark.parametrize("table", IDS)
+def test_lockstep_rest_hands(table, policy):
+    """The seeds the default run leaves out, up to CI_HANDS (CI's slow step runs them)."""
+    lockstep(table, policy, range(HANDS, CI_HANDS))
 
 
 @pytest.mark.slow

@@ -349,7 +349,8 @@ def test_round_trips_match_the_reference():
 # ---- lockstep with the reference -----------------------------------------------------------------
 
 THREE_DECK_IDS = tuple(rules_id for rules_id, _, _ in playouts.THREE_DECK_RULES)
-HANDS = 50
+HANDS = 20  # a rule set and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
+CI_HANDS = 50
 SLOW_HANDS = 400
 SLOW_FIRST_SEED = 1_000_000
 
@@ -374,6 +375,15 @@ def test_lockstep_hands_meet_sets_with_a_third_copy():
                 if move.startswith("meld ") and max(Counter(move.split()[1:]).values()) == 3:
                     found += 1
     assert found > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", playouts.POLICIES)
+@pytest.mark.parametrize("rules_id", THREE_DECK_IDS)
+def test_lockstep_rest_three_deck_hands(rules_id, policy):
+    """The seeds the default run leaves out, up to CI_HANDS (CI's slow step runs them)."""
+    events = lockstep(rules_id, policy, playouts.seeds(CI_HANDS - HANDS, HANDS))
+    assert events.hands == CI_HANDS - HANDS
 
 
 @pytest.mark.slow
