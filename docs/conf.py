@@ -103,8 +103,8 @@ SELF = re.compile(r"^\(self(?:: [\w.]+)?(?:, |(?=\)))")
 
 
 def strip_self(app, what, name, obj, options, signature, return_annotation):
-    """A method's signature without its ``self``: pybind11's docstrings spell it
-    ``self: burraco._core.Game``, which autodoc would show on every method of the core."""
+    """A method's signature without its ``self``, which the core's docstrings (the stub's
+    signature lines) write first and autodoc would show on every method of the core."""
     if signature and what in ("class", "method"):
         signature = SELF.sub("(", signature)
     return signature, return_annotation

@@ -250,17 +250,40 @@ def test_parameter_parser():
 
 
 def test_signatures_name_python_types():
-    """Spot checks of what help() shows for the calls a newcomer makes first."""
+    """Spot checks of what help() shows for the calls a newcomer makes first: the stub's
+    signatures, its aliases written out."""
     game = burraco.Game
-    assert game.hand.__doc__.splitlines()[0] == (
-        "hand(self, player: int) -> burraco._core.Cards")
-    assert game.observation.__doc__.splitlines()[0].endswith("-> burraco._core.Observation")
+    assert game.hand.__doc__.splitlines()[0] == "hand(self, player: int) -> Cards"
+    assert game.observation.__doc__.splitlines()[0].endswith("-> Observation")
     assert "player: int" in game.observation.__doc__.splitlines()[0]
-    assert ("policy: Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | "
-            "collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]"
-            in game.playout.__doc__)
-    assert burraco.Rules.from_text.__doc__.splitlines()[0] == (
-        "from_text(text: str) -> burraco._core.Rules")
+    assert ("policy: Policy | Literal['random', 'greedy', 'heuristic', 'heuristic:2p', "
+            "'heuristic:4p', 'heuristic:4p-opening'] | CapsuleType | "
+            "Callable[[Any, MoveList], SupportsIndex] = 'random'" in game.playout.__doc__)
+    assert burraco.Rules.from_text.__doc__.splitlines()[0] == "from_text(text: str) -> Rules"
+
+
+def test_inspect_reads_the_core_signatures():
+    """inspect.signature (which IPython, Jupyter and editors use) reads the core's functions, bound
+    or not, pybind11's and the CPython fast paths alike; an overloaded one has none."""
+    game = burraco.Game(seed=1)
+    shown = [
+        (burraco.Game.hand, "(self, player)"),
+        (game.hand, "(player)"),
+        (game.playout, "(policy='random', seed=0)"),
+        (burraco.Game.push, "(self, move, /)"),
+        (game.push, "(move, /)"),
+        (game.is_over, "()"),
+        (game.legal_moves, "()"),
+        (burraco.Game.from_state_string, "(state)"),
+        (burraco.perft, "(game, depth)"),
+        (burraco.Rules, "(preset='italian', **knobs)"),
+        (burraco.Cards, "(cards='', *, decks=2)"),
+    ]
+    for function, text in shown:
+        assert str(inspect.signature(function)) == text, function
+    assert str(inspect.signature(burraco.ISMCTS)).startswith("(*, iterations=1000, seed=0, ")
+    with pytest.raises(ValueError):
+        inspect.signature(burraco.Game)  # two overloads (a seed, or a deck)
 
 
 # ---- __version__ --------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
-"""The docstrings of burraco._core have one home, the type stub src/burraco/_core.pyi: the build
-writes them into the binding (cpp/bindings/docstrings.py, a header of ``BURRACO_DOC(Game, push)``
-macros), so that help() and the documentation site show the same text as an editor reading the stub.
+"""The docstrings and signatures of burraco._core have one home, the type stub
+src/burraco/_core.pyi: the build writes them into the binding (cpp/bindings/docstrings.py, a header
+holding a table of them, which the module's entry point gives to every object), so that help(),
+inspect.signature and the documentation site show the same text as an editor reading the stub.
 
 * Every docstring of the stub is, exactly, the text the built module shows for that object (after
-  the signature line pybind11 writes first): a stub edited without a rebuild, or a binding that
-  names another member's docstring, fails here.
+  the stub's signature lines, first): a stub edited without a rebuild fails here.
 * Every docstring the module shows is the stub's, except the Rules knobs' (the knob table's,
   cpp/src/rules.cpp): a docstring written into the binding again fails here.
 * Every public class, method, property and function of the module has one.
@@ -50,8 +50,8 @@ def knob_names() -> set[str]:
 
 
 def shown(obj: object, name: str) -> str:
-    """The text help() shows for ``obj`` without the signature line pybind11 (or the fast paths'
-    CPython methods) put first: ``name(...) -> type`` and a blank line."""
+    """The text help() shows for ``obj`` without the signature lines the stub's table puts first:
+    ``name(...) -> type`` (one a line for overloads) and a blank line."""
     doc = getattr(obj, "__doc__", None) or ""
     if isinstance(obj, (type, property, types.ModuleType)):
         return doc
@@ -137,7 +137,7 @@ def test_the_stubs_docstrings_fit_in_100_columns():
 SMALL_STUB = '''
 """The module."""
 
-from typing import overload
+from typing import TypeAlias, overload
 
 class Thing:
     """A thing: Thing('x'),
@@ -154,7 +154,9 @@ class Thing:
     @property
     def size(self) -> int: ...
 
-def make(text: str) -> Thing:
+_Like: TypeAlias = Thing | str
+
+def make(text: _Like, *, n: int = 2) -> Thing:
     """Quotes "x" and a \\\\ backslash."""
 '''
 
@@ -169,13 +171,34 @@ def test_the_generator_reads_the_docstrings_by_scope_and_name():
     }
 
 
-def test_the_generator_writes_string_literal_macros():
-    header = generator.header(generator.docstrings(SMALL_STUB), "small.pyi")
-    assert "#define BURRACO_DOC(scope, name) BURRACO_DOC_##scope##_##name" in header
-    assert '#define BURRACO_DOC_Thing___init__ "Makes one.\\n\\nA second paragraph."' in header
-    assert '#define BURRACO_DOC_module_make "Quotes \\"x\\" and a \\\\ backslash."' in header
+def test_the_generator_writes_the_signatures_before_the_docstrings():
+    """Each function's text starts with its signatures: the text signature inspect reads (one
+    signature only), then the stub's lines with its aliases written out; a property's is its
+    docstring alone."""
+    docs = generator.documentation(SMALL_STUB)
+    assert docs["Thing", "__init__"] == (
+        "__init__(self, text)\n--\n\n__init__(self, text: str) -> None\n\n"
+        "Makes one.\n\nA second paragraph.")
+    assert docs["Thing", "get"] == (
+        "get(self, i: int) -> int\nget(self, i: slice) -> list[int]\n\nThe item.")
+    assert docs["module", "make"] == (
+        "make(text, *, n=2)\n--\n\nmake(text: Thing | str, *, n: int = 2) -> Thing\n\n"
+        'Quotes "x" and a \\ backslash.')
+    assert docs["Thing", "__doc__"] == "A thing: Thing('x'), wrapped."
+    assert ("Thing", "size") not in docs  # a property with no docstring
+
+
+def test_the_generator_writes_a_table_of_string_literals():
+    header = generator.header(generator.documentation(SMALL_STUB), "small.pyi")
+    assert "inline const char* burraco_doc(std::string_view scope, std::string_view name," in header
+    assert ('{"Thing", "__init__", "__init__(self, text)\\n--\\n\\n__init__(self, text: str) -> '
+            'None\\n\\nMakes one.\\n\\nA second paragraph.",') in header
+    # The form for a method CPython binds itself marks its instance; a function has none.
+    assert '"__init__($self, text)\\n--\\n\\n' in header
+    assert '"make(text, *, n=2)\\n--\\n\\nmake(text: Thing | str' in header
+    assert 'backslash.",\n       nullptr},' in header
     assert generator.c_string("é") == '"\\303\\251"'  # octal: no hex escape runs on
-    assert "size" not in header  # no docstring, no macro: naming it does not compile
+    assert "size" not in header
 
 
 @pytest.mark.parametrize("stub, problem", [

@@ -167,21 +167,40 @@ def stub_functions() -> dict[str, list[StubFunction]]:
     return found
 
 
-def pybind11_signature(doc: str, name: str) -> tuple[list[Param], str]:
-    """The parameters (without self) and return type of a pybind11 docstring's first line."""
-    line = doc.splitlines()[0]
-    match = re.fullmatch(rf"{re.escape(name)}\((.*)\) -> (.+)", line)
-    assert match, f"{name}: no signature in the docstring {line!r}"
+def is_pybind11(function: object) -> bool:
+    """Whether ``function`` is one pybind11 made (its ``__self__`` is pybind11's record of it)."""
+    owner = getattr(function, "__self__", None)
+    return isinstance(function, types.BuiltinFunctionType) and \
+        type(owner).__name__.startswith("pybind11_detail_function_record")
+
+
+def pybind11_signature(function: object, name: str, owner: type | None) -> tuple[list[Param], str]:
+    """The parameters (without self) and return type pybind11 holds for ``function``: the
+    docstrings show the stub's signatures, so the binding's own (its names, kinds and defaults)
+    are read from the TypeError it raises for a call no signature accepts (40 positional
+    arguments; an ``__init__`` gets a new instance first)."""
+    arguments: list[object] = [None] * 40
+    if name == "__init__" and owner is not None:
+        arguments[0] = owner.__new__(owner)
+    with pytest.raises(TypeError) as refused:
+        function(*arguments)  # type: ignore[operator]
+    lines = [line.strip() for line in str(refused.value).splitlines()]
+    # `1. (self: burraco._core.Game, player: object) -> object`; a constructor's is
+    # `1. burraco._core.Card(card: object)`, without self.
+    shown = [line.partition(". ")[2] for line in lines if re.match(r"\d+\. [\w.]*\(", line)]
+    assert len(shown) == 1, f"{name}: not one pybind11 signature in {str(refused.value)!r}"
+    match = re.fullmatch(r"[\w.]*\((.*)\)(?: -> (.+))?", shown[0])
+    assert match, f"{name}: no signature in {shown[0]!r}"
     tree = ast.parse(f"def f({match.group(1)}): pass")
-    function = tree.body[0]
-    assert isinstance(function, ast.FunctionDef)
-    params = params_of(function.args, skip_first=False)
+    function_node = tree.body[0]
+    assert isinstance(function_node, ast.FunctionDef)
+    params = params_of(function_node.args, skip_first=False)
     if params and params[0].name == "self":
         params = params[1:]
     # pybind11 names an argument without py::arg 'argN'; it cannot be passed by keyword.
     params = [p._replace(kind="positional") if re.fullmatch(r"arg\d+", p.name) else p
               for p in params]
-    return params, match.group(2)
+    return params, match.group(2) or "None"
 
 
 # pybind11's names of precise types, as the stub writes them (other runtime types, `object`,
@@ -280,13 +299,12 @@ def test_stub_signatures_match_the_bindings() -> None:
     for qualname, raw, owner in runtime_members():
         member = qualname.rpartition(".")[2]
         if isinstance(raw, property):
-            doc = raw.fget.__doc__ if raw.fget is not None else None
             entries = stubs.get(qualname, [])
             if not any("property" in s.decorators for s in entries):
                 problems.append(f"{qualname}: a property at runtime, not in the stub as one")
                 continue
-            if doc:
-                returns = doc.splitlines()[0].rpartition(" -> ")[2]
+            if is_pybind11(raw.fget):
+                returns = pybind11_signature(raw.fget, member, None)[1]
                 node = entries[0].node.returns
                 got = ast.unparse(node) if node is not None else None
                 if not refines(got, returns):
@@ -294,7 +312,8 @@ def test_stub_signatures_match_the_bindings() -> None:
                                     "runtime")
             checked += 1
             continue
-        function = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
+        # A staticmethod's, a classmethod's or an instancemethod's (pybind11's methods) function.
+        function = getattr(raw, "__func__", raw)
         if isinstance(function, types.FunctionType):
             continue  # plain Python (burraco._records): stubtest compares its signature
         if isinstance(raw, types.MethodDescriptorType):
@@ -308,13 +327,12 @@ def test_stub_signatures_match_the_bindings() -> None:
                                     "position only")
             checked += 1
             continue
-        doc = getattr(function, "__doc__", None)
-        if not doc or not doc.startswith(member + "("):
-            continue  # a slot wrapper or attribute of object, not a binding
+        if not is_pybind11(function) or member.startswith("_pybind11_"):
+            continue  # a slot wrapper or attribute of object, or pybind11's own interop method
         if qualname not in stubs:
             problems.append(f"{qualname}: bound at runtime, not in the stub")
             continue
-        params, returns = pybind11_signature(doc, member)
+        params, returns = pybind11_signature(function, member, owner)
         is_method = owner is not None and not isinstance(raw, staticmethod)
         problems += compare(qualname, params, returns, stubs[qualname], skip_first=is_method)
         checked += 1

@@ -50,8 +50,8 @@ py::array_t<T> column(const std::vector<Row>& rows, py::ssize_t width, F&& field
 void bind_arena(py::module_& m) {
   m.def(
       "_arena_pairs",
-      [](RulesArg rules_obj, BotArg a, BotArg b, SeedArg seed, IntArg first, IntArg stop_at,
-         IntArg threads, BoolArg keep_moves, ProgressArg progress, BoolArg matches) {
+      [](py::handle rules_obj, py::handle a, py::handle b, py::handle seed, py::handle first, py::handle stop_at,
+         py::handle threads, py::handle keep_moves, py::handle progress, py::handle matches) {
         const RulesPtr rules = rules_from(rules_obj);
         if (const std::string why = arena_rules_refusal(*rules); !why.empty())
           notation_error(why);
@@ -132,8 +132,7 @@ void bind_arena(py::module_& m) {
       },
       py::arg("rules"), py::arg("a"), py::arg("b"), py::kw_only(), py::arg("seed"), py::arg("first"),
       py::arg("stop"), py::arg("threads") = 1, py::arg("keep_moves") = false,
-      py::arg("progress") = py::none(), py::arg("matches") = false,
-      BURRACO_DOC(module, _arena_pairs));
+      py::arg("progress") = py::none(), py::arg("matches") = false);
 }
 
 }  // namespace burraco_binding

@@ -3,11 +3,6 @@
 // the argument conversions every file uses. Only the binding includes pybind11.
 #pragma once
 
-// The docstrings, BURRACO_DOC(Class, member): the stub's (src/burraco/_core.pyi), written into the
-// build directory by cpp/bindings/docstrings.py (CMakeLists.txt); in angle brackets, as a file of
-// the include path and not of the source tree.
-#include <burraco_binding/docstrings.hpp>
-
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -94,136 +89,12 @@ BURRACO_CHECKED_CASTER(burraco::CardSet)
 BURRACO_CHECKED_CASTER(burraco::Rules)
 BURRACO_CHECKED_CASTER(burraco::SideResult)
 
-// ---- argument and return types of the signatures ----------------------------------------------
-// Most arguments are taken as any object and converted by the binding itself, so that a wrong one
-// raises the engine's error quoting it (InvalidNotationError, IllegalMoveError) rather than
-// pybind11's TypeError. Such a parameter is declared with one of the types below: a py::handle
-// that any object converts to (as cheaply as py::handle), whose name in the signature is the Python
-// type the argument should be, e.g. `hand(self, player: int) -> Cards`. The return types are
-// py::objects shown the same way, for values of several types (`int | None`).
-
-#define BURRACO_SHOWN_ARG(Type, text)                                                          \
-  namespace burraco_binding {                                                                 \
-  struct Type : py::handle {                                                                  \
-    Type() = default;                                                                         \
-    Type(py::handle h) : py::handle(h) {}                                                     \
-  };                                                                                          \
-  }                                                                                           \
-  namespace pybind11::detail {                                                                \
-  template <>                                                                                 \
-  struct type_caster<burraco_binding::Type> {                                                 \
-    PYBIND11_TYPE_CASTER(burraco_binding::Type, const_name(text));                            \
-    bool load(handle src, bool) {                                                             \
-      value = burraco_binding::Type(src);                                                     \
-      return static_cast<bool>(src);                                                          \
-    }                                                                                         \
-    static handle cast(const burraco_binding::Type& v, return_value_policy, handle) {         \
-      return v.inc_ref();                                                                     \
-    }                                                                                         \
-  };                                                                                          \
-  }
-
-#define BURRACO_SHOWN_RESULT(Type, text)                                                       \
-  namespace burraco_binding {                                                                 \
-  struct Type : py::object {                                                                  \
-    Type() = default;                                                                         \
-    Type(py::object o) : py::object(std::move(o)) {}                                          \
-  };                                                                                          \
-  }                                                                                           \
-  namespace pybind11::detail {                                                                \
-  template <>                                                                                 \
-  struct type_caster<burraco_binding::Type> {                                                 \
-    PYBIND11_TYPE_CASTER(burraco_binding::Type, const_name(text));                            \
-    bool load(handle, bool) { return false; }                                                 \
-    static handle cast(const burraco_binding::Type& v, return_value_policy, handle) {         \
-      return v.inc_ref();                                                                     \
-    }                                                                                         \
-  };                                                                                          \
-  }
-
-// Arguments.
-BURRACO_SHOWN_ARG(IntArg, "int")
-BURRACO_SHOWN_ARG(IndexArg, "typing.SupportsIndex")
-BURRACO_SHOWN_ARG(StrArg, "str")
-BURRACO_SHOWN_ARG(CardArg, "Card | str")
-BURRACO_SHOWN_ARG(CardsArg, "Cards | str | collections.abc.Iterable[Card | str]")
-BURRACO_SHOWN_ARG(MeldCardsArg, "Meld | Cards | str | collections.abc.Iterable[Card | str]")
-BURRACO_SHOWN_ARG(MeldsArg, "collections.abc.Iterable[Meld | str] | None")
-BURRACO_SHOWN_ARG(MoveArg, "Move | str")
-BURRACO_SHOWN_ARG(RulesArg, "Rules | None")
-BURRACO_SHOWN_ARG(RulesOrPresetArg, "Rules | str | None")  // a preset's name: Rules(name)
-BURRACO_SHOWN_ARG(PresetArg, "str")  // a name of Rules.PRESETS
-BURRACO_SHOWN_ARG(PolicyArg, "Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
-BURRACO_SHOWN_ARG(PolicySourceArg, "Policy | str | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
-BURRACO_SHOWN_ARG(SeedArg, "int")
-BURRACO_SHOWN_ARG(BotArg, "ISMCTS | Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex]")
-BURRACO_SHOWN_ARG(BoolArg, "bool")
-BURRACO_SHOWN_ARG(ProgressArg, "collections.abc.Callable[[int], object] | None")
-BURRACO_SHOWN_ARG(OptSeedArg, "int | None")
-BURRACO_SHOWN_ARG(OptIntArg, "int | None")
-BURRACO_SHOWN_ARG(RealArg, "float")
-BURRACO_SHOWN_ARG(OptRealArg, "float | None")
-BURRACO_SHOWN_ARG(RewardArg, "typing.Literal['win', 'margin', 'equity']")
-BURRACO_SHOWN_ARG(EvaluationArg, "typing.Literal['score', 'heuristic']")
-BURRACO_SHOWN_ARG(OpponentsArg, "typing.Literal['tree', 'policy', 'random', 'greedy', 'heuristic']")
-BURRACO_SHOWN_ARG(DeckArg, "str | collections.abc.Iterable[Card | str] | None")
-BURRACO_SHOWN_ARG(ScoresArg, "tuple[typing.SupportsIndex, ...] | list[typing.SupportsIndex] | None")
-BURRACO_SHOWN_ARG(BoolOutArg, "numpy.typing.NDArray[numpy.bool] | None")
-BURRACO_SHOWN_ARG(FloatOutArg, "numpy.typing.NDArray[numpy.float32] | None")
-BURRACO_SHOWN_ARG(KeyArg, "typing.SupportsIndex | slice")
-BURRACO_SHOWN_ARG(MemoArg, "dict[int, typing.Any]")
-BURRACO_SHOWN_ARG(RealPairArg, "tuple[float, float]")
-BURRACO_SHOWN_ARG(RecordArg, "burraco._records.Record | str")
-BURRACO_SHOWN_ARG(AnyArg, "object")  // only where any object is meaningful (==, in)
-// Private arguments of the pickle restorers (whatever __reduce__ wrote).
-BURRACO_SHOWN_ARG(PickledArg, "typing.Any")
-
-// Results.
-BURRACO_SHOWN_RESULT(OptIntResult, "int | None")
-BURRACO_SHOWN_RESULT(OptFloatResult, "float | None")
-BURRACO_SHOWN_RESULT(HintsResult, "list[tuple[Move, int, float]]")
-BURRACO_SHOWN_RESULT(OptStrResult, "str | None")
-BURRACO_SHOWN_RESULT(OptCardResult, "Card | None")
-BURRACO_SHOWN_RESULT(OptSpanResult, "tuple[int, int] | None")
-BURRACO_SHOWN_RESULT(StrResult, "str")
-BURRACO_SHOWN_RESULT(FloatPairResult, "tuple[float, float]")
-// A knob's value, typed by its kind (KnobType) for its read-only property.
-BURRACO_SHOWN_RESULT(BoolKnobResult, "bool")
-BURRACO_SHOWN_RESULT(IntKnobResult, "int")
-BURRACO_SHOWN_RESULT(OptIntKnobResult, "int | None")
-BURRACO_SHOWN_RESULT(FloatKnobResult, "float")
-BURRACO_SHOWN_RESULT(StrKnobResult, "str")
-BURRACO_SHOWN_RESULT(IntPairKnobResult, "tuple[int, ...]")  // 2 packets, or 3 (six players)
-BURRACO_SHOWN_RESULT(OpeningKnobResult, "tuple[tuple[int, int], ...] | None")
-BURRACO_SHOWN_RESULT(IntTupleResult, "tuple[int, ...]")
-BURRACO_SHOWN_RESULT(BoolTupleResult, "tuple[bool, ...]")
-BURRACO_SHOWN_RESULT(OptTripleResult, "tuple[int, int, int] | None")
-BURRACO_SHOWN_RESULT(CardTupleResult, "tuple[Card, ...]")
-BURRACO_SHOWN_RESULT(CardsResult, "burraco._core.Cards")
-BURRACO_SHOWN_RESULT(CardsTupleResult, "tuple[Cards, ...]")
-BURRACO_SHOWN_RESULT(PacketsResult, "tuple[tuple[str, int | None, Cards], ...]")
-BURRACO_SHOWN_RESULT(ObservedPacketsResult,
-                     "tuple[tuple[str, int | None, int | None, Cards | None], ...]")
-BURRACO_SHOWN_RESULT(SideResultsResult, "tuple[SideResult, ...]")
-BURRACO_SHOWN_RESULT(MovesResult, "list[Move]")
-BURRACO_SHOWN_RESULT(StrListResult, "list[str]")
-BURRACO_SHOWN_RESULT(KnobsResult, "dict[str, bool | int | float | str | tuple[int, ...] | None]")
-BURRACO_SHOWN_RESULT(MoveOrListResult, "Move | list[Move]")
-BURRACO_SHOWN_RESULT(MeldOrMeldsResult, "Meld | Melds")
-BURRACO_SHOWN_RESULT(BoolOrNotImplemented, "bool")
-BURRACO_SHOWN_RESULT(ReduceResult, "tuple[typing.Any, ...]")
-BURRACO_SHOWN_RESULT(PolicySourceResult, "typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex] | None")
-BURRACO_SHOWN_RESULT(PolicyResult, "Policy | typing.Literal['random', 'greedy', 'heuristic']")
-BURRACO_SHOWN_RESULT(OptPolicyResult, "Policy | typing.Literal['random', 'greedy', 'heuristic'] | None")
-BURRACO_SHOWN_ARG(OptPolicyArg, "Policy | typing.Literal['random', 'greedy', 'heuristic'] | typing_extensions.CapsuleType | collections.abc.Callable[[PolicyView, MoveList], typing.SupportsIndex] | None")
-BURRACO_SHOWN_RESULT(PolicyKindResult, "typing.Literal['builtin', 'native', 'python']")
-BURRACO_SHOWN_RESULT(RootStatsResult, "list[tuple[Move, int, int, float]]")
-BURRACO_SHOWN_RESULT(PlayoutTableResult, "dict[str, numpy.typing.NDArray[typing.Any]]")
-BURRACO_SHOWN_RESULT(RecordResult, "burraco._records.Record")
-BURRACO_SHOWN_RESULT(GameResult, "Game")
-BURRACO_SHOWN_RESULT(CardIterResult, "collections.abc.Iterator[Card]")
-BURRACO_SHOWN_RESULT(MoveIterResult, "collections.abc.Iterator[Move]")
-BURRACO_SHOWN_RESULT(MeldIterResult, "collections.abc.Iterator[Meld]")
+// ---- arguments and results ----------------------------------------------------------------------
+// Most arguments are taken as any object (py::handle) and converted by the binding itself, so that
+// a wrong one raises the engine's error quoting it (InvalidNotationError, IllegalMoveError) rather
+// than pybind11's TypeError. Their types are written once, in the stub (src/burraco/_core.pyi):
+// pybind11's signature lines are turned off, and each docstring starts with the stub's signature
+// (cpp/bindings/docstrings.py).
 
 namespace burraco_binding {
 
@@ -328,10 +199,10 @@ void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequ
                             : py::reinterpret_borrow<py::object>(Py_NotImplemented);
     return py::bool_(equal(a, b.cast<const T&>()) == want);
   };
-  cls.def("__eq__", [compare](const T& a, AnyArg b) -> BoolOrNotImplemented {
+  cls.def("__eq__", [compare](const T& a, py::handle b) -> py::object {
     return compare(a, b, true);
   }, doc);
-  cls.def("__ne__", [compare](const T& a, AnyArg b) -> BoolOrNotImplemented {
+  cls.def("__ne__", [compare](const T& a, py::handle b) -> py::object {
     return compare(a, b, false);
   });
 }
@@ -340,7 +211,7 @@ void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequ
 template <class T, class... Options>
 void def_copies(py::class_<T, Options...>& cls) {
   cls.def("__copy__", [](const T& v) { return std::make_unique<T>(v); });
-  cls.def("__deepcopy__", [](const T& v, MemoArg) { return std::make_unique<T>(v); });
+  cls.def("__deepcopy__", [](const T& v, py::handle) { return std::make_unique<T>(v); });
 }
 // ---- policies (policy.cpp) ----------------------------------------------------------------------
 
@@ -375,12 +246,15 @@ Card card_from(py::handle obj);
 CardSet cards_from(py::handle obj, int decks = 2);
 // A Cards object of `set` whose pack is `decks` decks: what a game, an observation or a meld of a
 // three-deck pack returns (its `decks` is 3 whatever cards it holds, as the reference's).
-CardsResult cards_object(CardSet set, int decks);
+py::object cards_object(CardSet set, int decks);
 
 // ---- rules (rules.cpp) --------------------------------------------------------------------------
 
 // Rules are shared, never copied, by the melds made under them (Python objects are immutable).
 using RulesPtr = std::shared_ptr<const Rules>;
+
+// A knob's value (or a search option's, ismcts_option) as the Python object it stands for.
+py::object python_value(const KnobValue& v);
 
 const RulesPtr& italian_rules();
 // Rules or None (the Italian rules); anything else raises InvalidNotationError.
@@ -608,18 +482,18 @@ namespace burraco_binding {
 template <class Self, class T, class Same, class Hash, class Copy, class Reduce>
 py::class_<T> value_class(py::class_<T> cls, Same same, Hash hash, Copy copy, Reduce reduce) {
   return cls
-      .def("__eq__", [same](const T& a, AnyArg b) -> BoolOrNotImplemented {
+      .def("__eq__", [same](const T& a, py::handle b) -> py::object {
         if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         return py::bool_(same(a, b.cast<const T&>()));
       })
-      .def("__ne__", [same](const T& a, AnyArg b) -> BoolOrNotImplemented {
+      .def("__ne__", [same](const T& a, py::handle b) -> py::object {
         if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
         return py::bool_(!same(a, b.cast<const T&>()));
       })
       .def("__hash__", [hash](Self self) { return hash(self); })
       .def("__copy__", [copy](Self self) { return copy(self); })
-      .def("__deepcopy__", [copy](Self self, MemoArg) { return copy(self); })
-      .def("__reduce__", [reduce](Self self) -> ReduceResult { return reduce(self); });
+      .def("__deepcopy__", [copy](Self self, py::handle) { return copy(self); })
+      .def("__reduce__", [reduce](Self self) -> py::object { return reduce(self); });
 }
 
 // A str, or None for an empty text (a property that a value of some kinds does not have).

@@ -145,7 +145,7 @@ py::list cards_list(CardSet set) {
 // An operator of Cards (burraco/pack.hpp): an operand that is not a Cards is read with this Cards'
 // pack; a result may hold the larger pack of its operands (docs/api.md "Cards").
 template <CardsOp op>
-CardsResult cards_op(py::handle self, CardsArg other) {
+py::object cards_op(py::handle self, py::handle other) {
   const CardSet a = self.cast<CardSet>();
   const int decks = pack_of(self);
   const bool is_cards = py::isinstance<CardSet>(other);
@@ -156,14 +156,14 @@ CardsResult cards_op(py::handle self, CardsArg other) {
 }
 
 template <CardsCompare how>
-bool cards_compare(py::handle self, CardsArg other) {
+bool cards_compare(py::handle self, py::handle other) {
   return compare(how, self.cast<CardSet>(), cards_from(other, pack_of(self)));
 }
 
 }  // namespace
 
 // A new Cards object of `set` whose pack is `decks` (only a three-deck pack is written down).
-CardsResult cards_object(CardSet set, int decks) {
+py::object cards_object(CardSet set, int decks) {
   py::object out = py::cast(set);
   keep_pack(out.ptr(), decks);
   return out;
@@ -179,30 +179,24 @@ void bind_cards(py::module_& m) {
       [](Card c) -> py::object {
         return py::make_tuple(core_attr("Card"), py::make_tuple(card_name(c)));
       })
-      .def(py::init([](CardArg obj) { return card_from(obj); }), py::arg("card"),
-           BURRACO_DOC(Card, __init__))
+      .def(py::init([](py::handle obj) { return card_from(obj); }), py::arg("card"))
       .def_static(
           "from_index",
-          [](IntArg i) {
+          [](py::handle i) {
             long long v = -1;
             if (!small_int(i, v) || v < 0 || v >= kKinds)
               notation_error("card index " + quote(i) + " is not in 0..52");
             return Card(static_cast<std::uint8_t>(v));
-          },
-          py::arg("index"), BURRACO_DOC(Card, from_index))
-      .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); },
-                             BURRACO_DOC(Card, index))
+          }, py::arg("index"))
+      .def_property_readonly("index", [](Card c) { return static_cast<int>(c.index); })
       .def_property_readonly("rank",
-                             [](Card c) -> OptStrResult { return optional_str(rank_text(c)); },
-                             BURRACO_DOC(Card, rank))
+                             [](Card c) -> py::object { return optional_str(rank_text(c)); })
       .def_property_readonly("suit",
-                             [](Card c) -> OptStrResult { return optional_str(suit_text(c)); },
-                             BURRACO_DOC(Card, suit))
-      .def_property_readonly("rank_value", [](Card c) { return c.is_joker() ? 0 : c.rank(); },
-                             BURRACO_DOC(Card, rank_value))
-      .def_property_readonly("is_joker", &Card::is_joker, BURRACO_DOC(Card, is_joker))
-      .def_property_readonly("is_two", &Card::is_two, BURRACO_DOC(Card, is_two))
-      .def_property_readonly("is_wild", &Card::is_wild, BURRACO_DOC(Card, is_wild))
+                             [](Card c) -> py::object { return optional_str(suit_text(c)); })
+      .def_property_readonly("rank_value", [](Card c) { return c.is_joker() ? 0 : c.rank(); })
+      .def_property_readonly("is_joker", &Card::is_joker)
+      .def_property_readonly("is_two", &Card::is_two)
+      .def_property_readonly("is_wild", &Card::is_wild)
       .def("__str__", &card_name)
       .def("__repr__", &card_repr)
       .def("__lt__", [](Card a, Card b) { return a < b; })
@@ -231,32 +225,30 @@ void bind_cards(py::module_& m) {
       // A constructor as py::init makes one (the value, then pybind11 builds the holder), which
       // also writes a three-deck pack into the new instance's dict.
       .def("__init__",
-           [](py::detail::value_and_holder& v_h, CardsArg obj, IntArg decks_obj) {
+           [](py::detail::value_and_holder& v_h, py::handle obj, py::handle decks_obj) {
              const int decks = decks_arg(decks_obj);
              const CardSet set = cards_from(obj, decks);
              keep_pack(reinterpret_cast<PyObject*>(v_h.inst), decks);
              v_h.value_ptr() = new CardSet(set);
            },
            py::detail::is_new_style_constructor(), py::arg("cards") = "", py::kw_only(),
-           py::arg("decks") = 2, BURRACO_DOC(Cards, __init__))
+           py::arg("decks") = 2)
       .def_property_readonly("decks",
                              py::cpp_function([](py::handle self) { return pack_of(self); },
-                                              py::arg("self")), BURRACO_DOC(Cards, decks))
-      .def("__setattr__", [](py::handle, StrArg name, PickledArg) {
+                                              py::arg("self")))
+      .def("__setattr__", [](py::handle, py::handle name, py::handle) {
              throw py::attribute_error("Cards is immutable: cannot set " + quote(name));
            }, py::arg("name"), py::arg("value"))
-      .def("__delattr__", [](py::handle, StrArg name) {
+      .def("__delattr__", [](py::handle, py::handle name) {
              throw py::attribute_error("Cards is immutable: cannot delete " + quote(name));
            }, py::arg("name"))
       .def("__len__", &CardSet::size)
       .def("__bool__", [](CardSet s) { return !s.empty(); })
-      .def("__iter__", [](CardSet s) -> CardIterResult { return py::iter(cards_list(s)); })
-      .def("__contains__", [](CardSet s, CardArg c) { return s.count(card_from(c)) > 0; })
-      .def("count", [](CardSet s, CardArg c) { return s.count(card_from(c)); },
-           py::arg("card"), BURRACO_DOC(Cards, count))
-      .def("distinct",
-           [](CardSet s) -> CardTupleResult { return py::tuple(cards_list(s.distinct())); },
-           BURRACO_DOC(Cards, distinct))
+      .def("__iter__", [](CardSet s) -> py::object { return py::iter(cards_list(s)); })
+      .def("__contains__", [](CardSet s, py::handle c) { return s.count(card_from(c)) > 0; })
+      .def("count", [](CardSet s, py::handle c) { return s.count(card_from(c)); },
+           py::arg("card"))
+      .def("distinct", [](CardSet s) -> py::object { return py::tuple(cards_list(s.distinct())); })
       .def("__str__", &cards_text)
       .def("__repr__",
            [](py::handle self) { return cards_repr(self.cast<CardSet>(), pack_of(self)); })
@@ -271,11 +263,10 @@ void bind_cards(py::module_& m) {
       .def("__and__", &cards_op<CardsOp::And>);
 
   m.def("_restore_cards",
-        [](PickledArg text, PickledArg decks) {
+        [](py::handle text, py::handle decks) {
           const int pack = decks_arg(decks);
           return cards_object(cards_from(text, pack), pack);
-        },
-        py::arg("text"), py::arg("decks"), BURRACO_DOC(module, _restore_cards));
+        }, py::arg("text"), py::arg("decks"));
 
 }
 

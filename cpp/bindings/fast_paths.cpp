@@ -1,6 +1,11 @@
 // burraco._core: the CPython fast paths of a Python playout loop, and the construction guards.
 #include "binding.hpp"
 
+// The docstrings, burraco_doc(scope, name): the stub's (src/burraco/_core.pyi), written into the
+// build directory by cpp/bindings/docstrings.py (CMakeLists.txt); in angle brackets, as a file of
+// the include path and not of the source tree.
+#include <burraco_binding/docstrings.hpp>
+
 namespace burraco_binding {
 
 // ---- fast paths -----------------------------------------------------------------------------
@@ -158,37 +163,27 @@ void guard_construction(py::module_& m) {
 }
 
 void install_fast_paths(py::module_& m) {
-  // Each docstring starts with a text signature (`name($self, ...)` then `--`), which CPython
-  // turns into __text_signature__, then the typed signature help() shows, then the stub's text.
+  // Their docstrings are the stub's, set below; their text signatures mark `$self` (bound, CPython
+  // gives such a method its instance as __self__).
   static PyMethodDef game_methods[] = {
-      {"is_over", fast_is_over, METH_NOARGS,
-       "is_over($self, /)\n--\n\nis_over(self) -> bool\n\n" BURRACO_DOC(Game, is_over)},
-      {"legal_moves", fast_legal_moves, METH_NOARGS,
-       "legal_moves($self, /)\n--\n\nlegal_moves(self) -> MoveList\n\n"
-       BURRACO_DOC(Game, legal_moves)},
-      {"push_index", fast_push_index, METH_O,
-       "push_index($self, index, /)\n--\n\n"
-       "push_index(self, index: typing.SupportsIndex, /) -> None\n\n"
-       BURRACO_DOC(Game, push_index)},
+      {"is_over", fast_is_over, METH_NOARGS, nullptr},
+      {"legal_moves", fast_legal_moves, METH_NOARGS, nullptr},
+      {"push_index", fast_push_index, METH_O, nullptr},
       {"push", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_push)),
-       METH_FASTCALL | METH_KEYWORDS,
-       "push($self, move, /)\n--\n\npush(self, move: Move | str, /) -> None\n\n"
-       BURRACO_DOC(Game, push)},
+       METH_FASTCALL | METH_KEYWORDS, nullptr},
   };
   static PyMethodDef list_methods[] = {
-      {"__len__", fast_move_list_len, METH_NOARGS,
-       "__len__($self, /)\n--\n\n__len__(self) -> int\n\n" BURRACO_DOC(MoveList, __len__)},
-      {"__getitem__", fast_move_list_getitem, METH_O,
-       "__getitem__($self, key, /)\n--\n\n"
-       "__getitem__(self, key: typing.SupportsIndex | slice, /) -> Move | list[Move]\n\n"
-       BURRACO_DOC(MoveList, __getitem__)},
+      {"__len__", fast_move_list_len, METH_NOARGS, nullptr},
+      {"__getitem__", fast_move_list_getitem, METH_O},
   };
   // Kept for the life of the module: the fast paths fall back on them.
   bound_push = py::object(m.attr("Game").attr("push")).release().ptr();
   bound_move_list_getitem = py::object(m.attr("MoveList").attr("__getitem__")).release().ptr();
   move_type = reinterpret_cast<PyTypeObject*>(py::object(m.attr("Move")).release().ptr());
   auto install = [](py::object cls, PyMethodDef* defs, std::size_t n) {
+    const std::string scope = py::str(cls.attr("__name__"));
     for (std::size_t i = 0; i < n; ++i) {
+      defs[i].ml_doc = burraco_doc(scope, defs[i].ml_name, true);
       py::object descr = py::reinterpret_steal<py::object>(
           PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &defs[i]));
       if (!descr) throw py::error_already_set();

@@ -223,9 +223,8 @@ long count_in(const PyMoveList& l, py::handle item) {
 
 void bind_game(py::module_& m) {
   auto move = bound_class<PyMove>(m, "Move");
-  move.def(py::init([](MoveArg obj) { return PyMove{move_from(obj)}; }), py::arg("move"),
-           BURRACO_DOC(Move, __init__))
-      .def_property_readonly("kind", [](const PyMove& m) -> StrResult {
+  move.def(py::init([](py::handle obj) { return PyMove{move_from(obj)}; }), py::arg("move"))
+      .def_property_readonly("kind", [](const PyMove& m) -> py::object {
         static py::object* interned = [] {
           auto* strings = new py::object[7];  // kept for the life of the interpreter
           for (int k = 0; k < 7; ++k)
@@ -233,15 +232,15 @@ void bind_game(py::module_& m) {
           return strings;
         }();
         return interned[static_cast<int>(m.move.kind)];
-      }, BURRACO_DOC(Move, kind))
+      })
       .def_property_readonly("cards", [](const PyMove& m) {
         CardSet c = m.move.cards;
         if (m.move.kind == MoveKind::Add || m.move.kind == MoveKind::Discard) c.add(m.move.card);
         return c;
-      }, BURRACO_DOC(Move, cards))
-      .def_property_readonly("index", [](const PyMove& m) -> OptIntResult {
+      })
+      .def_property_readonly("index", [](const PyMove& m) -> py::object {
         return int_or_none(m.move.kind == MoveKind::Add, m.move.index);
-      }, BURRACO_DOC(Move, index))
+      })
       .def("__str__", [](const PyMove& m) { return move_text(m.move); })
       .def("__repr__", [](const PyMove& m) { return move_repr(m.move); })
       .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
@@ -249,7 +248,7 @@ void bind_game(py::module_& m) {
       .def("__le__", [](const PyMove& a, const PyMove& b) { return !move_less(b.move, a.move); })
       .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); })
       .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); })
-      .def("__reduce__", [](const PyMove& m) -> ReduceResult {
+      .def("__reduce__", [](const PyMove& m) -> py::object {
         // Move(text) reads a two-deck pack; a three-deck game's set of three copies of a card
         // is restored with its pack. Every other move pickles as it always did.
         if (!m.move.cards.within(kTwoDeckCopies, kTwoDeckJokers))
@@ -262,17 +261,17 @@ void bind_game(py::module_& m) {
   def_copies(move);
 
   auto side_result = bound_class<SideResult>(m, "SideResult");
-  side_result.def_readonly("side", &SideResult::side, BURRACO_DOC(SideResult, side))
-      .def_readonly("melds", &SideResult::melds, BURRACO_DOC(SideResult, melds))
-      .def_readonly("bonuses", &SideResult::bonuses, BURRACO_DOC(SideResult, bonuses))
-      .def_readonly("closing", &SideResult::closing, BURRACO_DOC(SideResult, closing))
-      .def_readonly("hand", &SideResult::hand, BURRACO_DOC(SideResult, hand))
-      .def_readonly("pozzetto", &SideResult::pozzetto, BURRACO_DOC(SideResult, pozzetto))
-      .def_readonly("cut", &SideResult::cut, BURRACO_DOC(SideResult, cut))
-      .def_readonly("total", &SideResult::total, BURRACO_DOC(SideResult, total))
+  side_result.def_readonly("side", &SideResult::side)
+      .def_readonly("melds", &SideResult::melds)
+      .def_readonly("bonuses", &SideResult::bonuses)
+      .def_readonly("closing", &SideResult::closing)
+      .def_readonly("hand", &SideResult::hand)
+      .def_readonly("pozzetto", &SideResult::pozzetto)
+      .def_readonly("cut", &SideResult::cut)
+      .def_readonly("total", &SideResult::total)
       .def("__repr__", [](const SideResult& r) { return side_result_repr(r); })
       .def("__hash__", [](const SideResult& r) { return py::hash(side_tuple(r)); })
-      .def("__reduce__", [](const SideResult& r) -> ReduceResult {
+      .def("__reduce__", [](const SideResult& r) -> py::object {
         return py::make_tuple(core_attr("_restore_side_result"), side_tuple(r));
       });
   def_equality(side_result, [](const SideResult& a, const SideResult& b) {
@@ -282,21 +281,20 @@ void bind_game(py::module_& m) {
 
   auto result = bound_class<PyResult>(m, "Result");
   result.def_property_readonly("end_reason",
-           [](const PyResult& r) -> StrResult { return end_reason_name(r.result.reason); },
-           BURRACO_DOC(Result, end_reason))
-      .def_property_readonly("closing_side", [](const PyResult& r) -> OptIntResult {
+           [](const PyResult& r) -> py::object { return end_reason_name(r.result.reason); })
+      .def_property_readonly("closing_side", [](const PyResult& r) -> py::object {
         return int_or_none(r.result.closing_side >= 0, r.result.closing_side);
-      }, BURRACO_DOC(Result, closing_side))
-      .def_property_readonly("sides", [](const PyResult& r) -> SideResultsResult {
+      })
+      .def_property_readonly("sides", [](const PyResult& r) -> py::object {
         return tuple_of(r.result.side_count, [&](int i) { return r.result.sides[i]; });
-      }, BURRACO_DOC(Result, sides))
-      .def_property_readonly("player_scores", [](const PyResult& r) -> OptTripleResult {
+      })
+      .def_property_readonly("player_scores", [](const PyResult& r) -> py::object {
         if (r.players != 3) return py::object(py::none());
         return tuple_of(3, [&](int q) { return r.result.player_half_points[q]; });
-      }, BURRACO_DOC(Result, player_scores))
+      })
       .def("__repr__", [](const PyResult& r) { return result_repr(r.result, r.players); })
       .def("__hash__", [](const PyResult& r) { return py::hash(result_tuple(r)); })
-      .def("__reduce__", [](const PyResult& r) -> ReduceResult {
+      .def("__reduce__", [](const PyResult& r) -> py::object {
         return py::make_tuple(core_attr("_restore_result"), result_tuple(r));
       });
   def_equality(result, [](const PyResult& a, const PyResult& b) {
@@ -306,8 +304,8 @@ void bind_game(py::module_& m) {
 
   auto game = bound_class<PyGame>(m, "Game");
   game
-      .def(py::init([](RulesOrPresetArg rules_obj, OptSeedArg seed, DeckArg deck, IntArg first,
-                       ScoresArg scores) {
+      .def(py::init([](py::handle rules_obj, py::handle seed, py::handle deck, py::handle first,
+                       py::handle scores) {
              PyGame g;
              // A preset's name is read as Rules(name) reads it (an unknown one is refused there).
              g.rules = py::isinstance<py::str>(rules_obj)
@@ -329,17 +327,14 @@ void bind_game(py::module_& m) {
                  deal_deck(rules, deck_arg(deck), first_player, score_values, g.state);
              if (!bad.empty()) notation_error("deck: " + bad);
              return g;
-           }),
-           py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
-           py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none(),
-           BURRACO_DOC(Game, __init__))
-      .def_static("from_state_string", [](StrArg state) { return game_from_state_string(state); },
-                  py::arg("state"), BURRACO_DOC(Game, from_state_string))
-      .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); },
-           BURRACO_DOC(Game, state_string))
+           }), py::arg("rules") = py::none(), py::kw_only(), py::arg("seed") = py::none(),
+           py::arg("deck") = py::none(), py::arg("first_player") = 0, py::arg("scores") = py::none())
+      .def_static("from_state_string", [](py::handle state) { return game_from_state_string(state); },
+                  py::arg("state"))
+      .def("state_string", [](const PyGame& g) { return state_string(g.state, *g.rules); })
       // legal_moves, push_index and is_over are fast_paths.cpp's CPython methods alone.
       .def("push",
-           [](PyGame& g, MoveArg move) {
+           [](PyGame& g, py::handle move) {
              std::uint32_t index = 0;
              std::vector<Card> cards;
              // The multi-card lay-off sugar: "add 2 8h 9h".
@@ -350,16 +345,14 @@ void bind_game(py::module_& m) {
                return;
              }
              push_one(g, move_from(move, g.rules->decks));
-           },
-           py::arg("move"), BURRACO_DOC(Game, push))
+           }, py::arg("move"))
       .def("pop",
            [](PyGame& g) {
              if (g.move_count() == 0) throw py::index_error("pop from a game with no moves");
              return PyMove{g.pop()};
-           }, BURRACO_DOC(Game, pop))
-      .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); },
-           BURRACO_DOC(Game, copy))
-      .def("__reduce__", [](const PyGame& g) -> ReduceResult {
+           })
+      .def("copy", [](const PyGame& g) { return std::make_unique<PyGame>(g); })
+      .def("__reduce__", [](const PyGame& g) -> py::object {
         const std::string start = state_string(g.start(), *g.rules);
         const std::string now = state_string(g.state, *g.rules);
         return py::make_tuple(core_attr("_restore_game"),
@@ -367,103 +360,88 @@ void bind_game(py::module_& m) {
       })
       .def("_record_history", [](const PyGame& g) {
         return py::make_tuple(state_string(g.start(), *g.rules), move_texts(g.moves()));
-      }, BURRACO_DOC(Game, _record_history))
+      })
       .def("_record_line", [](const PyGame& g) {
         return py::make_tuple(py::str(record_line(g.game())), g.move_count());
-      }, BURRACO_DOC(Game, _record_line))
+      })
       .def_property_readonly("moves",
-           [](const PyGame& g) -> MovesResult { return move_objects(g.moves()); },
-           BURRACO_DOC(Game, moves))
-      .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); },
-           BURRACO_DOC(Game, rules))
-      .def_property_readonly("seed", [](const PyGame& g) -> OptIntResult {
+           [](const PyGame& g) -> py::object { return move_objects(g.moves()); })
+      .def_property_readonly("rules", [](const PyGame& g) { return std::const_pointer_cast<Rules>(g.rules); })
+      .def_property_readonly("seed", [](const PyGame& g) -> py::object {
         return int_or_none(g.state.has_seed, g.state.seed);
-      }, BURRACO_DOC(Game, seed))
-      .def_property_readonly("players", [](const PyGame& g) { return static_cast<int>(g.state.players); },
-           BURRACO_DOC(Game, players))
-      .def_property_readonly("first_player", [](const PyGame& g) { return static_cast<int>(g.state.first); },
-           BURRACO_DOC(Game, first_player))
-      .def_property_readonly("turn", [](const PyGame& g) { return static_cast<int>(g.state.turn); },
-           BURRACO_DOC(Game, turn))
-      .def_property_readonly("phase", [](const PyGame& g) -> StrResult { return phase_name(g.state.phase); },
-           BURRACO_DOC(Game, phase))
-      .def_property_readonly("scores", [](const PyGame& g) -> IntTupleResult {
+      })
+      .def_property_readonly("players", [](const PyGame& g) { return static_cast<int>(g.state.players); })
+      .def_property_readonly("first_player", [](const PyGame& g) { return static_cast<int>(g.state.first); })
+      .def_property_readonly("turn", [](const PyGame& g) { return static_cast<int>(g.state.turn); })
+      .def_property_readonly("phase", [](const PyGame& g) -> py::object { return phase_name(g.state.phase); })
+      .def_property_readonly("scores", [](const PyGame& g) -> py::object {
         return tuple_of(g.rules->score_count(), [&](int i) { return g.state.scores[i]; });
-      }, BURRACO_DOC(Game, scores))
-      .def("hand", [](const PyGame& g, IntArg p) { return cards_object(g.state.hands[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
-           BURRACO_DOC(Game, hand))
-      .def("known", [](const PyGame& g, IntArg p) { return cards_object(g.state.known[seat_arg(g, p)], g.rules->decks); }, py::arg("player"),
-           BURRACO_DOC(Game, known))
-      .def("side_of", [](const PyGame& g, IntArg p) { return side_of(g.state, *g.rules, seat_arg(g, p)); }, py::arg("player"),
-           BURRACO_DOC(Game, side_of))
-      .def_property_readonly("sides", [](const PyGame& g) -> IntTupleResult {
+      })
+      .def("hand", [](const PyGame& g, py::handle p) { return cards_object(g.state.hands[seat_arg(g, p)], g.rules->decks); }, py::arg("player"))
+      .def("known", [](const PyGame& g, py::handle p) { return cards_object(g.state.known[seat_arg(g, p)], g.rules->decks); }, py::arg("player"))
+      .def("side_of", [](const PyGame& g, py::handle p) { return side_of(g.state, *g.rules, seat_arg(g, p)); }, py::arg("player"))
+      .def_property_readonly("sides", [](const PyGame& g) -> py::object {
         std::array<int, kSideSlots> sides{};
         return tuple_of(active_sides(g.state, *g.rules, sides), [&](int i) { return sides[i]; });
-      }, BURRACO_DOC(Game, sides))
+      })
       .def("melds",
-           [](const PyGame& g, IntArg side) {
+           [](const PyGame& g, py::handle side) {
              const long long v = int_in(side, 0, side_slots(*g.rules) - 1,
                                         [&] { notation_error("no side " + quote(side)); });
              return PyMelds{side_melds(g.state, static_cast<int>(v)), g.rules};
-           },
-           py::arg("side"), BURRACO_DOC(Game, melds))
-      .def_property_readonly("discard_pile", [](const PyGame& g) { return cards_object(g.state.pile, g.rules->decks); },
-           BURRACO_DOC(Game, discard_pile))
-      .def_property_readonly("top_discard", [](const PyGame& g) -> OptCardResult {
+           }, py::arg("side"))
+      .def_property_readonly("discard_pile", [](const PyGame& g) { return cards_object(g.state.pile, g.rules->decks); })
+      .def_property_readonly("top_discard", [](const PyGame& g) -> py::object {
         return g.state.top.valid() ? py::cast(g.state.top) : py::object(py::none());
-      }, BURRACO_DOC(Game, top_discard))
-      .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); },
-           BURRACO_DOC(Game, stock_size))
-      .def_property_readonly("stock", [](const PyGame& g) -> CardTupleResult {
+      })
+      .def_property_readonly("stock_size", [](const PyGame& g) { return g.state.stock_size(); })
+      .def_property_readonly("stock", [](const PyGame& g) -> py::object {
         const auto* next = g.state.stock.data() + g.state.stock_pos;
         return tuple_of(g.state.stock_size(), [&](int i) { return next[i]; });
-      }, BURRACO_DOC(Game, stock))
-      .def_property_readonly("pozzetti", [](const PyGame& g) -> PacketsResult {
+      })
+      .def_property_readonly("pozzetti", [](const PyGame& g) -> py::object {
         return tuple_of(g.rules->packets(),
                         [&](int k) { return packet_view(g.state.packets[k], g.rules->decks); });
-      }, BURRACO_DOC(Game, pozzetti))
-      .def_property_readonly("cut_side", [](const PyGame& g) -> OptIntResult {
+      })
+      .def_property_readonly("cut_side", [](const PyGame& g) -> py::object {
         return int_or_none(g.state.cut_side >= 0, g.state.cut_side);
-      }, BURRACO_DOC(Game, cut_side))
-      .def_property_readonly("end_reason", [](const PyGame& g) -> OptStrResult { return end_reason_name(g.state.end); },
-           BURRACO_DOC(Game, end_reason))
+      })
+      .def_property_readonly("end_reason", [](const PyGame& g) -> py::object { return end_reason_name(g.state.end); })
       .def("result",
            [](const PyGame& g) {
              if (!g.state.over()) illegal("the hand is not over: no result yet");
              return PyResult{score_hand(g.state, *g.rules), g.state.players};
-           }, BURRACO_DOC(Game, result))
+           })
       .def("__repr__", [](const PyGame& g) { return game_repr(g.state, *g.rules); })
       // The board and the records are written once in Python for both engines (burraco._board,
       // burraco._records: docs/architecture.md §1); the methods call them.
-      .def("__str__", [](py::object self) -> StrResult {
+      .def("__str__", [](py::object self) -> py::object {
         require_initialized<PyGame>(self);
         return package_function("burraco._board", "game_str")(self);
-      }, BURRACO_DOC(Game, __str__))
-      .def("record", [](py::object self) -> RecordResult {
+      })
+      .def("record", [](py::object self) -> py::object {
         require_initialized<PyGame>(self);
         return package_function("burraco._records", "record")(self, core_attr("Rules"), core_attr("Game"));
-      }, BURRACO_DOC(Game, record))
-      .def_static("from_record", [](RecordArg data) -> GameResult {
+      })
+      .def_static("from_record", [](py::handle data) -> py::object {
         return package_function("burraco._records", "from_record")(core_attr("Game"), core_attr("Rules"), data);
-      }, py::arg("data"), py::pos_only(), BURRACO_DOC(Game, from_record))
-      .def("to_json", [](py::object self, OptIntArg player, OptIntArg indent) -> StrResult {
+      }, py::arg("data"), py::pos_only())
+      .def("to_json", [](py::object self, py::handle player, py::handle indent) -> py::object {
         require_initialized<PyGame>(self);
         return package_function("burraco._records", "to_json")(self, player, indent);
-      }, py::arg("player") = py::none(), py::kw_only(), py::arg("indent") = py::none(),
-           BURRACO_DOC(Game, to_json))
-      .def_static("from_json", [](StrArg text) -> GameResult {
+      }, py::arg("player") = py::none(), py::kw_only(), py::arg("indent") = py::none())
+      .def_static("from_json", [](py::handle text) -> py::object {
         return package_function("burraco._records", "from_json")(core_attr("Game"), text);
-      }, py::arg("text"), py::pos_only(), BURRACO_DOC(Game, from_json));
+      }, py::arg("text"), py::pos_only());
   bind_game_search(game);
-  def_equality(game, [](const PyGame& a, const PyGame& b) { return a.game() == b.game(); }, false,
-               BURRACO_DOC(Game, __eq__));
+  def_equality(game, [](const PyGame& a, const PyGame& b) { return a.game() == b.game(); }, false);
   def_copies(game);
 
   bound_class<PyMoveList>(m, "MoveList")
       // __len__ is fast_paths.cpp's.
       .def("__bool__", [](const PyMoveList& l) { return !l.moves->empty(); })
       .def("__getitem__",
-           [](const PyMoveList& l, KeyArg key) -> MoveOrListResult {
+           [](const PyMoveList& l, py::handle key) -> py::object {
              const auto n = static_cast<long long>(l.moves->size());
              // A slice: a list, as the list's own slice.
              if (py::isinstance<py::slice>(key)) return py::object(move_objects(*l.moves)[key]);
@@ -476,17 +454,16 @@ void bind_game(py::module_& m) {
              return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
            })
       .def("__iter__",
-           [](const PyMoveList& l) -> MoveIterResult { return py::iter(move_objects(*l.moves)); })
-      .def("__contains__", [](const PyMoveList& l, AnyArg item) { return count_in(l, item) > 0; })
-      .def("index", [](const PyMoveList& l, MoveArg item) {
+           [](const PyMoveList& l) -> py::object { return py::iter(move_objects(*l.moves)); })
+      .def("__contains__", [](const PyMoveList& l, py::handle item) { return count_in(l, item) > 0; })
+      .def("index", [](const PyMoveList& l, py::handle item) {
         const auto m = sought_move(item);
         const auto it = m ? std::find(l.moves->begin(), l.moves->end(), *m) : l.moves->end();
         if (it == l.moves->end()) throw py::value_error(quote(item) + " is not in the list");
         return static_cast<long long>(it - l.moves->begin());
-      }, BURRACO_DOC(MoveList, index))
-      .def("count", [](const PyMoveList& l, MoveArg item) { return count_in(l, item); },
-           BURRACO_DOC(MoveList, count))
-      .def("__eq__", [](const PyMoveList& l, AnyArg other) -> BoolOrNotImplemented {
+      })
+      .def("count", [](const PyMoveList& l, py::handle item) { return count_in(l, item); })
+      .def("__eq__", [](const PyMoveList& l, py::handle other) -> py::object {
         if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
         if (!py::isinstance<py::list>(other) && !py::isinstance<py::tuple>(other))
           return py::reinterpret_borrow<py::object>(Py_NotImplemented);
@@ -499,14 +476,13 @@ void bind_game(py::module_& m) {
         }
         return py::bool_(true);
       })
-      .def("__ne__", [](const PyMoveList& l, AnyArg other) -> BoolOrNotImplemented {
+      .def("__ne__", [](const PyMoveList& l, py::handle other) -> py::object {
         py::object eq = py::cast(l).attr("__eq__")(other);
         if (eq.is(py::reinterpret_borrow<py::object>(Py_NotImplemented))) return eq;
         return py::bool_(!eq.cast<bool>());
       })
       .def("strings",
-           [](const PyMoveList& l) -> StrListResult { return py::cast(move_texts(*l.moves)); },
-           BURRACO_DOC(MoveList, strings))
+           [](const PyMoveList& l) -> py::object { return py::cast(move_texts(*l.moves)); })
       // Written as the list it stands for (the reference's is a list).
       .def("__repr__", [](const PyMoveList& l) { return moves_repr(*l.moves); });
   py::setattr(m.attr("MoveList"), "__hash__", py::none());
@@ -514,23 +490,21 @@ void bind_game(py::module_& m) {
 
   // Pickle support (docs/api.md "Pickling and copying"): private constructors the __reduce__
   // methods name; each refuses data that is not what it pickled with InvalidStateError.
-  m.def("_restore_game", [](PickledArg start, PickledArg moves, PickledArg state) { return restore_game(start, moves, state); },
-        py::arg("start"), py::arg("moves"), py::arg("state"), BURRACO_DOC(module, _restore_game));
-  m.def("_restore_move", [](PickledArg text, PickledArg decks) {
+  m.def("_restore_game", [](py::handle start, py::handle moves, py::handle state) { return restore_game(start, moves, state); },
+        py::arg("start"), py::arg("moves"), py::arg("state"));
+  m.def("_restore_move", [](py::handle text, py::handle decks) {
           Move move;
           if (!py::isinstance<py::str>(text) ||
               !parse_move(text.cast<std::string>(), move, pickled_int("Move", decks, 2, 3)))
             pickle_error("Move", py::make_tuple(text, decks));
           return PyMove{move};
-        },
-        py::arg("text"), py::arg("decks"), BURRACO_DOC(module, _restore_move));
-  m.def("_restore_side_result", &restore_side_result, BURRACO_DOC(module, _restore_side_result));
+        }, py::arg("text"), py::arg("decks"));
+  m.def("_restore_side_result", &restore_side_result);
   m.def("_restore_result",
-        [](PickledArg reason, PickledArg closing, PickledArg sides, PickledArg halves, PickledArg players) {
+        [](py::handle reason, py::handle closing, py::handle sides, py::handle halves, py::handle players) {
           return restore_result(reason, closing, sides, halves, players);
-        },
-        py::arg("reason"), py::arg("closing_side"), py::arg("sides"),
-        py::arg("player_half_points"), py::arg("players"), BURRACO_DOC(module, _restore_result));
+        }, py::arg("reason"), py::arg("closing_side"), py::arg("sides"),
+        py::arg("player_half_points"), py::arg("players"));
 }
 
 }  // namespace burraco_binding

@@ -66,17 +66,15 @@ void bind_melds(py::module_& m) {
         return py::make_tuple(core_attr("_restore_meld"),
                               py::make_tuple(layout(s.meld), std::const_pointer_cast<Rules>(s.rules)));
       })
-      .def(py::init([](MeldCardsArg cards, RulesArg rules) {
+      .def(py::init([](py::handle cards, py::handle rules) {
              return meld_from(cards, rules_from(rules));
-           }),
-           py::arg("cards"), py::arg("rules") = py::none(), BURRACO_DOC(Meld, __init__))
+           }), py::arg("cards"), py::arg("rules") = py::none())
       .def_static("from_layout",
-                  [](StrArg text, RulesArg rules) {
+                  [](py::handle text, py::handle rules) {
                     return meld_from_layout(text, rules_from(rules));
-                  },
-                  py::arg("layout"), py::arg("rules") = py::none(), BURRACO_DOC(Meld, from_layout))
+                  }, py::arg("layout"), py::arg("rules") = py::none())
       .def_static("is_valid",
-                  [](CardsArg cards, RulesArg rules) {
+                  [](py::handle cards, py::handle rules) {
                     const RulesPtr r = rules_from(rules);
                     if (!py::isinstance<py::str>(cards) || !is_layout_text(text_arg(cards)))
                       return make_meld(cards_from(cards, r->decks), *r).ok();
@@ -84,55 +82,43 @@ void bind_melds(py::module_& m) {
                     if (layout_result.error == MeldError::BadNotation)
                       refuse(cards, meld_refusal(layout_result.error, true));
                     return layout_result.ok();
-                  },
-                  py::arg("cards"), py::arg("rules") = py::none(), BURRACO_DOC(Meld, is_valid))
+                  }, py::arg("cards"), py::arg("rules") = py::none())
       .def("add",
-           [](const PyMeld& self, CardArg card) {
+           [](const PyMeld& self, py::handle card) {
              const MeldResult r = lay_off(self.meld, card_from(card), *self.rules);
              if (!r.ok()) refuse(card, lay_off_refusal(self.meld, r.error));
              return PyMeld{r.meld, self.rules};
-           },
-           py::arg("card"), BURRACO_DOC(Meld, add))
+           }, py::arg("card"))
       .def("can_add",
-           [](const PyMeld& self, CardArg card) {
+           [](const PyMeld& self, py::handle card) {
              return can_lay_off(self.meld, card_from(card), *self.rules);
-           },
-           py::arg("card"), BURRACO_DOC(Meld, can_add))
-      .def_property_readonly("kind", [](const PyMeld& s) { return kind_name(s.meld.kind); },
-           BURRACO_DOC(Meld, kind))
+           }, py::arg("card"))
+      .def_property_readonly("kind", [](const PyMeld& s) { return kind_name(s.meld.kind); })
       .def_property_readonly("suit",
-           [](const PyMeld& s) -> OptStrResult { return optional_str(run_suit_text(s.meld)); },
-           BURRACO_DOC(Meld, suit))
+           [](const PyMeld& s) -> py::object { return optional_str(run_suit_text(s.meld)); })
       .def_property_readonly("rank",
-           [](const PyMeld& s) -> OptStrResult { return optional_str(set_rank_text(s.meld)); },
-           BURRACO_DOC(Meld, rank))
-      .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); },
-           BURRACO_DOC(Meld, layout))
-      .def_property_readonly("cards", [](const PyMeld& s) { return cards_object(s.meld.cards, s.rules->decks); },
-           BURRACO_DOC(Meld, cards))
-      .def_property_readonly("wild", [](const PyMeld& s) -> OptCardResult {
+           [](const PyMeld& s) -> py::object { return optional_str(set_rank_text(s.meld)); })
+      .def_property_readonly("layout", [](const PyMeld& s) { return layout(s.meld); })
+      .def_property_readonly("cards", [](const PyMeld& s) { return cards_object(s.meld.cards, s.rules->decks); })
+      .def_property_readonly("wild", [](const PyMeld& s) -> py::object {
         return s.meld.has_wild() ? py::cast(s.meld.wild) : py::object(py::none());
-      }, BURRACO_DOC(Meld, wild))
-      .def_property_readonly("wild_state", [](const PyMeld& s) -> OptStrResult {
+      })
+      .def_property_readonly("wild_state", [](const PyMeld& s) -> py::object {
         return optional_str(wild_state_name(s.meld.wild_state));
-      }, BURRACO_DOC(Meld, wild_state))
-      .def_property_readonly("span", [](const PyMeld& s) -> OptSpanResult {
+      })
+      .def_property_readonly("span", [](const PyMeld& s) -> py::object {
         return s.meld.kind == MeldKind::Run ? py::object(py::make_tuple(s.meld.lo, s.meld.hi))
                                             : py::object(py::none());
-      }, BURRACO_DOC(Meld, span))
-      .def_property_readonly("is_clean", [](const PyMeld& s) { return s.meld.is_clean(); },
-           BURRACO_DOC(Meld, is_clean))
-      .def_property_readonly("burraco", [](const PyMeld& s) -> OptStrResult {
+      })
+      .def_property_readonly("is_clean", [](const PyMeld& s) { return s.meld.is_clean(); })
+      .def_property_readonly("burraco", [](const PyMeld& s) -> py::object {
         return optional_str(burraco_class_name(s.meld.classify(*s.rules)));
-      }, BURRACO_DOC(Meld, burraco))
-      .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(*s.rules); },
-           BURRACO_DOC(Meld, points))
-      .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(*s.rules); },
-           BURRACO_DOC(Meld, bonus))
-      .def_property_readonly("rules", [](const PyMeld& s) { return std::const_pointer_cast<Rules>(s.rules); },
-           BURRACO_DOC(Meld, rules))
+      })
+      .def_property_readonly("points", [](const PyMeld& s) { return s.meld.points(*s.rules); })
+      .def_property_readonly("bonus", [](const PyMeld& s) { return s.meld.bonus(*s.rules); })
+      .def_property_readonly("rules", [](const PyMeld& s) { return std::const_pointer_cast<Rules>(s.rules); })
       .def("__len__", [](const PyMeld& s) { return s.meld.size(); })
-      .def("__iter__", [](const PyMeld& s) -> CardIterResult {
+      .def("__iter__", [](const PyMeld& s) -> py::object {
         return py::iter(py::cast(cards_in_order(s.meld)));
       })
       .def("__str__", [](const PyMeld& s) { return layout(s.meld); })
@@ -140,9 +126,9 @@ void bind_melds(py::module_& m) {
         return meld_repr(s.meld, *s.rules, rules_suffix(s.rules));
       });
 
-  m.def("_restore_meld", [](PickledArg text, PickledArg rules) {
+  m.def("_restore_meld", [](py::handle text, py::handle rules) {
     return meld_from_layout(text, rules_from(rules));
-  }, py::arg("layout"), py::arg("rules"), BURRACO_DOC(module, _restore_meld));
+  }, py::arg("layout"), py::arg("rules"));
 
   // ---- Melds ----
   value_class<const PyMelds&>(
@@ -156,7 +142,7 @@ void bind_melds(py::module_& m) {
         const auto rules = std::const_pointer_cast<Rules>(s.rules);
         return py::make_tuple(core_attr("Melds"), py::make_tuple(py::cast(layouts(s.side)), rules));
       })
-      .def(py::init([](MeldsArg melds, RulesArg rules_obj) {
+      .def(py::init([](py::handle melds, py::handle rules_obj) {
              PyMelds out{SideMelds{}, rules_from(rules_obj)};
              if (melds.is_none()) return out;
              if (py::isinstance<py::str>(melds) || !py::hasattr(melds, "__iter__"))
@@ -169,46 +155,39 @@ void bind_melds(py::module_& m) {
                out.side.append(one.meld);
              }
              return out;
-           }),
-           py::arg("melds") = py::none(), py::arg("rules") = py::none(),
-           BURRACO_DOC(Melds, __init__))
+           }), py::arg("melds") = py::none(), py::arg("rules") = py::none())
       .def("meld",
-           [](const PyMelds& self, CardsArg cards) {
+           [](const PyMelds& self, py::handle cards) {
              const CardSet set = cards_from(cards, self.rules->decks);
              const MeldResult r = self.side.check_new(set, *self.rules);
              if (!r.ok()) refuse(cards, side_meld_refusal(r.error));
              PyMelds out = self;
              out.side.append(r.meld);
              return out;
-           },
-           py::arg("cards"), BURRACO_DOC(Melds, meld))
+           }, py::arg("cards"))
       .def("can_meld",
-           [](const PyMelds& self, CardsArg cards) {
+           [](const PyMelds& self, py::handle cards) {
              return self.side.check_new(cards_from(cards, self.rules->decks), *self.rules).ok();
-           },
-           py::arg("cards"), BURRACO_DOC(Melds, can_meld))
+           }, py::arg("cards"))
       .def("add",
-           [](const PyMelds& self, IntArg index, CardArg card) {
+           [](const PyMelds& self, py::handle index, py::handle card) {
              const int i = melds_index(self, index);
              const MeldResult r = lay_off(self.side.melds[i], card_from(card), *self.rules);
              if (!r.ok()) refuse(card, lay_off_refusal(self.side.melds[i], r.error, i));
              PyMelds out = self;
              out.side.melds[i] = r.meld;
              return out;
-           },
-           py::arg("index"), py::arg("card"), BURRACO_DOC(Melds, add))
+           }, py::arg("index"), py::arg("card"))
       .def("can_add",
-           [](const PyMelds& self, IntArg index, CardArg card) {
+           [](const PyMelds& self, py::handle index, py::handle card) {
              long long i = -1;
              if (!small_int(index, i) || i < 0 || i >= self.side.count) return false;
              return can_lay_off(self.side.melds[i], card_from(card), *self.rules);
-           },
-           py::arg("index"), py::arg("card"), BURRACO_DOC(Melds, can_add))
-      .def_property_readonly("rules", [](const PyMelds& s) { return std::const_pointer_cast<Rules>(s.rules); },
-           BURRACO_DOC(Melds, rules))
+           }, py::arg("index"), py::arg("card"))
+      .def_property_readonly("rules", [](const PyMelds& s) { return std::const_pointer_cast<Rules>(s.rules); })
       .def("__len__", [](const PyMelds& s) { return static_cast<int>(s.side.count); })
       .def("__getitem__",
-           [](const PyMelds& s, KeyArg index) -> MeldOrMeldsResult {
+           [](const PyMelds& s, py::handle index) -> py::object {
              if (py::isinstance<py::slice>(index)) {
                std::size_t start = 0, stop = 0, step = 0, length = 0;
                if (!index.cast<py::slice>().compute(s.side.count, &start, &stop, &step, &length))
@@ -225,7 +204,7 @@ void bind_melds(py::module_& m) {
              return py::cast(PyMeld{s.side.melds[static_cast<int>(i)], s.rules});
            })
       .def("__iter__",
-           [](const PyMelds& s) -> MeldIterResult {
+           [](const PyMelds& s) -> py::object {
              py::list out;
              for (int i = 0; i < s.side.count; ++i) out.append(py::cast(PyMeld{s.side.melds[i], s.rules}));
              return py::iter(out);

@@ -1,12 +1,16 @@
 // burraco._core, the Python binding of the C++ engine: the module's entry point. The binding is
 // split by concept (binding.hpp lists the parts); it is thin: conversions, and turning the engine's
 // error codes into the exceptions of burraco._errors, each message quoting the input. Its
-// docstrings live in the type stub, src/burraco/_core.pyi: BURRACO_DOC(Game, push) names one.
-// Only the binding includes pybind11.
+// docstrings and signatures live in the type stub, src/burraco/_core.pyi, and are given to every
+// object of the module here, once all is bound. Only the binding includes pybind11.
 #include "binding.hpp"
 
-#include <algorithm>
-#include <cctype>
+// The docstrings, burraco_doc(scope, name): the stub's (src/burraco/_core.pyi), written into the
+// build directory by cpp/bindings/docstrings.py (CMakeLists.txt); in angle brackets, as a file of
+// the include path and not of the source tree.
+#include <burraco_binding/docstrings.hpp>
+
+#include <cstdlib>
 #include <cstring>
 
 using namespace burraco_binding;
@@ -17,55 +21,41 @@ void bind_vecenv(py::module_& m);  // vecenv.cpp: VectorGames (the vector enviro
 
 namespace {
 
-// help() and the documentation site show the signature line pybind11 writes at the head of every
-// docstring, where `self` carries its class: `push(self: burraco._core.Game, move: ...)`, or
-// `self: object` where the binding takes the instance as a handle. At a method of that class it
-// says nothing, so it goes: `push(self, move: ...)`. The text only shrinks, so it is rewritten
-// where it is, in the heap string pybind11 made for it (strdup) and frees with the function:
-// nothing is allocated or freed here, so the heap the engine then works in is the one it had.
-void strip_self_types_in_place(char* doc) {
-  char* out = doc;
-  for (const char* in = doc; *in != '\0';) {
-    if (std::strncmp(in, "(self: ", 7) != 0) {
-      *out++ = *in++;
-      continue;
-    }
-    out = std::copy_n("(self", 5, out);
-    for (in += 7; std::isalnum(static_cast<unsigned char>(*in)) || *in == '_' || *in == '.';) ++in;
-  }
-  *out = '\0';
-}
-
-// The docstring of one function pybind11 made (a method, a static method, a property's getter or
-// setter). Anything else (a CPython method of fast_paths.cpp, whose text is static) is left alone.
-void strip_self_type(py::handle attribute) {
+// Gives the function pybind11 made for `attribute` (a method, a static method, a function of the
+// module) the docstring `text`. pybind11 frees a function's docstring with it, so this is a heap
+// copy, as the one pybind11 would have made; CPython's own methods (fast_paths.cpp) are left alone.
+void document_function(py::handle attribute, const char* text) {
   py::handle function = py::detail::get_function(attribute);
-  if (!function || !PyCFunction_Check(function.ptr())) return;
+  if (!text || !function || !PyCFunction_Check(function.ptr())) return;
   PyObject* owner = PyCFunction_GET_SELF(function.ptr());
   if (owner == nullptr || py::detail::function_record_ptr_from_PyObject(owner) == nullptr) return;
-  auto* cfunction = reinterpret_cast<PyCFunctionObject*>(function.ptr());
-  const char* doc = PYBIND11_PYCFUNCTION_GET_DOC(cfunction);
-  if (doc != nullptr) strip_self_types_in_place(const_cast<char*>(doc));
+  PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(function.ptr())->m_ml;
+  std::free(const_cast<char*>(def->ml_doc));
+  def->ml_doc = strdup(text);
 }
 
-// Every method of every class of the module, once all are bound (an overload bound later would
-// write its docstring anew).
-void strip_self_types(py::module_& m) {
-  for (auto entry : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
-    if (!PyType_Check(entry.second.ptr())) continue;
-    PyObject* members = reinterpret_cast<PyTypeObject*>(entry.second.ptr())->tp_dict;
-    if (members == nullptr) continue;
-    for (auto member : py::reinterpret_borrow<py::dict>(members)) {
-      py::handle value = member.second;
-      if (PyObject_TypeCheck(value.ptr(), &PyProperty_Type)) {
-        strip_self_type(value.attr("fget"));
-        strip_self_type(value.attr("fset"));
-      } else if (PyObject_TypeCheck(value.ptr(), &PyStaticMethod_Type) ||
-                 PyObject_TypeCheck(value.ptr(), &PyClassMethod_Type)) {
-        strip_self_type(value.attr("__func__"));
-      } else {
-        strip_self_type(value);
-      }
+// Every docstring of the stub (cpp/bindings/docstrings.py), on the module, its functions, its
+// classes and their members. What the stub does not document (the Rules knobs, whose docstrings
+// are the knob table's) keeps the docstring it was bound with.
+void document(py::module_& m) {
+  m.doc() = burraco_doc("module", "__doc__");
+  for (auto [key, value] : py::reinterpret_borrow<py::dict>(m.attr("__dict__"))) {
+    const std::string scope = py::str(key);
+    if (!PyType_Check(value.ptr())) {
+      document_function(value, burraco_doc("module", scope));
+      continue;
+    }
+    if (const char* text = burraco_doc(scope, "__doc__")) py::setattr(value, "__doc__", py::str(text));
+    PyObject* members = reinterpret_cast<PyTypeObject*>(value.ptr())->tp_dict;
+    for (auto [name, member] : py::reinterpret_borrow<py::dict>(members)) {
+      const char* text = burraco_doc(scope, std::string(py::str(name)));
+      if (!text) continue;
+      if (PyObject_TypeCheck(member.ptr(), &PyProperty_Type))
+        py::setattr(member, "__doc__", py::str(text));
+      else if (PyObject_TypeCheck(member.ptr(), &PyStaticMethod_Type))
+        document_function(member.attr("__func__"), text);
+      else
+        document_function(member, text);
     }
   }
 }
@@ -73,23 +63,26 @@ void strip_self_types(py::module_& m) {
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = BURRACO_DOC(module, __doc__);
+  // Each docstring starts with the stub's signature of the function (document() below):
+  // pybind11's own would write the argument types a second time.
+  py::options options;
+  options.disable_function_signatures();
   // Every class first, so that the signatures of the methods bound next name them.
-  py::class_<Card>(m, "Card", BURRACO_DOC(Card, __doc__));
+  py::class_<Card>(m, "Card");
   // dynamic_attr: a Cards made with decks=3 keeps its pack in its instance dict (docs/api.md
   // "Cards"); __setattr__ refuses every other write, so the class stays immutable.
-  py::class_<CardSet>(m, "Cards", py::dynamic_attr(), BURRACO_DOC(Cards, __doc__));
-  py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules", BURRACO_DOC(Rules, __doc__));
-  py::class_<PyMeld>(m, "Meld", BURRACO_DOC(Meld, __doc__));
-  py::class_<PyMelds>(m, "Melds", BURRACO_DOC(Melds, __doc__));
-  py::class_<PyMove>(m, "Move", BURRACO_DOC(Move, __doc__));
-  py::class_<PyMoveList>(m, "MoveList", BURRACO_DOC(MoveList, __doc__));
-  py::class_<SideResult>(m, "SideResult", BURRACO_DOC(SideResult, __doc__));
-  py::class_<PyResult>(m, "Result", BURRACO_DOC(Result, __doc__));
-  py::class_<PyGame>(m, "Game", BURRACO_DOC(Game, __doc__));
-  py::class_<PyObservation>(m, "Observation", BURRACO_DOC(Observation, __doc__));
-  py::class_<PyIsmcts>(m, "ISMCTS", BURRACO_DOC(ISMCTS, __doc__));
-  py::class_<PyPolicy>(m, "Policy", BURRACO_DOC(Policy, __doc__));
+  py::class_<CardSet>(m, "Cards", py::dynamic_attr());
+  py::class_<Rules, std::shared_ptr<Rules>>(m, "Rules");
+  py::class_<PyMeld>(m, "Meld");
+  py::class_<PyMelds>(m, "Melds");
+  py::class_<PyMove>(m, "Move");
+  py::class_<PyMoveList>(m, "MoveList");
+  py::class_<SideResult>(m, "SideResult");
+  py::class_<PyResult>(m, "Result");
+  py::class_<PyGame>(m, "Game");
+  py::class_<PyObservation>(m, "Observation");
+  py::class_<PyIsmcts>(m, "ISMCTS");
+  py::class_<PyPolicy>(m, "Policy");
 
   bind_cards(m);
   bind_rules(m);
@@ -101,5 +94,5 @@ PYBIND11_MODULE(_core, m) {
   bind_vecenv(m);
   install_fast_paths(m);
   guard_construction(m);
-  strip_self_types(m);
+  document(m);
 }

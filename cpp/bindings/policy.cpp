@@ -184,26 +184,23 @@ void raise_loop_failure(std::exception_ptr e, const std::string& prefix, const s
 
 void bind_policy(py::module_& m) {
   bound_class<PyPolicy>(m, "Policy")
-      .def(py::init([](PolicySourceArg source) {
+      .def(py::init([](py::handle source) {
              if (py::isinstance<py::str>(source)) return policy_from_string(source, true);
              return policy_from_object(source, "");
-           }),
-           py::arg("source"), BURRACO_DOC(Policy, __init__))
+           }), py::arg("source"))
       .def_property_readonly("name", [](const PyPolicy& p) {
         return p.hook ? p.hook->name() : p.spec;
-      }, BURRACO_DOC(Policy, name))
-      .def_property_readonly("kind", [](const PyPolicy& p) -> PolicyKindResult { return py::str(p.kind); },
-           BURRACO_DOC(Policy, kind))
-      .def_property_readonly("spec", [](const PyPolicy& p) -> OptStrResult {
+      })
+      .def_property_readonly("kind", [](const PyPolicy& p) -> py::object { return py::str(p.kind); })
+      .def_property_readonly("spec", [](const PyPolicy& p) -> py::object {
         return p.spec.empty() ? py::object(py::none()) : py::object(py::str(p.spec));
-      }, BURRACO_DOC(Policy, spec))
-      .def_property_readonly("source", [](const PyPolicy& p) -> PolicySourceResult { return p.source; },
-           BURRACO_DOC(Policy, source))
+      })
+      .def_property_readonly("source", [](const PyPolicy& p) -> py::object { return p.source; })
       .def("__repr__", [](const PyPolicy& p) {
         const std::string shown = policy_repr(p);
         return std::string_view(p.kind) == "builtin" ? "Policy(" + shown + ")" : shown;
       })
-      .def("__eq__", [](const PyPolicy& a, AnyArg b) {
+      .def("__eq__", [](const PyPolicy& a, py::handle b) {
         if (py::isinstance<py::str>(b)) return !a.spec.empty() && a.spec == text_arg(b);
         if (!py::isinstance<PyPolicy>(b)) return false;
         const PyPolicy& other = b.cast<const PyPolicy&>();
@@ -214,8 +211,8 @@ void bind_policy(py::module_& m) {
         return p.spec.empty() ? py::hash(p.source) : py::hash(py::str(p.spec));
       })
       .def("__copy__", [](const PyPolicy& p) { return p; })
-      .def("__deepcopy__", [](const PyPolicy& p, MemoArg) { return p; })
-      .def("__reduce__", [](const PyPolicy& p) -> ReduceResult {
+      .def("__deepcopy__", [](const PyPolicy& p, py::handle) { return p; })
+      .def("__reduce__", [](const PyPolicy& p) -> py::object {
         if (p.spec.empty() && std::string_view(p.kind) == "native")
           throw py::type_error("cannot pickle a native policy made from its capsule: make it from "
                                "'module:attribute' (Policy('mymodule:policy')) to pickle it");
@@ -230,7 +227,7 @@ void bind_policy(py::module_& m) {
   // For the benches (tools/bench_table.py): what the native interface costs per call.
   m.def(
       "_policy_view_repeat",
-      [](const PyGame& g, IntArg calls) {
+      [](const PyGame& g, py::handle calls) {
         long long n = -1;
         if (!small_int(calls, n) || n < 0 || n > 1000000000)
           notation_error("_policy_view_repeat: calls " + quote(calls) + ": expected an int 0..10**9");
@@ -239,8 +236,7 @@ void bind_policy(py::module_& m) {
         const RulesPtr rules = g.rules;
         py::gil_scoped_release release;
         return repeat_view(state, *rules, n);
-      },
-      py::arg("game"), py::arg("calls"), BURRACO_DOC(module, _policy_view_repeat));
+      }, py::arg("game"), py::arg("calls"));
 }
 
 }  // namespace burraco_binding

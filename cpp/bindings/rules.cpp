@@ -1,7 +1,6 @@
 // burraco._core: the rules of a table (Rules).
 #include "binding.hpp"
 
-BURRACO_SHOWN_RESULT(PresetTitlesResult, "dict[str, str]")
 
 namespace burraco_binding {
 
@@ -131,11 +130,11 @@ void bind_rules(py::module_& m) {
   // ---- Rules ----
   auto rules_class = bound_class<Rules, std::shared_ptr<Rules>>(m, "Rules");
   rules_class
-      .def(py::init([](PresetArg preset, const py::kwargs& kw) { return make_rules(preset, kw); }),
-           py::arg("preset") = "italian", BURRACO_DOC(Rules, __init__))
+      .def(py::init([](py::handle preset, const py::kwargs& kw) { return make_rules(preset, kw); }),
+           py::arg("preset") = "italian")
       .def_static(
           "from_text",
-          [](StrArg text) {
+          [](py::handle text) {
             if (!py::isinstance<py::str>(text))
               notation_error("Rules.from_text: expected a rules text such as 'italian' or "
                              "'online-2p:opening_minimum=((0,50),(1500,75))', got " + quote(text));
@@ -144,30 +143,25 @@ void bind_rules(py::module_& m) {
             if (!parse_canonical_rules_text(text_arg(text), rules, error))
               notation_error("Rules.from_text(" + quote(text) + "): " + error);
             return rules;
-          },
-          py::arg("text"), BURRACO_DOC(Rules, from_text))
-      .def_property_readonly("text", [](const Rules& r) { return rules_text(r); },
-                             BURRACO_DOC(Rules, text))
+          }, py::arg("text"))
+      .def_property_readonly("text", [](const Rules& r) { return rules_text(r); })
       .def_property_readonly("preset",
-                             [](const Rules& r) { return std::string(preset_name(r.preset)); },
-                             BURRACO_DOC(Rules, preset))
+                             [](const Rules& r) { return std::string(preset_name(r.preset)); })
       .def("knobs",
-           [](const Rules& r) -> KnobsResult {
+           [](const Rules& r) -> py::object {
              py::dict out;
              for (const KnobInfo& k : knob_table())
                if (knob_listed(r, k))
                  out[py::str(std::string(k.name))] = python_value(knob_value(r, k));
              return out;
-           }, BURRACO_DOC(Rules, knobs))
-      .def("replace", [](const Rules& r, const py::kwargs& kw) { return rules_with(r, kw); },
-           BURRACO_DOC(Rules, replace))
-      .def("card_points", [](const Rules& r, CardArg c) { return r.card_points(card_from(c)); },
-           py::arg("card"), BURRACO_DOC(Rules, card_points))
-      .def_property_readonly("total_cards", &Rules::total_cards, BURRACO_DOC(Rules, total_cards))
-      .def_property_readonly("initial_stock", &Rules::initial_stock,
-                             BURRACO_DOC(Rules, initial_stock))
+           })
+      .def("replace", [](const Rules& r, const py::kwargs& kw) { return rules_with(r, kw); })
+      .def("card_points", [](const Rules& r, py::handle c) { return r.card_points(card_from(c)); },
+           py::arg("card"))
+      .def_property_readonly("total_cards", &Rules::total_cards)
+      .def_property_readonly("initial_stock", &Rules::initial_stock)
       .def("__repr__", &rules_repr)
-      .def("__eq__", [](const Rules& a, AnyArg b) {
+      .def("__eq__", [](const Rules& a, py::handle b) {
         return py::isinstance<Rules>(b) && a == b.cast<Rules>();
       })
       .def("__hash__", [](const Rules& r) {
@@ -177,8 +171,8 @@ void bind_rules(py::module_& m) {
         return py::hash(py::tuple(values));
       })
       .def("__copy__", [](const Rules& r) { return r; })
-      .def("__deepcopy__", [](const Rules& r, MemoArg) { return r; })
-      .def("__reduce__", [](const Rules& r) -> ReduceResult {
+      .def("__deepcopy__", [](const Rules& r, py::handle) { return r; })
+      .def("__reduce__", [](const Rules& r) -> py::object {
         // Rules(preset, **overrides), through a private function (pickle passes no keywords).
         py::dict overrides;
         for (const KnobInfo* k : changed_knobs(r))
@@ -186,32 +180,17 @@ void bind_rules(py::module_& m) {
         return py::make_tuple(core_attr("_restore_rules"),
                               py::make_tuple(std::string(preset_name(r.preset)), overrides));
       });
-  m.def("_restore_rules", [](PickledArg preset, PickledArg overrides) {
+  m.def("_restore_rules", [](py::handle preset, py::handle overrides) {
     if (!py::isinstance<py::dict>(overrides)) state_error("pickled Rules: cannot restore from " + quote(overrides));
     return make_rules(preset, py::reinterpret_borrow<py::kwargs>(overrides));
-  }, py::arg("preset"), py::arg("overrides"), BURRACO_DOC(module, _restore_rules));
+  }, py::arg("preset"), py::arg("overrides"));
   // Every knob is a read-only property whose docstring is its meaning in the knob table (the
   // names and texts are string literals there, so their data() ends with a NUL).
-  // Each getter returns its kind's typed result, so help() shows `-> int`, `-> tuple[int, int]`.
   for (const KnobInfo& k : knob_table()) {
     const KnobInfo* knob = &k;
-    auto def = [&](auto typed) {
-      using Result = decltype(typed);
-      rules_class.def_property_readonly(
-          k.name.data(),
-          [knob](const Rules& r) -> Result { return python_value(knob_value(r, *knob)); },
-          k.doc.data());
-    };
-    switch (k.type) {
-      case KnobType::Bool: def(BoolKnobResult{}); break;
-      case KnobType::Int: def(IntKnobResult{}); break;
-      case KnobType::OptInt: def(OptIntKnobResult{}); break;
-      case KnobType::Float: def(FloatKnobResult{}); break;
-      case KnobType::Choice:
-      case KnobType::Ranks: def(StrKnobResult{}); break;
-      case KnobType::IntPair: def(IntPairKnobResult{}); break;
-      case KnobType::Opening: def(OpeningKnobResult{}); break;
-    }
+    rules_class.def_property_readonly(
+        k.name.data(), [knob](const Rules& r) { return python_value(knob_value(r, *knob)); },
+        k.doc.data());
   }
   // The presets, read from the core's one table of them (rules.hpp kPresets).
   py::list presets;
@@ -219,12 +198,12 @@ void bind_rules(py::module_& m) {
   rules_class.attr("PRESETS") = py::tuple(presets);
   rules_class.def_static(
       "presets",
-      []() -> PresetTitlesResult {
+      []() -> py::object {
         py::dict titles;
         for (const PresetInfo& preset : kPresets)
           titles[py::str(std::string(preset.name))] = py::str(std::string(preset.title));
         return titles;
-      }, BURRACO_DOC(Rules, presets));
+      });
 }
 
 }  // namespace burraco_binding

@@ -133,7 +133,7 @@ PyObservation observation_of(const GameState& state, const RulesPtr& rules, int 
 void bind_game_search(py::class_<PyGame>& game) {
   game
       .def("playout",
-           [](PyGame& g, PolicyArg policy, SeedArg seed) {
+           [](PyGame& g, py::handle policy, py::handle seed) {
              const PyPolicy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
              const std::string shown = "playout(" + policy_repr(p) + ", " + quote(seed) + "): ";
@@ -160,10 +160,9 @@ void bind_game_search(py::class_<PyGame>& game) {
                        "policy itself moved it): the playout is not recorded");
              for (const Move& move : played) g.push(move);
              return static_cast<int>(played.size());
-           },
-           py::arg("policy") = "random", py::arg("seed") = 0, BURRACO_DOC(Game, playout))
+           }, py::arg("policy") = "random", py::arg("seed") = 0)
       .def("policy_move",
-           [](const PyGame& g, PolicyArg policy, SeedArg seed) {
+           [](const PyGame& g, py::handle policy, py::handle seed) {
              const PyPolicy p = policy_arg(policy);
              const std::uint64_t seed_value = seed_arg(seed);
              std::vector<Move> buffer;
@@ -176,46 +175,40 @@ void bind_game_search(py::class_<PyGame>& game) {
              return PyMove{moves[run_loop(p.hook != nullptr, shown, [&] {
                return policy_choice(p.policy, state, *rules, moves, rng);
              })]};
-           },
-           py::arg("policy") = "greedy", py::arg("seed") = 0, BURRACO_DOC(Game, policy_move))
-      .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); },
-                             BURRACO_DOC(Game, action_size))
+           }, py::arg("policy") = "greedy", py::arg("seed") = 0)
+      .def_property_readonly("action_size", [](const PyGame& g) { return action_size(*g.rules); })
       .def("action_id",
-           [](const PyGame& g, MoveArg move) {
+           [](const PyGame& g, py::handle move) {
              const int id = action_id(move_from(move, g.rules->decks), meld_table(*g.rules));
              if (id < 0) notation_error("move " + quote(move) + " has no action id under these rules");
              return id;
-           },
-           py::arg("move"), BURRACO_DOC(Game, action_id))
+           }, py::arg("move"))
       .def("action_move",
-           [](const PyGame& g, IndexArg id) { return PyMove{move_of_action(g, id)}; },
-           py::arg("id"), BURRACO_DOC(Game, action_move))
+           [](const PyGame& g, py::handle id) { return PyMove{move_of_action(g, id)}; },
+           py::arg("id"))
       .def("legal_mask",
-           [](PyGame& g, BoolOutArg out) {
+           [](PyGame& g, py::handle out) {
              py::array_t<bool> mask = out_array<bool>(out, action_size(*g.rules), "bool");
              legal_mask(*g.legal_list(), *g.rules, mask.mutable_data());
              return mask;
-           },
-           py::arg("out") = py::none(), BURRACO_DOC(Game, legal_mask))
+           }, py::arg("out") = py::none())
       .def("push_action",
-           [](PyGame& g, IndexArg id) { push_one(g, move_of_action(g, id)); },
-           py::arg("id"), BURRACO_DOC(Game, push_action))
+           [](PyGame& g, py::handle id) { push_one(g, move_of_action(g, id)); },
+           py::arg("id"))
       .def("observation_tensor",
-           [](const PyGame& g, IntArg player, FloatOutArg out) {
+           [](const PyGame& g, py::handle player, py::handle out) {
              const int seat = seat_arg(g, player);
              const int size = observation_size(*g.rules);
              py::array_t<float> features = out_array<float>(out, size, "float32");
              observation_features(observe(g.state, *g.rules, seat), *g.rules, features.mutable_data());
              return features;
-           },
-           py::arg("player"), py::arg("out") = py::none(), BURRACO_DOC(Game, observation_tensor))
+           }, py::arg("player"), py::arg("out") = py::none())
       .def("observation",
-           [](const PyGame& g, IntArg player) {
+           [](const PyGame& g, py::handle player) {
              return observation_of(g.state, g.rules, seat_arg(g, player));
-           },
-           py::arg("player"), BURRACO_DOC(Game, observation))
+           }, py::arg("player"))
       .def("determinize",
-           [](const PyGame& g, IntArg player, SeedArg seed) {
+           [](const PyGame& g, py::handle player, py::handle seed) {
              const int seat = seat_arg(g, player);
              const std::uint64_t seed_value = seed_arg(seed);
              std::string fault;  // a deal the sampler should not have made (determinize_seat)
@@ -224,46 +217,37 @@ void bind_game_search(py::class_<PyGame>& game) {
                  determinize_seat(g.state, *g.rules, seat, seed_value, fault), g.rules);
              if (!fault.empty()) state_error(fault);
              return out;
-           },
-           py::arg("player"), py::arg("seed"), BURRACO_DOC(Game, determinize));
+           }, py::arg("player"), py::arg("seed"));
 }
 
 void bind_search(py::module_& m) {
   bound_class<PyObservation>(m, "Observation")
-      .def_property_readonly("player", [](const PyObservation& o) { return static_cast<int>(o.obs.player); },
-           BURRACO_DOC(Observation, player))
-      .def_property_readonly("rules", [](const PyObservation& o) { return std::const_pointer_cast<Rules>(o.rules); },
-           BURRACO_DOC(Observation, rules))
-      .def_property_readonly("turn", [](const PyObservation& o) { return static_cast<int>(o.obs.state.turn); },
-           BURRACO_DOC(Observation, turn))
-      .def_property_readonly("phase", [](const PyObservation& o) -> StrResult { return phase_name(o.obs.state.phase); },
-           BURRACO_DOC(Observation, phase))
-      .def_property_readonly("hand", [](const PyObservation& o) { return cards_object(o.obs.state.hands[o.obs.player], o.rules->decks); },
-           BURRACO_DOC(Observation, hand))
-      .def_property_readonly("hand_sizes", [](const PyObservation& o) -> IntTupleResult {
+      .def_property_readonly("player", [](const PyObservation& o) { return static_cast<int>(o.obs.player); })
+      .def_property_readonly("rules", [](const PyObservation& o) { return std::const_pointer_cast<Rules>(o.rules); })
+      .def_property_readonly("turn", [](const PyObservation& o) { return static_cast<int>(o.obs.state.turn); })
+      .def_property_readonly("phase", [](const PyObservation& o) -> py::object { return phase_name(o.obs.state.phase); })
+      .def_property_readonly("hand", [](const PyObservation& o) { return cards_object(o.obs.state.hands[o.obs.player], o.rules->decks); })
+      .def_property_readonly("hand_sizes", [](const PyObservation& o) -> py::object {
         return tuple_of(o.obs.state.players, [&](int q) { return int{o.obs.hand_sizes[q]}; });
-      }, BURRACO_DOC(Observation, hand_sizes))
-      .def_property_readonly("known", [](const PyObservation& o) -> CardsTupleResult {
+      })
+      .def_property_readonly("known", [](const PyObservation& o) -> py::object {
         const int decks = o.rules->decks;
         return tuple_of(o.obs.state.players,
                         [&](int q) { return cards_object(o.obs.state.known[q], decks); });
-      }, BURRACO_DOC(Observation, known))
-      .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); },
-           BURRACO_DOC(Observation, stock_size))
-      .def_property_readonly("discard_pile", [](const PyObservation& o) { return cards_object(o.obs.state.pile, o.rules->decks); },
-           BURRACO_DOC(Observation, discard_pile))
-      .def_property_readonly("top", [](const PyObservation& o) -> OptCardResult {
+      })
+      .def_property_readonly("stock_size", [](const PyObservation& o) { return o.obs.state.stock_size(); })
+      .def_property_readonly("discard_pile", [](const PyObservation& o) { return cards_object(o.obs.state.pile, o.rules->decks); })
+      .def_property_readonly("top", [](const PyObservation& o) -> py::object {
         return o.obs.state.top.valid() ? py::cast(o.obs.state.top) : py::object(py::none());
-      }, BURRACO_DOC(Observation, top))
+      })
       .def("melds",
-           [](const PyObservation& o, IntArg side) {
+           [](const PyObservation& o, py::handle side) {
              long long v = -1;
              if (!small_int(side, v) || v < 0 || v >= side_slots(*o.rules))
                notation_error("no side " + quote(side));
              return PyMelds{side_melds(o.obs.state, static_cast<int>(v)), o.rules};
-           },
-           py::arg("side"), BURRACO_DOC(Observation, melds))
-      .def_property_readonly("pozzetti", [](const PyObservation& o) -> ObservedPacketsResult {
+           }, py::arg("side"))
+      .def_property_readonly("pozzetti", [](const PyObservation& o) -> py::object {
         return tuple_of(o.rules->packets(), [&](int k) {
           const Packet& p = o.obs.state.packets[k];
           py::tuple view = packet_view(p, o.rules->decks);
@@ -275,32 +259,32 @@ void bind_search(py::module_& m) {
                                     ? py::object(cards_object(p.set(), o.rules->decks))
                                     : py::object(py::none()));
         });
-      }, BURRACO_DOC(Observation, pozzetti))
-      .def_property_readonly("sides", [](const PyObservation& o) -> IntTupleResult {
+      })
+      .def_property_readonly("sides", [](const PyObservation& o) -> py::object {
         const Rules& rules = *o.rules;
         return tuple_of(o.obs.state.players, [&](int q) { return side_of(o.obs.state, rules, q); });
-      }, BURRACO_DOC(Observation, sides))
-      .def_property_readonly("opened", [](const PyObservation& o) -> BoolTupleResult {
+      })
+      .def_property_readonly("opened", [](const PyObservation& o) -> py::object {
         return tuple_of(side_slots(*o.rules), [&](int k) { return bool{o.obs.state.opened[k]}; });
-      }, BURRACO_DOC(Observation, opened))
-      .def_property_readonly("need", [](const PyObservation& o) -> IntTupleResult {
+      })
+      .def_property_readonly("need", [](const PyObservation& o) -> py::object {
         return tuple_of(side_slots(*o.rules), [&](int k) { return o.obs.state.need[k]; });
-      }, BURRACO_DOC(Observation, need))
-      .def_property_readonly("scores", [](const PyObservation& o) -> IntTupleResult {
+      })
+      .def_property_readonly("scores", [](const PyObservation& o) -> py::object {
         return tuple_of(o.rules->score_count(), [&](int i) { return o.obs.state.scores[i]; });
-      }, BURRACO_DOC(Observation, scores))
+      })
       .def("__str__", [](const PyObservation& o) { return o.text; })
       .def("__repr__", [](const PyObservation& o) { return "<Observation " + o.text + ">"; })
-      .def("__eq__", [](const PyObservation& a, AnyArg b) {
+      .def("__eq__", [](const PyObservation& a, py::handle b) {
         return py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text;
       })
-      .def("__ne__", [](const PyObservation& a, AnyArg b) {
+      .def("__ne__", [](const PyObservation& a, py::handle b) {
         return !(py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text);
       })
       .def("__hash__", [](const PyObservation& o) { return py::hash(py::str(o.text)); })
       .def("__copy__", [](const PyObservation& o) { return o; })
-      .def("__deepcopy__", [](const PyObservation& o, MemoArg) { return o; })
-      .def("__reduce__", [](const PyObservation& o) -> ReduceResult {
+      .def("__deepcopy__", [](const PyObservation& o, py::handle) { return o; })
+      .def("__reduce__", [](const PyObservation& o) -> py::object {
         // No hidden card is pickled: a game dealt from the observation alone (determinize with
         // seed 0) stands for it, and restoring checks it observes to the same string.
         const GameState stand_in = determinize(o.obs, *o.rules, 0);
@@ -322,15 +306,14 @@ void bind_search(py::module_& m) {
   m.attr("MAX_HAND_MOVES") = kMaxHandMoves;
   m.def(
       "_set_move_cap",
-      [](IntArg cap) {
+      [](py::handle cap) {
         long long v = -1;
         if (!small_int(cap, v) || v < 1 || v > kMaxHandMoves)
           notation_error("_set_move_cap: " + quote(cap) + ": expected an int from 1 to MAX_HAND_MOVES");
         return g_move_cap.exchange(static_cast<int>(v));
-      },
-      py::arg("cap"), BURRACO_DOC(module, _set_move_cap));
+      }, py::arg("cap"));
   m.def("playouts",
-        [](RulesArg rules_obj, IntArg n, SeedArg seed, PolicyArg policy, IntArg threads) -> PlayoutTableResult {
+        [](py::handle rules_obj, py::handle n, py::handle seed, py::handle policy, py::handle threads) -> py::object {
           const RulesPtr rules = rules_from(rules_obj);
           if (const std::string why = playable_refusal(*rules); !why.empty())
             notation_error(why);
@@ -367,16 +350,15 @@ void bind_search(py::module_& m) {
           out["moves"] = moves;
           out["end_reason"] = reasons;
           return out;
-        },
-        py::arg("rules"), py::arg("n"), py::kw_only(), py::arg("seed") = 0,
-        py::arg("policy") = "random", py::arg("threads") = 1, BURRACO_DOC(module, playouts));
+        }, py::arg("rules"), py::arg("n"), py::kw_only(), py::arg("seed") = 0,
+        py::arg("policy") = "random", py::arg("threads") = 1);
   m.attr("END_REASONS") = py::make_tuple("closed", "stock_exhausted", "deadlock");
 
   bound_class<PyIsmcts>(m, "ISMCTS")
-      .def(py::init([](OptIntArg iterations, SeedArg seed, RealArg exploration, OptPolicyArg policy,
-                       OptIntArg max_rollout_moves, RewardArg reward, RealArg margin_scale,
-                       EvaluationArg evaluation, OpponentsArg opponents, OptRealArg time_limit,
-                       IntArg threads, BoolArg keep_tree, RealArg equity_sigma, RealArg equity_points) {
+      .def(py::init([](py::handle iterations, py::handle seed, py::handle exploration, py::handle policy,
+                       py::handle max_rollout_moves, py::handle reward, py::handle margin_scale,
+                       py::handle evaluation, py::handle opponents, py::handle time_limit,
+                       py::handle threads, py::handle keep_tree, py::handle equity_sigma, py::handle equity_points) {
              IsmctsParams params;
              set_option(params, "time_limit", time_limit);
              set_option(params, "iterations", iterations);
@@ -405,37 +387,18 @@ void bind_search(py::module_& m) {
            py::arg("opponents") = "heuristic", py::arg("time_limit") = py::none(),
            py::arg("threads") = 1, py::arg("keep_tree") = false,
            py::arg("equity_sigma") = IsmctsParams{}.equity_sigma,
-           py::arg("equity_points") = IsmctsParams{}.equity_points, BURRACO_DOC(ISMCTS, __init__))
+           py::arg("equity_points") = IsmctsParams{}.equity_points)
       .def("choose",
            [](PyIsmcts& self, PyGame& g) {
              return PyMove{search_position(self, g, "choose", nullptr)};
-           },
-           py::arg("game"), BURRACO_DOC(ISMCTS, choose))
-      .def_property_readonly("iterations", [](const PyIsmcts& self) -> OptIntResult {
-        const int n = self.search.params().iterations;
-        return n == kUnlimitedIterations ? py::object(py::none()) : py::object(py::int_(n));
-      }, BURRACO_DOC(ISMCTS, iterations))
-      .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; },
-           BURRACO_DOC(ISMCTS, seed))
-      .def_property_readonly("exploration", [](const PyIsmcts& self) { return self.search.params().exploration; },
-           BURRACO_DOC(ISMCTS, exploration))
-      .def_property_readonly("policy", [](const PyIsmcts& self) -> OptPolicyResult {
-        if (self.search.params().policy_by_players) return OptPolicyResult(py::none());
-        return OptPolicyResult(policy_object(self.rollout));
-      }, BURRACO_DOC(ISMCTS, policy))
-      .def_property_readonly("max_rollout_moves", [](const PyIsmcts& self) -> OptIntResult {
-        const int cut = self.search.params().max_rollout_moves;
-        return cut < 0 ? py::object(py::none()) : py::object(py::int_(cut));
-      }, BURRACO_DOC(ISMCTS, max_rollout_moves))
-      .def_property_readonly("reward", [](const PyIsmcts& self) -> StrResult {
-        return py::str(ismcts_name(self.search.params().reward));
-      }, BURRACO_DOC(ISMCTS, reward))
-      .def_property_readonly("equity_sigma", [](const PyIsmcts& self) { return self.search.params().equity_sigma; },
-           BURRACO_DOC(ISMCTS, equity_sigma))
-      .def_property_readonly("equity_points", [](const PyIsmcts& self) { return self.search.params().equity_points; },
-           BURRACO_DOC(ISMCTS, equity_points))
+           }, py::arg("game"))
+      .def_property_readonly("seed", [](const PyIsmcts& self) { return self.search.params().seed; })
+      .def_property_readonly("policy", [](const PyIsmcts& self) -> py::object {
+        if (self.search.params().policy_by_players) return py::object(py::none());
+        return py::object(policy_object(self.rollout));
+      })
       .def("match_equity",
-           [](const PyIsmcts& self, RulesArg rules_obj, RealPairArg before, RealPairArg hand) -> FloatPairResult {
+           [](const PyIsmcts& self, py::handle rules_obj, py::handle before, py::handle hand) -> py::object {
              const RulesPtr rules = rules_from(rules_obj);
              if (const std::string why = match_equity_refusal(*rules); !why.empty())
                raise("BurracoError", why);
@@ -457,32 +420,13 @@ void bind_search(py::module_& m) {
              const IsmctsParams& p = self.search.params();
              const double p0 = match_equity(*rules, pair(before, "before"), pair(hand, "hand"),
                                             p.equity_sigma, p.equity_points);
-             return FloatPairResult(py::make_tuple(p0, 1.0 - p0));
-           },
-           py::arg("rules"), py::arg("before"), py::arg("hand"), BURRACO_DOC(ISMCTS, match_equity))
-      .def_property_readonly("margin_scale", [](const PyIsmcts& self) { return self.search.params().margin_scale; },
-           BURRACO_DOC(ISMCTS, margin_scale))
-      .def_property_readonly("evaluation", [](const PyIsmcts& self) -> StrResult {
-        return py::str(ismcts_name(self.search.params().evaluation));
-      }, BURRACO_DOC(ISMCTS, evaluation))
-      .def_property_readonly("opponents", [](const PyIsmcts& self) -> StrResult {
-        return py::str(ismcts_name(self.search.params().opponents));
-      }, BURRACO_DOC(ISMCTS, opponents))
-      .def_property_readonly("time_limit", [](const PyIsmcts& self) -> OptFloatResult {
-        const double limit = self.search.params().time_limit;
-        return limit > 0 ? py::object(py::float_(limit)) : py::object(py::none());
-      }, BURRACO_DOC(ISMCTS, time_limit))
-      .def_property_readonly("threads", [](const PyIsmcts& self) { return self.search.params().threads; },
-           BURRACO_DOC(ISMCTS, threads))
-      .def_property_readonly("keep_tree", [](const PyIsmcts& self) { return self.search.params().keep_tree; },
-           BURRACO_DOC(ISMCTS, keep_tree))
+             return py::object(py::make_tuple(p0, 1.0 - p0));
+           }, py::arg("rules"), py::arg("before"), py::arg("hand"))
       .def_property_readonly(
-          "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); },
-          BURRACO_DOC(ISMCTS, nodes))
+          "nodes", [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.nodes(); }); })
       .def_property_readonly(
           "last_iterations",
-          [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.iterations(); }); },
-          BURRACO_DOC(ISMCTS, last_iterations))
+          [](const PyIsmcts& self) { return with_search(self, [&] { return self.search.iterations(); }); })
       .def("root_stats",
            [](const PyIsmcts& self) {
              py::list out;
@@ -490,7 +434,7 @@ void bind_search(py::module_& m) {
              for (const IsmctsChild& c : children)
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.availability, c.reward));
              return out;
-           }, BURRACO_DOC(ISMCTS, root_stats))
+           })
       .def("hint",
            [](PyIsmcts& self, PyGame& g) {
              std::vector<IsmctsChild> children;
@@ -498,25 +442,30 @@ void bind_search(py::module_& m) {
              py::list out;
              for (const IsmctsChild& c : ismcts_hints(std::move(children), chosen))
                out.append(py::make_tuple(PyMove{c.move}, c.visits, c.visits ? c.reward / c.visits : 0.0));
-             return HintsResult(std::move(out));
-           },
-           py::arg("game"), BURRACO_DOC(ISMCTS, hint))
+             return py::object(std::move(out));
+           }, py::arg("game"))
       .def("__repr__", [](const PyIsmcts& self) {
         return ismcts_repr(self.search.params(), policy_repr(self.rollout));
-      }, BURRACO_DOC(ISMCTS, __repr__));
+      });
+  // The other options' read-only properties, read back by the core (ismcts_options.hpp).
+  auto ismcts = bound_class<PyIsmcts>(m, "ISMCTS");
+  for (const std::string_view name : kIsmctsOptions)
+    if (name != "seed" && name != "policy")  // NUL-terminated: string literals
+      ismcts.def_property_readonly(name.data(), [name](const PyIsmcts& self) {
+        return python_value(ismcts_option(self.search.params(), name));
+      });
 
-  m.def("_restore_observation", [](PickledArg stand_in, PickledArg player, PickledArg text) {
+  m.def("_restore_observation", [](py::handle stand_in, py::handle player, py::handle text) {
     const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
     const int seat = pickled_int("Observation", player, 0, g->state.players - 1);
     PyObservation o = observation_of(g->state, g->rules, seat);
     if (!py::isinstance<py::str>(text) || o.text != text_arg(text))
       state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
     return o;
-  }, py::arg("stand_in"), py::arg("player"), py::arg("text"),
-     BURRACO_DOC(module, _restore_observation));
+  }, py::arg("stand_in"), py::arg("player"), py::arg("text"));
 
   m.def("perft",
-        [](const PyGame& g, IntArg depth) {
+        [](const PyGame& g, py::handle depth) {
           long long dv = -1;
           if (!small_int(depth, dv) || dv < 0 || dv > 64)
             notation_error("perft depth " + quote(depth) + ": expected an integer 0..64");
@@ -524,12 +473,11 @@ void bind_search(py::module_& m) {
           const RulesPtr rules = g.rules;
           py::gil_scoped_release release;
           return perft(state, *rules, static_cast<int>(dv));
-        },
-        py::arg("game"), py::arg("depth"), BURRACO_DOC(module, perft));
+        }, py::arg("game"), py::arg("depth"));
   // For the benches (tools/bench_table.py): legal-move generation timed without Python per call.
   m.def(
       "_legal_moves_repeat",
-      [](const PyGame& g, IntArg calls) {
+      [](const PyGame& g, py::handle calls) {
         long long n = -1;
         if (!small_int(calls, n) || n < 0 || n > 1000000000)
           notation_error("_legal_moves_repeat: calls " + quote(calls) + ": expected an int 0..10**9");
@@ -537,8 +485,7 @@ void bind_search(py::module_& m) {
         const RulesPtr rules = g.rules;
         py::gil_scoped_release release;
         return legal_moves_repeat(state, *rules, static_cast<std::uint64_t>(n));
-      },
-      py::arg("game"), py::arg("calls"), BURRACO_DOC(module, _legal_moves_repeat));
+      }, py::arg("game"), py::arg("calls"));
 }
 
 

@@ -9,13 +9,6 @@
 
 #include "burraco/vecenv.hpp"
 
-BURRACO_SHOWN_ARG(VecRewardArg, "typing.Literal['margin', 'win']")
-BURRACO_SHOWN_ARG(VecFloatRowsArg, "numpy.typing.NDArray[numpy.float32]")
-BURRACO_SHOWN_ARG(VecMaskRowsArg, "numpy.typing.NDArray[numpy.int8] | numpy.typing.NDArray[numpy.bool]")
-BURRACO_SHOWN_ARG(VecFloat64Arg, "numpy.typing.NDArray[numpy.float64]")
-BURRACO_SHOWN_ARG(VecBoolArg, "numpy.typing.NDArray[numpy.bool]")
-BURRACO_SHOWN_ARG(VecActionsOutArg, "numpy.typing.NDArray[numpy.int64]")
-BURRACO_SHOWN_ARG(VecActionsArg, "numpy.typing.NDArray[numpy.integer[typing.Any]]")
 
 namespace burraco_binding {
 
@@ -111,10 +104,10 @@ auto locked(Self v, Call&& call, const std::string& where = "") {
 }  // namespace
 
 void bind_vecenv(py::module_& m) {
-  py::class_<PyVectorGames>(m, kName, BURRACO_DOC(VectorGames, __doc__))
-      .def(py::init([](RulesArg rules_obj, IntArg num_envs, IntArg seat, PolicyArg opponent,
-                       OptPolicyArg partner, VecRewardArg reward, RealArg reward_scale,
-                       IntArg threads) {
+  py::class_<PyVectorGames>(m, kName)
+      .def(py::init([](py::handle rules_obj, py::handle num_envs, py::handle seat, py::handle opponent,
+                       py::handle partner, py::handle reward, py::handle reward_scale,
+                       py::handle threads) {
              auto v = std::make_unique<PyVectorGames>();
              v->rules = rules_from(rules_obj);
              const Rules& rules = *v->rules;
@@ -141,48 +134,36 @@ void bind_vecenv(py::module_& m) {
              const int n = static_cast<int>(*args.num_envs), t = static_cast<int>(*args.threads);
              v->env = std::make_unique<VecEnv>(rules, n, config, t);
              return v;
-           }),
-           py::arg("rules"), py::arg("num_envs"), py::kw_only(), py::arg("seat") = 0,
+           }), py::arg("rules"), py::arg("num_envs"), py::kw_only(), py::arg("seat") = 0,
            py::arg("opponent") = "random", py::arg("partner") = py::none(),
-           py::arg("reward") = "margin", py::arg("reward_scale") = 2000.0, py::arg("threads") = 1,
-           BURRACO_DOC(VectorGames, __init__))
-      .def_property_readonly("num_envs", [](Self v) { return v.env->size(); },
-                             BURRACO_DOC(VectorGames, num_envs))
-      .def_property_readonly("threads", [](Self v) { return v.env->threads(); },
-                             BURRACO_DOC(VectorGames, threads))
-      .def_property_readonly("seat", [](Self v) { return v.env->config().seat; },
-                             BURRACO_DOC(VectorGames, seat))
+           py::arg("reward") = "margin", py::arg("reward_scale") = 2000.0, py::arg("threads") = 1)
+      .def_property_readonly("num_envs", [](Self v) { return v.env->size(); })
+      .def_property_readonly("threads", [](Self v) { return v.env->threads(); })
+      .def_property_readonly("seat", [](Self v) { return v.env->config().seat; })
       .def_property_readonly("rules",
-                             [](Self v) { return std::const_pointer_cast<Rules>(v.rules); },
-                             BURRACO_DOC(VectorGames, rules))
+                             [](Self v) { return std::const_pointer_cast<Rules>(v.rules); })
       .def_property_readonly("opponent",
-                             [](Self v) -> PolicyResult { return policy_object(v.opponent); },
-                             BURRACO_DOC(VectorGames, opponent))
-      .def_property_readonly("partner", [](Self v) -> OptPolicyResult {
+                             [](Self v) -> py::object { return policy_object(v.opponent); })
+      .def_property_readonly("partner", [](Self v) -> py::object {
              return v.partner ? policy_object(*v.partner) : py::none();
-           }, BURRACO_DOC(VectorGames, partner))
+           })
       .def_property_readonly(
-          "reward", [](Self v) -> StrResult { return py::str(reward_name(v.env->config())); },
-          BURRACO_DOC(VectorGames, reward))
-      .def_property_readonly("reward_scale", [](Self v) { return v.env->config().reward_scale; },
-                             BURRACO_DOC(VectorGames, reward_scale))
-      .def_property_readonly("action_size", [](Self v) { return v.env->action_size(); },
-                             BURRACO_DOC(VectorGames, action_size))
-      .def_property_readonly("observation_size", [](Self) { return kObservationSize; },
-                             BURRACO_DOC(VectorGames, observation_size))
+          "reward", [](Self v) -> py::object { return py::str(reward_name(v.env->config())); })
+      .def_property_readonly("reward_scale", [](Self v) { return v.env->config().reward_scale; })
+      .def_property_readonly("action_size", [](Self v) { return v.env->action_size(); })
+      .def_property_readonly("observation_size", [](Self) { return kObservationSize; })
       .def("seed",
-           [](PyVectorGames& v, IntArg env, IntArg state, IntArg inc) {
+           [](PyVectorGames& v, py::handle env, py::handle state, py::handle inc) {
              const int i = env_index(v, env);
              const std::optional<Pcg64::u128> s = u128_of(state), increment = u128_of(inc);
              refuse(pcg64_refusal(s, increment, [&](VecArg arg) {
                return quote(arg == VecArg::Inc ? inc : state);
              }));
              locked(v, [&] { v.env->seed(i, Pcg64(*s, *increment)); });
-           },
-           py::arg("env"), py::arg("state"), py::arg("inc"), BURRACO_DOC(VectorGames, seed))
+           }, py::arg("env"), py::arg("state"), py::arg("inc"))
       .def("reset",
-           [](PyVectorGames& v, IntArg env, OptSeedArg deal, VecFloatRowsArg observations,
-              VecMaskRowsArg masks) {
+           [](PyVectorGames& v, py::handle env, py::handle deal, py::handle observations,
+              py::handle masks) {
              const int i = env_index(v, env);
              const std::optional<std::uint64_t> seed =
                  deal.is_none() ? std::nullopt : std::optional(seed_arg(deal));
@@ -192,13 +173,11 @@ void bind_vecenv(py::module_& m) {
              refuse(out.overlap_refusal(std::size_t(v.env->size()), v.env->action_size()));
              const std::string where = ".reset: env " + std::to_string(i) + ": ";
              locked(v, [&] { v.env->reset(i, seed, out); }, where);
-           },
-           py::arg("env"), py::arg("deal"), py::arg("observations"), py::arg("masks"),
-           BURRACO_DOC(VectorGames, reset))
+           }, py::arg("env"), py::arg("deal"), py::arg("observations"), py::arg("masks"))
       .def("step",
-           [](PyVectorGames& v, VecActionsArg actions, VecFloatRowsArg observations,
-              VecMaskRowsArg masks, VecFloat64Arg rewards, VecBoolArg terminated,
-              VecBoolArg truncated, VecFloat64Arg margins, BoolArg masks_unchanged) {
+           [](PyVectorGames& v, py::handle actions, py::handle observations,
+              py::handle masks, py::handle rewards, py::handle terminated,
+              py::handle truncated, py::handle margins, py::handle masks_unchanged) {
              char kind = '?';
              array_arg<void>(v, VecArray::Actions, actions, &kind);
              // A copy: the envs read it on other threads while the outputs are written.
@@ -224,30 +203,26 @@ void bind_vecenv(py::module_& m) {
              }, ".step: ");
              if (problem && problem->in_range) illegal(problem->message);
              if (problem) notation_error(problem->message);
-           },
-           py::arg("actions"), py::arg("observations"), py::arg("masks"), py::arg("rewards"),
+           }, py::arg("actions"), py::arg("observations"), py::arg("masks"), py::arg("rewards"),
            py::arg("terminated"), py::arg("truncated"), py::arg("margins"), py::kw_only(),
-           py::arg("masks_unchanged") = false, BURRACO_DOC(VectorGames, step))
+           py::arg("masks_unchanged") = false)
       .def("random_actions",
-           [](PyVectorGames& v, SeedArg seed, VecActionsOutArg out) {
+           [](PyVectorGames& v, py::handle seed, py::handle out) {
              const std::uint64_t seed_value = seed_arg(seed);
              auto* actions = array_arg<std::int64_t>(v, VecArray::Out, out);
              locked(v, [&] { v.env->random_actions(seed_value, actions); });
-           },
-           py::arg("seed"), py::arg("out"), BURRACO_DOC(VectorGames, random_actions))
+           }, py::arg("seed"), py::arg("out"))
       .def("game",
-           [](Self v, IntArg env) {
+           [](Self v, py::handle env) {
              const int i = env_index(v, env);
              const GameState state = locked(v, [&] { return v.env->state(i); });
              return std::make_unique<PyGame>(state, v.rules);
-           },
-           py::arg("env"), BURRACO_DOC(VectorGames, game))
+           }, py::arg("env"))
       .def("needs_reset",
-           [](Self v, IntArg env) {
+           [](Self v, py::handle env) {
              const int i = env_index(v, env);
              return locked(v, [&] { return v.env->needs_reset(i); });
-           },
-           py::arg("env"), BURRACO_DOC(VectorGames, needs_reset))
+           }, py::arg("env"))
       .def("__repr__", [](Self v) {
         return v.env->repr(rules_repr(*v.rules), policy_repr(v.opponent),
                            v.partner ? policy_repr(*v.partner) : std::string());

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -107,45 +105,51 @@ const char* ismcts_name(IsmctsReward reward) { return choice_name(reward, kRewar
 const char* ismcts_name(IsmctsEvaluation evaluation) { return choice_name(evaluation, kEvaluations); }
 const char* ismcts_name(IsmctsOpponents opponents) { return choice_name(opponents, kOpponents); }
 
-std::string python_float_text(double x) {
-  if (std::isnan(x)) return "nan";
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
-  const std::string text(buf, end);  // the shortest digits: "-1.25e+02", "inf"
-  const std::size_t e = text.find('e');
-  if (ec != std::errc() || e == std::string::npos) return text;
-  const int exponent = std::stoi(text.substr(e + 1));
-  if (exponent < -4 || exponent >= 16) return text;  // Python writes these as "1.25e+16"
-  const bool negative = text[0] == '-';
-  std::string digits;
-  for (std::size_t i = negative ? 1 : 0; i < e; ++i)
-    if (text[i] != '.') digits += text[i];
-  std::string out;
-  if (exponent < 0) {
-    out = "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
-  } else {
-    const auto whole = static_cast<std::size_t>(exponent) + 1;
-    if (digits.size() < whole) digits.append(whole - digits.size(), '0');
-    out = digits.substr(0, whole) + "." + (digits.size() > whole ? digits.substr(whole) : "0");
+KnobValue ismcts_option(const IsmctsParams& p, std::string_view name) {
+  using Kind = KnobValue::Kind;
+  KnobValue v;
+  const auto integer = [&v](bool set, long long x) {
+    v.kind = set ? Kind::Int : Kind::None;
+    v.integer = x;
+    return v;
+  };
+  const auto real = [&v](bool set, double x) {
+    v.kind = set ? Kind::Real : Kind::None;
+    v.real = x;
+    return v;
+  };
+  const auto text = [&v](const char* x) {
+    v.kind = Kind::Text;
+    v.text = x;
+    return v;
+  };
+  if (name == "iterations") return integer(p.iterations != kUnlimitedIterations, p.iterations);
+  if (name == "max_rollout_moves") return integer(p.max_rollout_moves >= 0, p.max_rollout_moves);
+  if (name == "threads") return integer(true, p.threads);
+  if (name == "time_limit") return real(p.time_limit > 0, p.time_limit);
+  if (name == "exploration") return real(true, p.exploration);
+  if (name == "margin_scale") return real(true, p.margin_scale);
+  if (name == "equity_sigma") return real(true, p.equity_sigma);
+  if (name == "equity_points") return real(true, p.equity_points);
+  if (name == "reward") return text(ismcts_name(p.reward));
+  if (name == "evaluation") return text(ismcts_name(p.evaluation));
+  if (name == "opponents") return text(ismcts_name(p.opponents));
+  if (name == "keep_tree") {
+    v.kind = Kind::Bool;
+    v.flag = p.keep_tree;
   }
-  return negative ? "-" + out : out;
+  return v;
 }
 
 std::string ismcts_repr(const IsmctsParams& p, std::string_view policy) {
-  auto optional = [](bool set, const std::string& text) { return set ? text : std::string("None"); };
-  return "ISMCTS(iterations=" +
-         optional(p.iterations != kUnlimitedIterations, std::to_string(p.iterations)) +
-         ", seed=" + std::to_string(p.seed) + ", exploration=" + python_float_text(p.exploration) +
-         ", policy=" + optional(!p.policy_by_players, std::string(policy)) +
-         ", max_rollout_moves=" +
-         optional(p.max_rollout_moves >= 0, std::to_string(p.max_rollout_moves)) +
-         ", reward='" + ismcts_name(p.reward) + "', margin_scale=" +
-         python_float_text(p.margin_scale) + ", evaluation='" + ismcts_name(p.evaluation) +
-         "', opponents='" + ismcts_name(p.opponents) + "', time_limit=" +
-         optional(p.time_limit > 0, python_float_text(p.time_limit)) +
-         ", threads=" + std::to_string(p.threads) + ", keep_tree=" + (p.keep_tree ? "True" : "False") +
-         ", equity_sigma=" + python_float_text(p.equity_sigma) +
-         ", equity_points=" + python_float_text(p.equity_points) + ")";
+  std::string out = "ISMCTS(";
+  for (const std::string_view name : kIsmctsOptions) {
+    out += (name == kIsmctsOptions[0] ? "" : ", ") + std::string(name) + "=";
+    if (name == "seed") out += std::to_string(p.seed);
+    else if (name == "policy") out += p.policy_by_players ? std::string("None") : std::string(policy);
+    else out += python_literal(ismcts_option(p, name));
+  }
+  return out + ")";
 }
 
 Refusal ismcts_position_refusal(const IsmctsParams& params, const GameState& s,

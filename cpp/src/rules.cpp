@@ -599,34 +599,6 @@ std::string integers_text(std::int32_t min, std::int32_t max) {
                     : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
 }
 
-// Python's repr of a float: the shortest digits that read back the same, written positionally
-// when the decimal exponent is from -4 to 15 (with ".0" if whole), else as 1.5e-05 / 1e+16.
-std::string python_float(double x) {
-  char buf[64];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
-  std::string_view sci(buf, static_cast<std::size_t>(end - buf));  // "-1.25e-05", "inf", "nan"
-  const std::size_t e = sci.find('e');
-  if (ec != std::errc() || e == std::string_view::npos) return std::string(sci);
-  std::string sign, digits;
-  for (char c : sci.substr(0, e))
-    if (c == '-') sign = "-";
-    else if (c != '.') digits += c;
-  long long exponent = 0;
-  const std::string_view power = sci.substr(e + 1);
-  std::from_chars(power.data() + (power.front() == '+'), power.data() + power.size(), exponent);
-  if (exponent < -4 || exponent >= 16) {
-    std::string out = sign + digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    const std::string magnitude = std::to_string(exponent < 0 ? -exponent : exponent);
-    return out + "e" + (exponent < 0 ? "-" : "+") + (magnitude.size() < 2 ? "0" : "") + magnitude;
-  }
-  const long long point = exponent + 1;  // digits before the decimal point
-  if (point <= 0) return sign + "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
-  if (point >= static_cast<long long>(digits.size()))
-    return sign + digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0') + ".0";
-  return sign + digits.substr(0, static_cast<std::size_t>(point)) + "." +
-         digits.substr(static_cast<std::size_t>(point));
-}
 
 }  // namespace
 
@@ -760,11 +732,38 @@ bool knob_listed(const Rules& rules, const KnobInfo& k) {
   return k.name != "sides" || rules.players == 6;
 }
 
+std::string python_float_text(double x) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<std::size_t>(end - buf));  // "-1.25e-05", "inf", "nan"
+  const std::size_t e = sci.find('e');
+  if (ec != std::errc() || e == std::string_view::npos) return std::string(sci);
+  std::string sign, digits;
+  for (char c : sci.substr(0, e))
+    if (c == '-') sign = "-";
+    else if (c != '.') digits += c;
+  long long exponent = 0;
+  const std::string_view power = sci.substr(e + 1);
+  std::from_chars(power.data() + (power.front() == '+'), power.data() + power.size(), exponent);
+  if (exponent < -4 || exponent >= 16) {
+    std::string out = sign + digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    const std::string magnitude = std::to_string(exponent < 0 ? -exponent : exponent);
+    return out + "e" + (exponent < 0 ? "-" : "+") + (magnitude.size() < 2 ? "0" : "") + magnitude;
+  }
+  const long long point = exponent + 1;  // digits before the decimal point
+  if (point <= 0) return sign + "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+  if (point >= static_cast<long long>(digits.size()))
+    return sign + digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0') + ".0";
+  return sign + digits.substr(0, static_cast<std::size_t>(point)) + "." +
+         digits.substr(static_cast<std::size_t>(point));
+}
+
 std::string python_literal(const KnobValue& v) {
   switch (v.kind) {
     case Kind::Bool: return v.flag ? "True" : "False";
     case Kind::Int: return std::to_string(v.integer);
-    case Kind::Real: return python_float(v.real);
+    case Kind::Real: return python_float_text(v.real);
     case Kind::Text: return "'" + v.text + "'";  // names and rank letters: nothing to escape
     case Kind::Tuple: {
       std::string out = "(";

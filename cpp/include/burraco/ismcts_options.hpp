@@ -47,9 +47,16 @@ const char* ismcts_name(IsmctsReward reward);
 const char* ismcts_name(IsmctsEvaluation evaluation);
 const char* ismcts_name(IsmctsOpponents opponents);
 
-// A double as Python's repr writes it (the shortest text that reads back to it: '0.7', '300.0',
-// '1e-05', '1e+16', 'inf').
-std::string python_float_text(double x);
+// The options a caller sets by name, in the constructor's order (seed and policy, which a binding
+// reads itself, among them).
+inline constexpr std::string_view kIsmctsOptions[] = {
+    "iterations", "seed", "exploration", "policy", "max_rollout_moves", "reward", "margin_scale",
+    "evaluation", "opponents", "time_limit", "threads", "keep_tree", "equity_sigma",
+    "equity_points"};
+
+// The option `name` (of kIsmctsOptions, but seed and policy) as a caller reads it back: the value
+// set_ismcts_option took, None for an optional one that is unset (Kind::Other: no such option).
+KnobValue ismcts_option(const IsmctsParams& params, std::string_view name);
 
 // The constructor call that makes an equal search, every option given, `policy` as the caller
 // writes the rollout policy (shown as None when params.policy_by_players):

@@ -324,6 +324,10 @@ std::string set_knob_value(Rules& rules, const KnobInfo& knob, const KnobValue& 
 bool knob_listed(const Rules& rules, const KnobInfo& knob);
 // The value as a Python literal, as a repr writes it: True, 150, None, 0.1, 'low', (18, 11).
 std::string python_literal(const KnobValue& value);
+// A double as Python's repr writes it: the shortest digits that read back the same, written
+// positionally when the decimal exponent is from -4 to 15 ('0.7', '300.0', '0.0001'), else
+// '1e-05', '1e+16'; 'inf', 'nan'.
+std::string python_float_text(double x);
 // The knobs whose values differ from text_baseline(rules), in table order: those a repr names.
 std::vector<const KnobInfo*> changed_knobs(const Rules& rules);
 // The Python repr of the rules: "Rules('brazilian', players=2, semi_clean_burraco_bonus=150)".
