@@ -45,7 +45,7 @@ VIEWPORTS = {
 }
 # The viewports where the whole table is in the window without scrolling.
 WHOLE = ("tablet", "laptop", "desktop")
-PAGES = ("lobby", "two", "six")
+PAGES = ("lobby", "two", "six", "two-full", "six-full")
 CARD_NAME = re.compile(r"^(joker|(ace|king|queen|jack|[3-9]|10|2) of (spades|hearts|clubs|diamonds))\b")
 
 
@@ -187,7 +187,81 @@ def tabs(served, chrome) -> dict[str, str]:
     _play_to_the_middle(chrome, lambda mine, others, s: mine + others >= 6, turns=10, seed=4)
 
     found["lobby"] = _open_tab(chrome, f"{served.url}/")
+    for name, players in (("two-full", 2), ("six-full", 6)):
+        found[name] = _open_staged(chrome, served.url, _full_table(players))
+        _wait(chrome, lambda s: s["ply"] is not None, f"the staged view of {name}")
+        # A card that goes on one of the side's melds, selected: that meld glows.
+        _click(chrome, '#hand .card[data-card="4s"]')
     return found
+
+
+# ---- a table late in a hand, staged -----------------------------------------------------------
+
+# A late and crowded position, more than a hand usually has at once: long runs, burracos, a hand
+# of 22 cards (a large pile just taken), a pile of 24. The page is given it as the view frame of a
+# socket of its own (the page knows no rules: it draws the frame), so that every screen is checked
+# on the most it may have to show.
+MELDS = [
+    ("3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", "run", 160, "clean"),
+    ("Qs Qs Qd Qc Qh Qh 2c(=Q)", "set", 180, "semi-clean"),
+    ("5c 6c 2d(=7c) 8c 9c", "run", 30, None),
+    ("Ad As Ac", "set", 45, None),
+    ("9d Td Jd Qd Kd", "run", 50, None),
+    ("Kc Kd Ks Jk(=K)", "set", 70, None),
+    ("4s 5s 6s 7s 8s 9s Jk(=Ts)", "run", 170, "dirty"),
+    ("7d 7h 7c", "set", 15, None),
+    ("Jc Jd Js Jh", "set", 40, None),
+]
+HAND = ("3c 3d 4c 4d 4s 5d 5h 6d 6h 6s 7c 8d 8h 9s Tc Td Ts Jd Kh Ah 2s Jk").split()
+PILE = ("3s 5s 6c 7s 8c 9h Tc Th 4h 3d Kc 2h 5c 8s 9c Jd Qc Qs Ks Ad 6d 7h 8d Ts").split()
+
+
+def _full_table(players: int) -> dict:
+    sides = 3 if players == 6 else 2
+    per_side = 7 if players == 6 else len(MELDS)
+    seats = [{"seat": seat, "side": seat % sides, "hand_size": len(HAND) if seat == 0 else 9,
+              "hand": HAND if seat == 0 else None, "known": ["Qh", "Qd"] if seat == 1 else []}
+             for seat in range(players)]
+    melds = [{"layout": layout, "kind": kind, "points": points, "burraco": burraco}
+             for layout, kind, points, burraco in MELDS]
+    view = {
+        "rules": "brazilian:players=6" if players == 6 else "italian-2p", "players": players,
+        "turn": 0, "phase": "meld", "scores": [0] * sides, "seats": seats,
+        "sides": [{"side": side, "seats": [s for s in range(players) if s % sides == side],
+                   "melds": melds[side % 2:][:per_side], "opened": True, "need": None}
+                  for side in range(sides)],
+        "pile": PILE, "top": PILE[-1], "stock_size": 31,
+        "pozzetti": [{"status": "untaken", "owner": None, "size": 11},
+                     {"status": "in_hand", "owner": 1, "size": 11}],
+    }
+    legal = ["meld 3c 3d 3s", "add 3 4s", "add 5 4s"] + [f"discard {card}" for card in sorted(set(HAND))]
+    return {"type": "view", "table": "staged", "seat": 0, "hand": 0, "ply": 140, "status": "playing",
+            "your_turn": True, "legal": legal, "last": {"seat": 1, "moves": ["discard Ts"]},
+            "match": None, "view": view, "seq": None}
+
+
+def _open_staged(chrome, url: str, frame: dict) -> str:
+    """A tab whose table page gets `frame` from a stand-in for its play socket."""
+    chrome.switch_to.new_window("tab")
+    seats = [{"seat": 0, "kind": "human"}] + [
+        {"seat": seat, "kind": "bot", "policy": "heuristic"} for seat in range(1, frame["view"]["players"])]
+    chrome.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const fetched = window.fetch;
+        window.fetch = (address, options) => String(address).endsWith('/api/tables/staged')
+          ? Promise.resolve(new Response(%s, {headers: {'Content-Type': 'application/json'}}))
+          : fetched(address, options);
+        window.WebSocket = class {
+          static OPEN = 1;
+          constructor() {
+            this.readyState = 1;
+            setTimeout(() => { this.onopen && this.onopen(); this.onmessage({data: %s}); }, 0);
+          }
+          send() {}
+          close() {}
+        };""" % (json.dumps(json.dumps({"seats": seats})), json.dumps(json.dumps(frame)))})
+    set_viewport(chrome, *VIEWPORTS["laptop"])
+    chrome.get(f"{url}/table/staged#seat=0&token=staged")
+    return chrome.current_window_handle
 
 
 def _show(chrome, tabs: dict[str, str], page: str, viewport: str) -> None:

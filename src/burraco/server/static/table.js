@@ -753,10 +753,10 @@ document.addEventListener("pointerdown", () => {
 }, true);
 
 // Where the melds have a box of their own (a screen tall enough for the table to fit it), they are
-// drawn smaller, in two steps, when they do not fit it.
+// drawn smaller, in up to three steps, when they do not fit it.
 function fitMelds() {
   const sides = $("sides");
-  for (const density of ["0", "1", "2"]) {
+  for (const density of ["0", "1", "2", "3"]) {
     sides.dataset.density = density;
     if (sides.scrollHeight <= sides.clientHeight + 1) return;
   }
