@@ -262,8 +262,6 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     kinds = {kind: sum(m.split()[0] == kind for m in clicked) for kind in ("draw", "pile", "meld", "add", "discard")}
     print(f"\nmoves clicked: {kinds}")
     print(f"screenshot of the table mid-hand: {shot} ({turns} turns, {time.monotonic() - started:.1f} s)")
-    if os.environ.get("BURRACO_SCREENSHOT"):
-        shutil.copyfile(shot, os.environ["BURRACO_SCREENSHOT"])
 
     # No script error on the way.
     problems = [entry for entry in chrome.get_log("browser") if entry["level"] == "SEVERE"]
