@@ -272,7 +272,9 @@ def _show(chrome, tabs: dict[str, str], page: str, viewport: str) -> None:
     # Two frames: the resize handled (the melds fitted), the page laid out and painted.
     chrome.execute_async_script(
         "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()));")
-    assert chrome.execute_script("return [innerWidth, innerHeight]") == [width, height]
+    # A phone's browser lays out a page wider than the screen at that width and zooms out.
+    inner = chrome.execute_script("return [innerWidth, innerHeight]")
+    assert inner == [width, height], f"{page} at {viewport}: the page's viewport is {inner}"
 
 
 # What lies outside the viewport's width, and which text is set one word a line.
@@ -297,7 +299,19 @@ while (walker.nextNode()) {
   const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
   if (lines.size >= words.length) wordy.push(`${name(text.parentElement)}: ${text.textContent.trim()}`);
 }
-return {scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 12), wordy: wordy.slice(0, 12)};
+// The glow of a meld that takes the selected cards (8 px around it): inside the screen's width and
+// inside the box of the melds when that box scrolls (and so cuts what passes its edges).
+const glows = [];
+const sides = document.getElementById('sides');
+const cut = sides && getComputedStyle(sides).overflowY !== 'visible' ? sides.getBoundingClientRect() : null;
+document.querySelectorAll('.meld.target').forEach((e, i) => {
+  const r = e.getBoundingClientRect();
+  if (r.left - 8 < 0 || r.right + 8 > width) glows.push(`.meld.target #${i} past the screen`);
+  if (cut && (r.left - 8 < cut.left || r.right + 8 > cut.right || r.top - 8 < cut.top || r.bottom + 8 > cut.bottom))
+    glows.push(`.meld.target #${i} cut by the melds' box`);
+});
+return {scrollWidth: document.documentElement.scrollWidth, width, wide: wide.slice(0, 12), wordy: wordy.slice(0, 12),
+        glows, targets: document.querySelectorAll('.meld.target').length};
 """
 
 # Which of the things a player needs are not wholly in the window.
@@ -359,6 +373,9 @@ def test_every_page_fits_the_screen(chrome, tabs, shots, viewport):
         assert found["scrollWidth"] <= found["width"], (page, found)
         assert not found["wide"], (page, found["wide"])
         assert not found["wordy"], (page, found["wordy"])
+        assert not found["glows"], (page, found["glows"])
+        if page.endswith("-full"):
+            assert found["targets"] == 2, (page, found["targets"])
         if page == "lobby":
             continue
         if viewport in WHOLE:
