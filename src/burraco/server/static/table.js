@@ -846,7 +846,10 @@ function showResult(frame) {
   if (frame.status === "playing") {
     const next = el("button", "primary", "Next hand");
     next.id = "next-hand";
-    next.onclick = () => ($("result").hidden = true);
+    next.onclick = () => {
+      $("result").hidden = true;
+      $("stock").focus({ preventScroll: true });
+    };
     buttons.append(next);
   } else {
     const look = el("button", null, "Look at the table");
@@ -856,6 +859,8 @@ function showResult(frame) {
     buttons.append(look, lobby);
   }
   $("result").hidden = false;
+  // The dialog takes the focus, on its main button, so that Enter goes on from the keyboard.
+  buttons.querySelector("button.primary").focus();
   document.body.dataset.result = String(frame.hand);
 }
 
