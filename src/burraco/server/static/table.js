@@ -405,7 +405,7 @@ function renderSides(frame) {
       }
       node.append(meta);
       node.title = `meld ${index}: ${meld.layout} (${meld.points} points)`;
-      const cards = [...node.querySelectorAll(".card")].map((card) => card.getAttribute("aria-label"));
+      const cards = [...node.querySelectorAll(".card")].map((c) => c.getAttribute("aria-label"));
       const kind = (meld.burraco ? `${BURRACO_LABEL[meld.burraco]}, ` : "") + meld.kind;
       let label = `${mine ? "your side's" : `side ${side.side}'s`} meld ${index + 1}, ${kind}, ` +
         `${meld.points} points: ${cards.join(", ")}`;
@@ -475,8 +475,9 @@ function renderDeck(frame) {
   const takes = simpleMoves("pile");
   pile.onclick = () => play(takes, "Take the pile");
   const top = view.top ? `, ${cardLabel(view.top)} on top` : "";
-  control(pile, "pile", takes.length > 0, `the discard pile, ${plural(view.pile.length, "card")}${top}` +
-    (takes.length > 0 ? ": press Enter to take it all" : ""), (event) => {
+  const pileLabel = `the discard pile, ${plural(view.pile.length, "card")}${top}` +
+    (takes.length > 0 ? ": press Enter to take it all" : "");
+  control(pile, "pile", takes.length > 0, pileLabel, (event) => {
     focusAfter(event, "fresh");
     play(takes, "Take the pile");
   });
@@ -689,7 +690,7 @@ function hint(frame) {
   return parts.length ? `You can ${parts.join(", or ")}.` : "No legal move with these cards.";
 }
 
-// ---- the focus and the fit of the melds ----------------------------------------------------------
+// ---- the focus and the fit of the melds ---------------------------------------------------------
 
 // The page is drawn anew at every frame, so the focused card or meld is a new element: the focus
 // follows it by its key (data-focus, or a control's id). After a move made with the keyboard, the
