@@ -2,7 +2,9 @@
 // docs/notation.md), their faces drawn as DOM elements, and the move texts of the legal list.
 
 export const SUIT_SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const RANK_LABEL = { T: "10" };
+const RANK_NAME = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
 const RANK_ORDER = "3456789TJQKA"; // natural cards in a sorted hand; twos and jokers go last
 const SUIT_ORDER = "shcd"; // spades, hearts, clubs, diamonds: the colours alternate
 
@@ -23,6 +25,18 @@ export function isWildKind(name) {
 
 export function rankLabel(rank) {
   return RANK_LABEL[rank] || rank;
+}
+
+// A card's name for a screen reader: "queen of hearts", "10 of clubs", "joker".
+export function cardLabel(name) {
+  if (isJoker(name)) return "joker";
+  return `${RANK_NAME[name[0]] || name[0]} of ${SUIT_NAME[name[1]] || name[1]}`;
+}
+
+// What a wild stands for, in words: "4 of diamonds", or "any queen" in a set.
+function standsForWords(text) {
+  if (text.length === 1) return `a ${RANK_NAME[text] || text}`;
+  return cardLabel(text);
 }
 
 // What a wild stands for, as the layout writes it ("4d", or "K" in a set), for a label.
@@ -56,11 +70,16 @@ function el(tag, className, text) {
 }
 
 // A card face: rank and suit in the corner, a large suit (or star) in the other. `size` is "",
-// "small" or "tiny"; `standsFor` marks a wild with the card it stands for in a meld.
+// "small" or "tiny"; `standsFor` marks a wild with the card it stands for in a meld. The suit
+// symbol is always drawn, and each suit has its own colour (four colours: spades black, hearts
+// red, clubs green, diamonds blue), so that no suit is told by colour alone or by red and black.
+// The face is an image for a screen reader, named by `cardLabel`.
 export function cardElement(name, { size = "", standsFor = null } = {}) {
   const card = el("div", "card");
   if (size) card.classList.add(size);
   card.dataset.card = name;
+  card.setAttribute("role", "img");
+  let label = cardLabel(name);
   if (isJoker(name)) {
     card.classList.add("joker");
     const corner = el("div", "corner");
@@ -69,6 +88,7 @@ export function cardElement(name, { size = "", standsFor = null } = {}) {
     card.title = "joker";
   } else {
     if (isRed(name)) card.classList.add("red");
+    card.classList.add(`suit-${name[1]}`);
     if (name[0] === "2") card.classList.add("two");
     const corner = el("div", "corner");
     corner.append(el("span", "r", rankLabel(name[0])), el("span", "s", SUIT_SYMBOL[name[1]]));
@@ -76,17 +96,25 @@ export function cardElement(name, { size = "", standsFor = null } = {}) {
     card.title = name;
   }
   if (standsFor) {
-    const tag = el("span", "wild-as", "=" + standsForLabel(standsFor));
-    if (standsFor.length === 2 && isRed(standsFor)) tag.classList.add("red");
+    // "=4" over "\u2666": narrow enough to show on the strip of a card overlapped in a meld.
+    const tag = el("span", "wild-as");
+    tag.append(el("span", null, "=" + rankLabel(standsFor[0])));
+    if (standsFor.length === 2) {
+      tag.append(el("span", null, SUIT_SYMBOL[standsFor[1]]));
+      tag.classList.add(`suit-${standsFor[1]}`);
+    }
     card.append(tag);
     card.classList.add("wild");
     card.title = `${card.title}, standing for ${standsFor}`;
+    label += `, standing for ${standsForWords(standsFor)}`;
   }
+  card.setAttribute("aria-label", label);
   return card;
 }
 
 export function backElement(text, size = "") {
   const card = el("div", "card back");
+  card.setAttribute("aria-hidden", "true");
   if (size) card.classList.add(size);
   if (text !== undefined) card.append(el("span", "count-in", String(text)));
   return card;

@@ -110,7 +110,11 @@ async function create(event) {
   }
 }
 
-for (const name of ["Ah", "Ks", "Qd", "Jc", "2h", "Jk"]) $("fan").append(cardElement(name));
+["Ah", "Ks", "Qd", "Jc", "2h", "Jk"].forEach((name, i) => {
+  const card = cardElement(name);
+  card.style.setProperty("--i", String(i));
+  $("fan").append(card);
+});
 $("preset").addEventListener("change", seatRows);
 $("new-table").addEventListener("submit", create);
 seatRows();

@@ -5,6 +5,7 @@
 import {
   backElement,
   cardElement,
+  cardLabel,
   isWildKind,
   parseLayout,
   parseMove,
@@ -52,6 +53,8 @@ const state = {
   seats: null, // GET /api/tables/{id}'s seats: kinds and policies
   selected: [], // indices into the sorted hand
   sortedHand: [],
+  fresh: [], // the cards the seat's last draw, pile or pozzetto brought into the hand, by name
+  heldHand: null, // the hand of the last view, to tell which cards are new
   pending: null, // the seq of the move sent and not yet acknowledged
   seq: 0,
   chain: null, // a lay-off of several cards: {index, cards}, played one legal add at a time
@@ -60,6 +63,9 @@ const state = {
   socket: null,
   retry: 500,
   closed: false,
+  focusKey: null, // what had the focus, by its key (below, "the focus")
+  focusAfter: null, // where the focus goes once the move sent from the keyboard is answered
+  keyboard: false, // whether the last input was a key rather than a pointer
 };
 
 // ---- the socket ---------------------------------------------------------------------------------
@@ -136,6 +142,8 @@ function onView(frame) {
   if (state.lastHand !== frame.hand) {
     if (state.lastHand !== null) state.log.push({ text: `— hand ${frame.hand + 1} —` });
     state.lastHand = frame.hand;
+    state.heldHand = null;
+    state.fresh = [];
   }
   if (frame.last) {
     state.log.push({ text: `${seatName(frame.last.seat)}: ${frame.last.moves.join(", ")}` });
@@ -149,6 +157,7 @@ function onView(frame) {
   // Keep what was selected, by card name, among the cards still in the hand.
   const hand = (frame.view.seats[frame.seat ?? 0] || {}).hand || [];
   state.sortedHand = sortHand(hand);
+  noteFreshCards(hand);
   const moved = previous && frame.last && frame.last.seat === frame.seat;
   state.selected = [];
   if (!moved || state.chain) {
@@ -159,6 +168,38 @@ function onView(frame) {
   }
   render();
   continueChain();
+}
+
+// The cards that came into the hand since the last view (a draw, the pile, the pozzetto) are
+// marked until the next cards come; a marked card that leaves the hand loses its mark. The first
+// view of a hand (or after a reload) marks nothing.
+function noteFreshCards(hand) {
+  const before = state.heldHand;
+  state.heldHand = hand.slice();
+  if (before === null) return;
+  const gained = takeAway(hand, before);
+  if (gained.length > 0) {
+    state.fresh = gained;
+    return;
+  }
+  const kept = hand.slice();
+  state.fresh = state.fresh.filter((name) => {
+    const at = kept.indexOf(name);
+    if (at < 0) return false;
+    kept.splice(at, 1);
+    return true;
+  });
+}
+
+// The multiset `cards` less the multiset `less`.
+function takeAway(cards, less) {
+  const rest = less.slice();
+  return cards.filter((name) => {
+    const at = rest.indexOf(name);
+    if (at < 0) return true;
+    rest.splice(at, 1);
+    return false;
+  });
 }
 
 function onResult(frame) {
@@ -231,6 +272,7 @@ function offerChoice(moves, what) {
   for (const move of moves) {
     const button = el("button", null, move.text);
     button.dataset.move = move.text;
+    button.dataset.focus = `choice:${move.text}`;
     button.onclick = () => send(move.text);
     box.append(button);
   }
@@ -278,8 +320,15 @@ function continueChain() {
 
 function render() {
   const frame = state.frame;
-  const body = document.body.dataset;
   if (!frame) return;
+  const focus = focusedKey();
+  draw(frame);
+  fitMelds();
+  restoreFocus(focus);
+}
+
+function draw(frame) {
+  const body = document.body.dataset;
   const view = frame.view;
   body.hand = frame.hand;
   body.ply = frame.ply;
@@ -345,6 +394,7 @@ function renderSides(frame) {
       const node = el("div", "meld");
       node.dataset.index = index;
       node.dataset.layout = meld.layout;
+      node.dataset.focus = `meld:${side.side}:${index}`;
       for (const { name, standsFor } of parseLayout(meld.layout)) {
         node.append(cardElement(name, { size: "small", standsFor }));
       }
@@ -355,11 +405,24 @@ function renderSides(frame) {
       }
       node.append(meta);
       node.title = `meld ${index}: ${meld.layout} (${meld.points} points)`;
+      const cards = [...node.querySelectorAll(".card")].map((c) => c.getAttribute("aria-label"));
+      const kind = (meld.burraco ? `${BURRACO_LABEL[meld.burraco]}, ` : "") + meld.kind;
+      let label = `${mine ? "your side's" : `side ${side.side}'s`} meld ${index + 1}, ${kind}, ` +
+        `${meld.points} points: ${cards.join(", ")}`;
+      node.setAttribute("role", "group");
       if (mine && addMoves(index).length > 0) {
         node.classList.add("target");
         node.title += " — click to lay the selected cards off here";
+        label += "; press Enter to lay the selected cards off here";
+        node.setAttribute("role", "button");
+        node.tabIndex = 0;
         node.onclick = () => layOff(index);
+        onActivate(node, (event) => {
+          focusAfter(event, "hand");
+          layOff(index);
+        });
       }
+      node.setAttribute("aria-label", label);
       melds.append(node);
     });
     box.append(melds);
@@ -389,8 +452,12 @@ function renderDeck(frame) {
   const stock = $("stock");
   stock.replaceChildren(backElement(view.stock_size), el("span", "count", `stock: ${view.stock_size}`));
   const draws = simpleMoves("draw");
-  stock.classList.toggle("active", draws.length > 0);
   stock.onclick = () => play(draws, "Draw");
+  control(stock, "stock", draws.length > 0, `the stock, ${plural(view.stock_size, "card")}` +
+    (draws.length > 0 ? ": press Enter to draw" : ""), (event) => {
+    focusAfter(event, "fresh");
+    play(draws, "Draw");
+  });
 
   const pile = $("pile");
   pile.replaceChildren();
@@ -404,10 +471,43 @@ function renderDeck(frame) {
   }
   for (const name of rest) pile.append(cardElement(name, { size: "tiny" }));
   if (view.pile.length === 0) pile.append(el("div", "card slot", "empty"));
-  $("pile-label").textContent = `discard pile: ${view.pile.length} card${view.pile.length === 1 ? "" : "s"}`;
+  $("pile-label").textContent = `discard pile: ${plural(view.pile.length, "card")}`;
   const takes = simpleMoves("pile");
-  pile.classList.toggle("active", takes.length > 0);
   pile.onclick = () => play(takes, "Take the pile");
+  const top = view.top ? `, ${cardLabel(view.top)} on top` : "";
+  const pileLabel = `the discard pile, ${plural(view.pile.length, "card")}${top}` +
+    (takes.length > 0 ? ": press Enter to take it all" : "");
+  control(pile, "pile", takes.length > 0, pileLabel, (event) => {
+    focusAfter(event, "fresh");
+    play(takes, "Take the pile");
+  });
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+// The stock or the pile as a control: a button for the keyboard and screen readers when it can
+// be played, marked disabled when not (it stays named, so that it can be read).
+function control(node, key, active, label, action) {
+  node.classList.toggle("active", active);
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.setAttribute("aria-disabled", active ? "false" : "true");
+  node.dataset.focus = key;
+  node.tabIndex = active ? 0 : -1;
+  onActivate(node, (event) => {
+    if (active) action(event);
+  });
+}
+
+// Enter or Space on a focused element does what a click does.
+function onActivate(node, action) {
+  node.onkeydown = (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    action(event);
+  };
 }
 
 const POZZETTO_STATUS = {
@@ -425,10 +525,10 @@ function renderPozzetti(frame) {
     const box = el("div", "pozzetto");
     box.dataset.status = packet.status;
     if (packet.status !== "untaken") box.classList.add("taken");
-    box.append(backElement(packet.size ?? "", "small"));
+    box.append(backElement(packet.size ?? "", "tiny"));
     let text = POZZETTO_STATUS[packet.status] || packet.status;
     if (packet.owner !== null && packet.owner !== undefined) text += ` (side ${packet.owner})`;
-    box.append(el("div", null, `#${index + 1}: ${text}`));
+    box.append(el("div", null, `pozzetto ${index + 1}: ${text}`));
     holder.append(box);
   });
 }
@@ -461,9 +561,13 @@ function renderScores(frame) {
 function renderLog() {
   const log = $("log");
   log.replaceChildren(...state.log.slice(-30).map((entry) => el("div", null, entry.text)));
+  if (log.lastElementChild) log.lastElementChild.classList.add("last");
   log.scrollTop = log.scrollHeight;
 }
 
+// Each card of the hand sits in a slot of its own, which the layout narrows when the hand is long
+// (the cards then overlap, the corner of each still showing). A card is a toggle button: a click,
+// or Enter or Space when it has the focus, selects it; the arrow keys move along the hand.
 function renderHand(frame) {
   const hand = $("hand");
   hand.replaceChildren();
@@ -471,18 +575,56 @@ function renderHand(frame) {
     hand.append(el("span", "hint", "Watching: the hands are hidden."));
     return;
   }
+  const fresh = state.fresh.slice();
+  const seen = {};
   let lastGroup = null;
   state.sortedHand.forEach((name, index) => {
     const group = name === "Jk" || name[0] === "2" ? "wild" : name[1];
     if (lastGroup !== null && group !== lastGroup) hand.append(el("span", "gap"));
     lastGroup = group;
+    const slot = el("div", "slot");
     const card = cardElement(name);
     card.dataset.index = index;
-    if (isWildKind(name)) card.title += " (wild)";
-    if (state.selected.includes(index)) card.classList.add("selected");
+    seen[name] = (seen[name] || 0) + 1;
+    card.dataset.focus = `hand:${name}:${seen[name]}`;
+    let label = cardLabel(name);
+    if (isWildKind(name)) {
+      card.title += " (wild)";
+      label += ", wild";
+    }
+    const isFresh = fresh.indexOf(name);
+    if (isFresh >= 0) {
+      fresh.splice(isFresh, 1);
+      card.classList.add("fresh");
+      card.append(el("span", "fresh-tag", "new"));
+      card.title += " (just drawn)";
+      label += ", just drawn";
+    }
+    const selected = state.selected.includes(index);
+    if (selected) card.classList.add("selected");
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-pressed", selected ? "true" : "false");
+    card.setAttribute("aria-label", label);
+    card.tabIndex = 0;
     card.onclick = () => toggle(index);
-    hand.append(card);
+    card.onkeydown = (event) => handKey(event, index);
+    slot.append(card);
+    hand.append(slot);
   });
+}
+
+function handKey(event, index) {
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    toggle(index);
+    return;
+  }
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
+  if (step === undefined) return;
+  event.preventDefault();
+  const cards = [...$("hand").querySelectorAll(".card[data-index]")];
+  const to = Math.max(0, Math.min(cards.length - 1, index + step));
+  if (cards[to]) cards[to].focus();
 }
 
 function toggle(index) {
@@ -498,9 +640,15 @@ function renderControls(frame) {
   const melds = meldMoves();
   const discards = discardMoves();
   $("meld").disabled = melds.length === 0;
-  $("meld").onclick = () => play(melds, "Meld");
+  $("meld").onclick = (event) => {
+    focusAfter(event, "hand");
+    play(melds, "Meld");
+  };
   $("discard").disabled = discards.length === 0;
-  $("discard").onclick = () => play(discards, "Discard");
+  $("discard").onclick = (event) => {
+    focusAfter(event, "stock");
+    play(discards, "Discard");
+  };
   $("clear").disabled = state.selected.length === 0;
   $("clear").onclick = () => {
     state.selected = [];
@@ -513,6 +661,7 @@ function renderControls(frame) {
   for (const move of legalMoves().filter((m) => !MAPPED.has(m.kind))) {
     const button = el("button", null, move.text);
     button.dataset.move = move.text;
+    button.dataset.focus = `move:${move.text}`;
     button.onclick = () => send(move.text);
     others.append(button);
   }
@@ -540,6 +689,85 @@ function hint(frame) {
   if (targets && targets.melds.some((_, i) => addMoves(i).length)) parts.push("click a glowing meld to lay off");
   return parts.length ? `You can ${parts.join(", or ")}.` : "No legal move with these cards.";
 }
+
+// ---- the focus and the fit of the melds ---------------------------------------------------------
+
+// The page is drawn anew at every frame, so the focused card or meld is a new element: the focus
+// follows it by its key (data-focus, or a control's id). After a move made with the keyboard, the
+// focus goes where the next step is, once the server has answered: from the stock or the pile to
+// the card just drawn, from Discard to the stock, from Meld or a lay-off to the hand.
+function focusedKey() {
+  const active = document.activeElement;
+  if (!active || active === document.body) return state.focusKey;
+  if (active.dataset && active.dataset.focus) return active.dataset.focus;
+  if (active.id && active.closest("main.table")) return `#${active.id}`;
+  return null;
+}
+
+function keyed(key) {
+  if (key.startsWith("#")) return document.getElementById(key.slice(1));
+  return document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+}
+
+function firstCard() {
+  return $("hand").querySelector(".card[data-index]");
+}
+
+const FOCUS_AFTER = {
+  fresh: () => $("hand").querySelector(".card.fresh") || firstCard(),
+  stock: () => $("stock"),
+  hand: () => firstCard() || $("stock"),
+};
+
+function restoreFocus(key) {
+  state.focusKey = key;
+  if (state.pending !== null) return;
+  if (state.focusAfter) {
+    const next = FOCUS_AFTER[state.focusAfter]();
+    state.focusAfter = null;
+    if (next) {
+      next.focus();
+      return;
+    }
+  }
+  const active = document.activeElement;
+  if (active && active !== document.body && document.contains(active) && !active.disabled) return;
+  if (!key) return;
+  const same = keyed(key);
+  if (same && !same.disabled) same.focus({ preventScroll: true });
+  else if (state.keyboard && firstCard()) firstCard().focus();
+}
+
+// What a move played from the keyboard (Enter or Space; a button's click with detail 0) does to
+// the focus once it is answered.
+function focusAfter(event, where) {
+  if (!event || event.type === "keydown" || event.detail === 0) state.focusAfter = where;
+}
+
+document.addEventListener("focusin", (event) => {
+  if (event.target.closest && event.target.closest("main.table")) state.focusKey = focusedKey();
+});
+document.addEventListener("keydown", () => (state.keyboard = true), true);
+document.addEventListener("pointerdown", () => {
+  state.keyboard = false;
+  state.focusKey = null;
+}, true);
+
+// Where the melds have a box of their own (a screen tall enough for the table to fit it), they are
+// drawn smaller, in up to three steps, when they do not fit it.
+function fitMelds() {
+  const sides = $("sides");
+  for (const density of ["0", "1", "2", "3"]) {
+    sides.dataset.density = density;
+    if (sides.scrollHeight <= sides.clientHeight + 1) return;
+  }
+}
+
+window.addEventListener("resize", () => {
+  if (!state.frame) return;
+  fitMelds();
+  $("log").scrollTop = $("log").scrollHeight;
+});
 
 // ---- errors and the end of a hand ----------------------------------------------------------------
 
@@ -619,7 +847,10 @@ function showResult(frame) {
   if (frame.status === "playing") {
     const next = el("button", "primary", "Next hand");
     next.id = "next-hand";
-    next.onclick = () => ($("result").hidden = true);
+    next.onclick = () => {
+      $("result").hidden = true;
+      $("stock").focus({ preventScroll: true });
+    };
     buttons.append(next);
   } else {
     const look = el("button", null, "Look at the table");
@@ -629,6 +860,8 @@ function showResult(frame) {
     buttons.append(look, lobby);
   }
   $("result").hidden = false;
+  // The dialog takes the focus, on its main button, so that Enter goes on from the keyboard.
+  buttons.querySelector("button.primary").focus();
   document.body.dataset.result = String(frame.hand);
 }
 
