@@ -169,6 +169,34 @@ def _played(chrome, before: str) -> dict:
                  or (s["ply"] != before and not s["pending"]), "the next view")
 
 
+def _ask_for_a_hint(chrome, legal: list[str]) -> None:
+    """Click Hint: the advice names one of the legal moves, which the list of legal moves marks,
+    and the button counts the hints left (docs/server.md "Hints")."""
+    from selenium.webdriver.common.by import By
+
+    button = chrome.find_element(By.ID, "suggest")
+    assert button.is_enabled() and button.text == "Hint"
+    button.click()
+    advice = _wait_for(chrome, "return document.getElementById('advice').dataset.move || null",
+                       "a hint")
+    assert advice in legal
+    shown = chrome.find_element(By.ID, "advice").text
+    assert shown.startswith(f"Hint: {advice} (") and "searches" in shown
+    marked = chrome.execute_script(
+        "return [...document.querySelectorAll('#legal-list li.hinted')].map(li => li.dataset.move)")
+    assert marked == [advice]
+    assert chrome.find_element(By.ID, "suggest").text == "Hint (2)"
+
+
+def _wait_for(chrome, script: str, what: str, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while (value := chrome.execute_script(script)) is None:
+        if time.monotonic() > deadline:
+            pytest.fail(f"the page did not show {what} in {timeout} s")
+        time.sleep(0.03)
+    return value
+
+
 def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     url = server.url
     from selenium.webdriver.common.by import By
@@ -214,6 +242,8 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
         assert state["error"] is None, state["error"]
         if state["phase"] == "draw":
             turns += 1
+            if turns == 1:
+                _ask_for_a_hint(chrome, legal)
             # The stock, or the pile when the stock cannot be drawn from (or now and then).
             if "draw" in legal and ("pile" not in legal or rng.random() < 0.8):
                 _click(chrome, "#stock.active .card")

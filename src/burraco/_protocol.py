@@ -27,21 +27,22 @@ HUMAN_SEAT = "human"
 BOT_PREFIX = "bot:"
 
 #: The frames a client sends (their ``type``).
-CLIENT_FRAMES = ("move", "view", "ping")
+CLIENT_FRAMES = ("move", "view", "ping", "hint")
 
 #: The frames the server sends (their ``type``).
-SERVER_FRAMES = ("view", "result", "error", "pong")
+SERVER_FRAMES = ("view", "result", "error", "pong", "hint")
 
 #: The ``code`` of an ``error`` frame, and when the server sends it (docs/server.md "Frames from
 #: the server").
 ERROR_CODES: dict[str, str] = {
     "illegal_move": "the engine refused the move",
     "bad_move": "the move is not a non-empty string of at most 200 characters of valid text",
-    "not_your_turn": "another seat is to act",
+    "not_your_turn": "another seat is to act (a move, or a hint)",
     "stale": "the move's hand or ply is not the table's now",
-    "table_finished": "the hand (or match) is over",
+    "table_finished": "the hand (or match) is over (a move, or a hint)",
     "table_abandoned": "the table was closed as abandoned",
-    "spectator": "a move on a watching socket",
+    "spectator": "a move or a hint asked on a watching socket",
+    "no_hints": "the seat has used its hints of this hand, or the server gives none",
     "bad_json": "the frame is not JSON",
     "bad_message": "not a JSON object, or a seq, hand or ply of the wrong type",
     "unknown_type": "a type other than " + ", ".join(CLIENT_FRAMES),

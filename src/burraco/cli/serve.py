@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--bot-threads {args.bot_threads}: expected at least 1", 2)
     if args.max_iterations < 1:
         raise CliError(f"--max-iterations {args.max_iterations}: expected at least 1", 2)
+    if not (1 <= args.hint_iterations <= args.max_iterations and args.hints >= 0):
+        raise CliError(f"--hint-iterations {args.hint_iterations} --hints {args.hints}: expected "
+                       "iterations from 1 to --max-iterations and at least 0 hints", 2)
     if args.max_tables < 1 or args.max_bot_tables < 0:
         raise CliError(f"--max-tables {args.max_tables} --max-bot-tables {args.max_bot_tables}: "
                        "expected at least 1 and at least 0", 2)
@@ -89,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
                           max_bot_tables=args.max_bot_tables, rate=args.rate, burst=args.burst,
                           create_rate=args.create_rate, create_burst=args.create_burst,
                           idle_timeout=args.idle_timeout, busy_timeout=args.busy_timeout,
-                          allowed_origins=origins,
+                          allowed_origins=origins, hint_iterations=args.hint_iterations,
+                          hints=args.hints,
                           limits=Limits(max_iterations=args.max_iterations,
                                         allowed_policies=frozenset(args.allow_policy or ())))
     try:
@@ -177,6 +181,10 @@ def register(commands: Any) -> None:
                        "that may make tables and open sockets (repeatable; none by default)")
     serve.add_argument("--max-iterations", type=int, default=5000, metavar="N",
                        help="the most ISMCTS iterations a bot seat may ask for (default 5000)")
+    serve.add_argument("--hint-iterations", type=int, default=600, metavar="N",
+                       help="the ISMCTS iterations of one hint a person asks for (default 600)")
+    serve.add_argument("--hints", type=int, default=3, metavar="N",
+                       help="the hints a seat may ask for in one hand (default 3; 0: none)")
     serve.add_argument("--allow-policy", action="append", metavar="MODULE:ATTRIBUTE",
                        help="a module:attribute policy that bot seats may name (repeatable; "
                        "none by default, since naming one imports its module)")

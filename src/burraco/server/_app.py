@@ -30,6 +30,7 @@ from .. import _protocol as protocol
 from .._protocol import TokenBucket
 from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
+from . import _hints as hints
 from ._store import Store
 from ._table import (
     CommitFailed,
@@ -81,6 +82,8 @@ class ServerConfig:
     busy_timeout: float = 5.0  # seconds a commit waits for a lock held by another process
     retry: Retry = field(default_factory=Retry)  # how a commit that failed is tried again
     limits: Limits = field(default_factory=Limits)
+    hint_iterations: int = 600  # the search of one hint (docs/server.md "Hints")
+    hints: int = 3  # hints a seat may ask for in a hand (0: none)
     clock: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
@@ -641,6 +644,10 @@ async def _handle(server: Server, table: Table, connection: Connection,
                 return
         assert server.limiter is not None
         table.kick(server.limiter, server.gate)
+    elif kind == "hint":
+        assert server.limiter is not None
+        await hints.answer(table, connection, seq, iterations=server.config.hint_iterations,
+                           per_hand=server.config.hints, limiter=server.limiter)
     else:
         connection.send({"type": "error", "code": "unknown_type", "seq": seq,
                          "message": f"type {_short(kind)}: expected "

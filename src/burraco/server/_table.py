@@ -243,6 +243,7 @@ class Table:
         # the database when asked for).
         self.on_finish: Callable[[Table], None] | None = None
         self.stopping = False  # the server stops: a failed commit is not retried
+        self.hints: dict[tuple[int, int], int] = {}  # hints given, by (hand, seat)
 
     # ---- building ------------------------------------------------------------------------------
 

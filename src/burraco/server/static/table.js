@@ -66,6 +66,9 @@ const state = {
   focusKey: null, // what had the focus, by its key (below, "the focus")
   focusAfter: null, // where the focus goes once the move sent from the keyboard is answered
   keyboard: false, // whether the last input was a key rather than a pointer
+  hintSeq: null, // the seq of the hint asked for and not yet answered
+  advice: null, // the last hint frame (shown while its hand and ply are the table's)
+  hintsLeft: null, // the hints the seat has left in this hand, once the server said
 };
 
 // ---- the socket ---------------------------------------------------------------------------------
@@ -126,6 +129,46 @@ function onFrame(frame) {
   if (frame.type === "view") onView(frame);
   else if (frame.type === "result") onResult(frame);
   else if (frame.type === "error") onError(frame);
+  else if (frame.type === "hint") onHint(frame);
+}
+
+// A hint (docs/server.md "Hints"): the server's search ranks the seat's moves.
+function askHint() {
+  if (!canAct() || state.hintSeq !== null) return;
+  state.seq += 1;
+  state.hintSeq = state.seq;
+  state.socket.send(JSON.stringify({ type: "hint", seq: state.seq }));
+  render();
+}
+
+function onHint(frame) {
+  if (frame.seq !== state.hintSeq) return;
+  state.hintSeq = null;
+  state.advice = frame;
+  state.hintsLeft = frame.left;
+  render();
+}
+
+// The advice while the table is where it was asked: "Hint: meld 5h 6h 7h (67% of 600 searches)".
+function renderAdvice(frame) {
+  const box = $("advice");
+  const advice = state.advice;
+  const current = advice && advice.hand === frame.hand && advice.ply === frame.ply;
+  box.hidden = !current && state.hintSeq === null;
+  if (state.hintSeq !== null) {
+    box.textContent = "Thinking…";
+    delete box.dataset.move;
+  } else if (current && advice.moves.length) {
+    const best = advice.moves[0].move;
+    const others = advice.moves.slice(1).map((m) => m.move);
+    const sure = Math.round(advice.confidence * 100);
+    box.textContent = `Hint: ${best} (${sure}% of ${advice.iterations} searches)` +
+      (others.length ? `; then ${others.join(", ")}` : "");
+    box.dataset.move = best;
+  }
+  $("suggest").disabled = !canAct() || state.hintSeq !== null || state.hintsLeft === 0;
+  $("suggest").textContent = state.hintsLeft === null ? "Hint" : `Hint (${state.hintsLeft})`;
+  return current ? advice.moves[0].move : null;
 }
 
 function seatName(seat) {
@@ -142,6 +185,7 @@ function onView(frame) {
   if (state.lastHand !== frame.hand) {
     if (state.lastHand !== null) state.log.push({ text: `— hand ${frame.hand + 1} —` });
     state.lastHand = frame.hand;
+    state.hintsLeft = null; // a new hand: the seat's hints again
     state.heldHand = null;
     state.fresh = [];
   }
@@ -212,6 +256,8 @@ function onResult(frame) {
 
 function onError(frame) {
   if (frame.seq !== null && frame.seq === state.pending) state.pending = null;
+  if (frame.seq !== null && frame.seq === state.hintSeq) state.hintSeq = null;
+  if (frame.code === "no_hints") state.hintsLeft = 0;
   state.chain = null;
   showError(`${frame.code}: ${frame.message}`);
   render();
@@ -666,9 +712,11 @@ function renderControls(frame) {
     others.append(button);
   }
   $("hint").textContent = hint(frame);
+  $("suggest").onclick = askHint;
+  const hinted = renderAdvice(frame);
   const list = $("legal-list");
   list.replaceChildren(...legalMoves().map((m) => {
-    const item = el("li", null, m.text);
+    const item = el("li", m.text === hinted ? "hinted" : null, m.text);
     item.dataset.move = m.text;
     return item;
   }));
