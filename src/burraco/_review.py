@@ -103,7 +103,7 @@ def _start_and_moves(game: Any) -> tuple[_core.Game, list[_core.Move]]:
         raise TypeError(f"review: game expected a burraco.Game or a game record (a dict or a "
                         f"JSON line), got {type(game).__name__} {game!r:.80}")
     moves = final.moves
-    while final.moves:
+    for _ in moves:
         final.pop()
     return final, moves
 
@@ -112,7 +112,7 @@ def _seats(seat: int | Iterable[int] | None, players: int) -> tuple[int, ...]:
     """The seats to review: every seat for None, else the one or several seats named."""
     if seat is None:
         return tuple(range(players))
-    chosen = [seat] if isinstance(seat, int) or hasattr(seat, "__index__") else seat
+    chosen: object = [seat] if isinstance(seat, int) or hasattr(seat, "__index__") else seat
     if isinstance(chosen, (str, bytes)) or not isinstance(chosen, Iterable):
         raise TypeError(f"review: seat expected an int or ints, got {type(seat).__name__} "
                         f"{seat!r:.80}")
