@@ -839,7 +839,7 @@ def test_the_examples_of_docs_cli_md_are_the_real_output(tmp_path):
     assert board.splitlines() == _board.draw(
         burraco.Game(burraco.Rules("italian-2p"), seed=7)).splitlines()
     sessions = [block for block in blocks if block.startswith("$ ")]
-    assert len(sessions) == 3
+    assert len(sessions) == 4
     made = run("selfplay", "--preset", "italian-2p", "--games", "3", "--seed", "9", "--policies",
                "greedy,random", "--out", str(tmp_path / "games.jsonl"))  # the replay's example
     assert made.returncode == 0
