@@ -188,6 +188,23 @@ def test_progress_is_told_after_each_decision(hand, reviewed):
     assert calls == [(done, total) for done in range(1, total + 1)]
 
 
+def test_a_time_limit_instead_of_iterations(hand, reviewed):
+    timed = burraco.review(hand, seat=0, iterations=None, time_limit=0.002, seed=5)
+    assert [d.number for d in timed.decisions] == [
+        d.number for d in reviewed.decisions if d.seat == 0]
+    assert all(d.visits >= 1 and d.best_visits >= 1 for d in timed.decisions)
+
+
+def test_a_reference_game_is_refused_with_the_way_in(hand):
+    from burraco import reference
+
+    game = reference.Game.from_record(hand.record())
+    with pytest.raises(TypeError, match=r"game\.record\(\)"):
+        burraco.review(game, iterations=10)
+    assert burraco.review(game.record(), iterations=ITERATIONS, seed=5) == burraco.review(
+        hand, iterations=ITERATIONS, seed=5)
+
+
 @pytest.mark.parametrize("game, error, quoted", [
     ("not a record", InvalidNotationError, "not a record"),
     (42, TypeError, "int 42"),

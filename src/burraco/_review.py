@@ -101,7 +101,8 @@ def _start_and_moves(game: Any) -> tuple[_core.Game, list[_core.Move]]:
         final = _core.Game.from_record(game)  # type: ignore[arg-type]
     else:
         raise TypeError(f"review: game expected a burraco.Game or a game record (a dict or a "
-                        f"JSON line), got {type(game).__name__} {game!r:.80}")
+                        f"JSON line; of a reference game, game.record()), got "
+                        f"{type(game).__name__} {game!r:.80}")
     moves = final.moves
     for _ in moves:
         final.pop()
