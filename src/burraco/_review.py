@@ -145,7 +145,7 @@ def review(game: _core.Game | Mapping[str, Any] | str, *, seat: int | Iterable[i
     ``game`` is a :class:`burraco.Game` with its history, or a game record (a dict or one JSON
     line, docs/records.md), finished or not. ``seat`` is the seat (or seats) to review, every
     seat by default. A decision is a position where the reviewed seat to act had more than one
-    legal move; forced moves are counted in :attr:`Review.forced` (by seat), not searched. The budget is
+    legal move; forced moves are counted in ``Review.forced`` (by seat), not searched. The budget is
     per decision: ``iterations`` and/or ``time_limit`` (seconds); the decision at move n (from 1)
     searches with output n - 1 of ``burraco.bots.seeds(seed)``, so a review without a time limit
     is the same for the same seed, whichever seats are reviewed. The other keywords are
