@@ -226,19 +226,16 @@ def run(args: argparse.Namespace) -> int:
                 raise CliError(f"--{option.replace('_', '-')} needs --analyze", 2)
     engine = load_engine(args.engine)
     records = _load_records(args.file)
-    if args.analyze:
-        if not 0 <= args.game < len(records):
-            raise CliError(f"--game {args.game}: {args.file} holds "
-                           f"{plural(len(records), 'record')} (0 to {len(records) - 1})")
-        return analyze(args, records)
     screen = Screen(color=not args.no_color)
-    if args.list:
+    if args.list and not args.analyze:
         for index, record in enumerate(records):
             screen.say(f"{index:>3}  {record_line(record)}")
         return 0
     if not 0 <= args.game < len(records):
         raise CliError(f"--game {args.game}: {args.file} holds {plural(len(records), 'record')} "
                        f"(0 to {len(records) - 1})")
+    if args.analyze:
+        return analyze(args, records)
     where = f"{args.file}: record {args.game}"
     replay = Replay(screen, _game_from_record(engine, records[args.game], where), args.game)
     total = len(replay.moves)
