@@ -4,7 +4,8 @@
 * ``selfplay`` on both engines: the summary's counts add up, its scores are those of
   ``burraco.playouts`` for the same seed, the ``--out`` records read back and replay to finished
   hands; mixed policies per seat; whole matches.
-* ``replay`` of a file written by ``selfplay``; ``perft`` equal to ``burraco.perft``, with a divide;
+* ``replay`` of a file written by ``selfplay``, and ``replay --analyze`` (``burraco.review``) of
+  records of ``selfplay`` and ``play``; ``perft`` equal to ``burraco.perft``, with a divide;
   the perft-file check and ``tools/perft.py``.
 * Error paths (bad preset, missing file, bad ``--game``, no source checkout for ``bench``): a
   nonzero exit status, one line on stderr, never a traceback.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import io
+import json
 import os
 import re
 import signal
@@ -243,6 +245,97 @@ def test_replay_list(records_file, capsys):
         assert line.split()[0] == str(index)
         assert f"{len(record['moves'])} moves" in line
         assert record["result"]["end_reason"] in line
+
+
+# ---- replay --analyze (burraco.review) ---------------------------------------------------------------
+
+
+def _analyzed(capsys, path, *args: str) -> dict:
+    """``burraco replay PATH --analyze --json ARGS``: the JSON it prints, read back."""
+    assert cli.main(["replay", str(path), "--analyze", "--json", *args]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""  # no progress bar away from a terminal
+    return json.loads(captured.out)
+
+
+def test_replay_analyze_json_is_the_library_review(records_file, capsys):
+    data = _analyzed(capsys, records_file, "--game", "1", "--iterations", "30", "--seed", "3")
+    record = list(burraco.read_records(records_file))[1]
+    review = burraco.review(record, iterations=30, seed=3)
+    assert data == {"file": str(records_file), "record": 1, "rules": "italian-2p",
+                    "moves": len(record["moves"]), "iterations": 30, "time_limit": None,
+                    "seed": 3, **json.loads(json.dumps(review.to_json()))}
+    assert len(data["decisions"]) > 20 and data["seats"] == [0, 1]
+
+
+def test_replay_analyze_table_biggest_loss_first(records_file, capsys):
+    assert cli.main(["replay", str(records_file), "--game", "2", "--analyze", "--seat", "1",
+                     "--iterations", "30", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    record = list(burraco.read_records(records_file))[2]
+    review = burraco.review(record, seat=1, iterations=30, seed=4)
+    header = " ".join(out.split("\n\n")[0].split())
+    assert header.endswith(f", {len(record['moves'])} moves; seat 1; 30 iterations a decision, "
+                           "seed 4."), header
+    rows = [line.split() for line in out.splitlines() if re.match(r"\d+ +1 +", line)]
+    assert [int(row[0]) for row in rows] == [d.number for d in review.by_loss()]
+    totals = out.splitlines()[-1].split()
+    assert totals == ["1", str(len(review.decisions)), str(review.forced[1]),
+                      str(sum(d.loss is None for d in review.decisions)),
+                      f"{review.total_loss(1):.3f}"]
+
+
+def test_replay_analyze_six_players_three_decks(tmp_path, capsys):
+    path = tmp_path / "six.jsonl"
+    assert cli.main(["selfplay", "--preset", "brazilian", "--players", "6", "--games", "1",
+                     "--seed", "2", "--quiet", "--out", str(path)]) == 0
+    capsys.readouterr()
+    data = _analyzed(capsys, path, "--seat", "5", "--iterations", "8")
+    assert data["seats"] == [5] and len(data["forced"]) == 6 and data["decisions"]
+    assert {row["seat"] for row in data["decisions"]} == {5}
+    assert burraco.Game.from_record(next(burraco.read_records(path))).rules.decks == 3
+
+
+def test_replay_analyze_a_record_of_play(tmp_path, capsys):
+    path = tmp_path / "played.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "burraco", "play", "--preset", "italian-2p", "--seed", "4",
+         "--seat", "1", "--bots", "greedy", "--out", str(path)],
+        input="draw\nquit\n", capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    record = next(burraco.read_records(path))
+    assert record["result"] is None and record["moves"][-1] == "draw"
+    data = _analyzed(capsys, path, "--iterations", "20")
+    assert data["moves"] == len(record["moves"])
+    assert data["decisions"][-1]["seat"] == 1 and data["decisions"][-1]["played"] == "draw"
+
+
+@pytest.mark.parametrize("args, quoted", [
+    (["--iterations", "5"], "--iterations needs --analyze"),
+    (["--seat", "0"], "--seat needs --analyze"),
+    (["--json"], "--json needs --analyze"),
+    (["--analyze", "--seat", "2"], "seat 2"),
+    (["--analyze", "--iterations", "0"], "iterations 0"),
+    (["--analyze", "--engine", "reference"], "--engine reference"),
+    (["--analyze", "--list"], "--list does not go with --analyze"),
+])
+def test_replay_analyze_bad_options(records_file, capsys, args, quoted):
+    _refused(capsys, ["replay", str(records_file), *args], quoted, status=2)
+
+
+@pytest.mark.parametrize("args, quoted", [
+    (["--time-limit", "-1"], "'-1': expected seconds > 0"),
+    (["--time-limit", "nan"], "'nan'"),
+    (["--time-limit", "1", "--iterations", "3"], "not allowed with argument"),
+    (["--seed", "-2"], "'-2'"),
+    (["--iterations", "many"], "'many'"),
+])
+def test_replay_analyze_bad_command_lines(records_file, capsys, args, quoted):
+    with pytest.raises(SystemExit) as excinfo:
+        cli.main(["replay", str(records_file), "--analyze", *args])
+    assert excinfo.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("burraco replay: error: ") and quoted in lines[0]
 
 
 # ---- perft ------------------------------------------------------------------------------------------
@@ -746,7 +839,7 @@ def test_the_examples_of_docs_cli_md_are_the_real_output(tmp_path):
     assert board.splitlines() == _board.draw(
         burraco.Game(burraco.Rules("italian-2p"), seed=7)).splitlines()
     sessions = [block for block in blocks if block.startswith("$ ")]
-    assert len(sessions) == 3
+    assert len(sessions) == 4
     made = run("selfplay", "--preset", "italian-2p", "--games", "3", "--seed", "9", "--policies",
                "greedy,random", "--out", str(tmp_path / "games.jsonl"))  # the replay's example
     assert made.returncode == 0

@@ -34,6 +34,7 @@ from ._hint import Hint, hint
 from ._match import Match
 from ._policy import PolicyView, RandomStream
 from ._records import read_records, write_records
+from ._review import Decision, Review, review
 from ._errors import (
     BurracoError,
     IllegalMoveError,
@@ -69,6 +70,7 @@ __all__ = [
     "END_REASONS",
     "MAX_HAND_MOVES",
     "BurracoError",
+    "Decision",
     "ISMCTS",
     "Card",
     "Cards",
@@ -90,6 +92,7 @@ __all__ = [
     "PolicyView",
     "RandomStream",
     "Result",
+    "Review",
     "Rules",
     "SideResult",
     "get_include",
@@ -97,5 +100,6 @@ __all__ = [
     "perft",
     "playouts",
     "read_records",
+    "review",
     "write_records",
 ]
