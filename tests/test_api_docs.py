@@ -251,14 +251,18 @@ def test_parameter_parser():
 
 def test_signatures_name_python_types():
     """Spot checks of what help() shows for the calls a newcomer makes first: the stub's
-    signatures, its aliases written out."""
+    signatures, its aliases and imported names written out."""
     game = burraco.Game
     assert game.hand.__doc__.splitlines()[0] == "hand(self, player: int) -> Cards"
     assert game.observation.__doc__.splitlines()[0].endswith("-> Observation")
     assert "player: int" in game.observation.__doc__.splitlines()[0]
-    assert ("policy: Policy | Literal['random', 'greedy', 'heuristic', 'heuristic:2p', "
-            "'heuristic:4p', 'heuristic:4p-opening'] | CapsuleType | "
-            "Callable[[Any, MoveList], SupportsIndex] = 'random'" in game.playout.__doc__)
+    assert ("policy: Policy | typing.Literal['random', 'greedy', 'heuristic', 'heuristic:2p', "
+            "'heuristic:4p', 'heuristic:4p-opening'] | typing_extensions.CapsuleType | "
+            "collections.abc.Callable[[typing.Any, MoveList], typing.SupportsIndex] = 'random'"
+            in game.playout.__doc__)
+    assert game.legal_mask.__doc__.splitlines()[0] == (
+        "legal_mask(self, out: numpy.typing.NDArray[numpy.bool_] | None = None) -> "
+        "numpy.typing.NDArray[numpy.bool_]")
     assert burraco.Rules.from_text.__doc__.splitlines()[0] == "from_text(text: str) -> Rules"
 
 

@@ -137,6 +137,7 @@ def test_the_stubs_docstrings_fit_in_100_columns():
 SMALL_STUB = '''
 """The module."""
 
+from collections.abc import Iterable
 from typing import TypeAlias, overload
 
 class Thing:
@@ -156,7 +157,7 @@ class Thing:
 
 _Like: TypeAlias = Thing | str
 
-def make(text: _Like, *, n: int = 2) -> Thing:
+def make(text: _Like, *, n: int = 2, tags: Iterable[str] = ()) -> Thing:
     """Quotes "x" and a \\\\ backslash."""
 '''
 
@@ -173,8 +174,8 @@ def test_the_generator_reads_the_docstrings_by_scope_and_name():
 
 def test_the_generator_writes_the_signatures_before_the_docstrings():
     """Each function's text starts with its signatures: the text signature inspect reads (one
-    signature only), then the stub's lines with its aliases written out; a property's is its
-    docstring alone."""
+    signature only), then the stub's lines with its aliases and imported names written out; a
+    property's is its docstring alone."""
     docs = generator.documentation(SMALL_STUB)
     assert docs["Thing", "__init__"] == (
         "__init__(self, text)\n--\n\n__init__(self, text: str) -> None\n\n"
@@ -182,7 +183,8 @@ def test_the_generator_writes_the_signatures_before_the_docstrings():
     assert docs["Thing", "get"] == (
         "get(self, i: int) -> int\nget(self, i: slice) -> list[int]\n\nThe item.")
     assert docs["module", "make"] == (
-        "make(text, *, n=2)\n--\n\nmake(text: Thing | str, *, n: int = 2) -> Thing\n\n"
+        "make(text, *, n=2, tags=())\n--\n\nmake(text: Thing | str, *, n: int = 2, "
+        "tags: collections.abc.Iterable[str] = ()) -> Thing\n\n"
         'Quotes "x" and a \\ backslash.')
     assert docs["Thing", "__doc__"] == "A thing: Thing('x'), wrapped."
     assert ("Thing", "size") not in docs  # a property with no docstring
@@ -195,7 +197,7 @@ def test_the_generator_writes_a_table_of_string_literals():
             'None\\n\\nMakes one.\\n\\nA second paragraph.",') in header
     # The form for a method CPython binds itself marks its instance; a function has none.
     assert '"__init__($self, text)\\n--\\n\\n' in header
-    assert '"make(text, *, n=2)\\n--\\n\\nmake(text: Thing | str' in header
+    assert '"make(text, *, n=2, tags=())\\n--\\n\\nmake(text: Thing | str' in header
     assert 'backslash.",\n       nullptr},' in header
     assert generator.c_string("é") == '"\\303\\251"'  # octal: no hex escape runs on
     assert "size" not in header

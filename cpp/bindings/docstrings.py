@@ -66,21 +66,42 @@ def aliases(tree: ast.Module) -> dict[str, ast.expr]:
             and node.value is not None and ast.unparse(node.annotation) == "TypeAlias"}
 
 
+def qualified_names(tree: ast.Module) -> dict[str, str]:
+    """What the stub's imported names stand for, written in full: ``Iterable`` is
+    ``collections.abc.Iterable``, ``np`` is ``numpy``, ``CapsuleType`` is
+    ``typing_extensions.CapsuleType`` (the documentation site resolves or ignores a name by its
+    module)."""
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            # A relative import is of the package the stub belongs to, burraco.
+            module = ("burraco." if node.level else "") + node.module
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name] = alias.name
+    return names
+
+
 class _WriteOut(ast.NodeTransformer):
     """An annotation with the stub's aliases replaced by what they stand for (help() shows the
-    types, not the stub's private names)."""
+    types, not the stub's private names) and its imported names written in full."""
 
-    def __init__(self, known: dict[str, ast.expr]) -> None:
+    def __init__(self, known: dict[str, ast.expr], imported: dict[str, str]) -> None:
         self.known = known
+        self.imported = imported
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in self.known:
             return self.visit(copy.deepcopy(self.known[node.id]))
+        if node.id in self.imported:
+            return ast.Name(self.imported[node.id], node.ctx)
         return node
 
 
-def signature(node: ast.FunctionDef, known: dict[str, ast.expr], method: bool,
-              text: bool = False) -> str:
+def signature(node: ast.FunctionDef, known: dict[str, ast.expr], imported: dict[str, str],
+              method: bool, text: bool = False) -> str:
     """One signature line of a function of the stub: what help() shows (``push(self, move: Move |
     str, /) -> None``; ``self`` untyped), or with ``text`` CPython's ``__text_signature__`` form
     (``push(self, move, /)``: names and defaults alone)."""
@@ -90,7 +111,7 @@ def signature(node: ast.FunctionDef, known: dict[str, ast.expr], method: bool,
         first = method and arg is (arguments.posonlyargs + arguments.args)[0]
         name = star + arg.arg
         shown = None if first or text or arg.annotation is None else \
-            ast.unparse(_WriteOut(known).visit(copy.deepcopy(arg.annotation)))
+            ast.unparse(_WriteOut(known, imported).visit(copy.deepcopy(arg.annotation)))
         out = name if shown is None else f"{name}: {shown}"
         if default is not None:
             out += ("=" if shown is None else " = ") + ast.unparse(default)
@@ -112,7 +133,8 @@ def signature(node: ast.FunctionDef, known: dict[str, ast.expr], method: bool,
         parts.append(write(arguments.kwarg, None, "**"))
     line = f"{node.name}({', '.join(parts)})"
     if not text and node.returns is not None:
-        line += " -> " + ast.unparse(_WriteOut(known).visit(copy.deepcopy(node.returns)))
+        line += " -> " + ast.unparse(
+            _WriteOut(known, imported).visit(copy.deepcopy(node.returns)))
     return line
 
 
@@ -137,6 +159,7 @@ def _read(source: str, filename: str
           ) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], list[str]]]:
     tree = ast.parse(source, filename)
     known = aliases(tree)
+    imported = qualified_names(tree)
     found: dict[tuple[str, str], str] = {}
     overloads: dict[tuple[str, str], list[ast.FunctionDef]] = {}
 
@@ -178,9 +201,9 @@ def _read(source: str, filename: str
     signatures: dict[tuple[str, str], list[str]] = {}
     for (scope, name), nodes in overloads.items():
         method = scope != MODULE and not _decorated(nodes[0], "staticmethod")
-        lines = [signature(node, known, method) for node in nodes]
+        lines = [signature(node, known, imported, method) for node in nodes]
         if len(nodes) == 1:  # one signature for every call: inspect.signature can read it
-            lines = [signature(nodes[0], known, method, text=True), "--", ""] + lines
+            lines = [signature(nodes[0], known, imported, method, text=True), "--", ""] + lines
         signatures[scope, name] = lines
     return found, signatures
 

@@ -1,9 +1,13 @@
-"""Hints at the table server (docs/server.md "Hints"): a person asks at their turn, gets the moves
-burraco.hint ranks for their seat (so nothing of the other hands), within the server's budget a
-hint and the seat's number of hints a hand; anything else is refused and changes nothing."""
+"""Hints and reviews at the table server (docs/server.md "Hints", "Reviews"). A person asks for a
+hint at their turn and gets the moves burraco.hint ranks for their seat (so nothing of the other
+hands), within the server's budget a hint and the seat's number of hints a hand; anything else is
+refused and changes nothing. A finished hand's review is burraco.review's, with the table before
+every move, one searched at a time."""
 
 from __future__ import annotations
 
+import json
+import time
 import warnings
 
 import pytest
@@ -125,3 +129,67 @@ def test_serve_refuses_a_hint_budget_out_of_range(options, quoted, tmp_path, cap
 
     assert cli.main(["serve", *options, "--db", str(tmp_path / "x")]) == 2
     assert quoted in capsys.readouterr().err
+
+
+# ---- reviews (docs/server.md "Reviews") ----------------------------------------------------------
+
+
+def finish_a_hand(client, seats=("bot:greedy", "bot:random")):
+    table_id, _ = new_table(client, list(seats))
+    table = table_of(client, table_id)
+    deadline = time.monotonic() + 60
+    while not table.finished:
+        assert time.monotonic() < deadline, "the bots did not finish their hand"
+        time.sleep(0.05)
+    return table_id
+
+
+def test_a_finished_hand_is_reviewed_move_by_move_as_burraco_review_does():
+    with TestClient(app_for(review_iterations=30)) as client:
+        table_id = finish_a_hand(client)
+        record = client.get(f"/api/tables/{table_id}/record").json()[0]
+        answer = client.get(f"/api/tables/{table_id}/review?hand=0")
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["table"] == table_id and body["hand"] == 0 and body["iterations"] == 30
+        game = burraco.Game.from_record(record)
+        assert body["moves"] == [str(move) for move in game.moves]
+        assert len(body["positions"]) == len(body["moves"]) + 1
+        # The table before the first move is the deal; after the last, the hand's end.
+        first = burraco.Game.from_record(record)
+        while first.moves:
+            first.pop()
+        assert body["positions"][0]["hands"] == [[str(c) for c in first.hand(s)]
+                                                 for s in range(first.players)]
+        assert body["positions"][-1]["hands"] == [[str(c) for c in game.hand(s)]
+                                                  for s in range(game.players)]
+        expected = burraco.review(game, iterations=30, seed=record["seed"]).to_json()
+        assert body["review"] == json.loads(json.dumps(expected))
+        # Asked again, the same review, from memory.
+        again = client.get(f"/api/tables/{table_id}/review?hand=0").json()
+        assert again == body
+        assert server_of(client).reviews.kept
+
+
+@pytest.mark.parametrize("query, status, quoted", [
+    ("hand=1", 404, "hand 1 of table"),
+    ("hand=-1", 400, "'-1'"),
+    ("hand=x", 400, "'x'"),
+])
+def test_a_review_of_no_finished_hand_is_refused_quoting_it(query, status, quoted):
+    with TestClient(app_for(review_iterations=10)) as client:
+        table_id = finish_a_hand(client)
+        answer = client.get(f"/api/tables/{table_id}/review?{query}")
+        assert answer.status_code == status and quoted in answer.json()["error"], answer.text
+        assert client.get("/api/tables/nope/review?hand=0").status_code == 404
+
+
+def test_one_review_is_searched_at_a_time():
+    with TestClient(app_for(review_iterations=10)) as client:
+        table_id = finish_a_hand(client)
+        reviews = server_of(client).reviews
+        reviews.busy = True  # as while another hand's review is searched
+        answer = client.get(f"/api/tables/{table_id}/review?hand=0")
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+        reviews.busy = False
+        assert client.get(f"/api/tables/{table_id}/review?hand=0").status_code == 200
