@@ -308,9 +308,38 @@ def test_a_whole_hand_is_played_by_clicking_the_page(server, driver, tmp_path):
     with urllib.request.urlopen(f"{url}/api/tables/{table}") as answer:
         assert json.load(answer)["status"] == "finished"
 
+    _review_the_hand(chrome, table, record, tmp_path)
+
     # The token reached the server in the socket's query string only, and is in none of its logs.
     log = server.stop()
     assert "WebSocket" in log and token not in log, log
+
+
+def _review_the_hand(chrome, table: str, record: dict, tmp_path: Path) -> None:
+    """The result dialog's link opens the hand's review (docs/server.md "Reviews"): it steps
+    through the moves, each hand open, and says what the search thought of each decision."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    link = chrome.find_element(By.ID, "review-link")
+    assert link.get_attribute("href").endswith(f"/review/{table}?hand=0")
+    chrome.get(link.get_attribute("href"))  # the same page, not a second tab
+    _wait_for(chrome, "return document.body.dataset.loaded || null", "the review", timeout=60)
+    moves = chrome.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert [m.text.split(": ", 1)[1] for m in moves] == record["moves"]
+    assert chrome.find_element(By.ID, "at").text == f"before move 1 of {len(record['moves'])}"
+    first = chrome.find_element(By.ID, "decision").text
+    assert first.startswith(f"Seat {record['first']} played {record['moves'][0]}"), first
+    hands = chrome.find_elements(By.CSS_SELECTOR, "#board .review-hand")
+    assert len(hands) == 2 and all(h.find_elements(By.CSS_SELECTOR, ".card") for h in hands)
+    chrome.find_element(By.ID, "next").click()
+    assert chrome.execute_script("return document.body.dataset.at") == "1"
+    chrome.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    assert chrome.execute_script("return document.body.dataset.at") == str(len(moves))
+    assert chrome.find_element(By.ID, "decision").text == "The hand is over."
+    chrome.save_screenshot(str(tmp_path / "server-review.png"))
+    problems = [entry for entry in chrome.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not problems, problems
 
 
 def _worth_a_picture(chrome) -> bool:

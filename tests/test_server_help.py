@@ -7,7 +7,6 @@ every move, one searched at a time."""
 from __future__ import annotations
 
 import json
-import time
 import warnings
 
 import pytest
@@ -135,12 +134,12 @@ def test_serve_refuses_a_hint_budget_out_of_range(options, quoted, tmp_path, cap
 
 
 def finish_a_hand(client, seats=("bot:greedy", "bot:random")):
-    table_id, _ = new_table(client, list(seats))
-    table = table_of(client, table_id)
-    deadline = time.monotonic() + 60
-    while not table.finished:
-        assert time.monotonic() < deadline, "the bots did not finish their hand"
-        time.sleep(0.05)
+    """A table of bots only, watched to the end of its hand."""
+    table_id, _ = new_table(client, list(seats), bot_delay=0)
+    with client.websocket_connect(f"/api/tables/{table_id}/watch") as ws:
+        while ws.receive_json()["type"] != "result":
+            pass
+    assert server_of(client).store.load_table(table_id).status == "finished"
     return table_id
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 TABLES_PATH = "/api/tables"
 TABLE_PATH = "/api/tables/{id}"
 RECORD_PATH = "/api/tables/{id}/record"
+REVIEW_PATH = "/api/tables/{id}/review"
 PLAY_PATH = "/api/tables/{id}/play"
 WATCH_PATH = "/api/tables/{id}/watch"
 HEALTH_PATH = "/api/health"

@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if not (1 <= args.hint_iterations <= args.max_iterations and args.hints >= 0):
         raise CliError(f"--hint-iterations {args.hint_iterations} --hints {args.hints}: expected "
                        "iterations from 1 to --max-iterations and at least 0 hints", 2)
+    if not 1 <= args.review_iterations <= args.max_iterations:
+        raise CliError(f"--review-iterations {args.review_iterations}: expected 1 to "
+                       "--max-iterations", 2)
     if args.max_tables < 1 or args.max_bot_tables < 0:
         raise CliError(f"--max-tables {args.max_tables} --max-bot-tables {args.max_bot_tables}: "
                        "expected at least 1 and at least 0", 2)
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                           create_rate=args.create_rate, create_burst=args.create_burst,
                           idle_timeout=args.idle_timeout, busy_timeout=args.busy_timeout,
                           allowed_origins=origins, hint_iterations=args.hint_iterations,
-                          hints=args.hints,
+                          hints=args.hints, review_iterations=args.review_iterations,
                           limits=Limits(max_iterations=args.max_iterations,
                                         allowed_policies=frozenset(args.allow_policy or ())))
     try:
@@ -185,6 +188,9 @@ def register(commands: Any) -> None:
                        help="the ISMCTS iterations of one hint a person asks for (default 600)")
     serve.add_argument("--hints", type=int, default=3, metavar="N",
                        help="the hints a seat may ask for in one hand (default 3; 0: none)")
+    serve.add_argument("--review-iterations", type=int, default=200, metavar="N",
+                       help="the ISMCTS iterations of each decision of a hand's review "
+                       "(default 200)")
     serve.add_argument("--allow-policy", action="append", metavar="MODULE:ATTRIBUTE",
                        help="a module:attribute policy that bot seats may name (repeatable; "
                        "none by default, since naming one imports its module)")

@@ -31,6 +31,7 @@ from .._protocol import TokenBucket
 from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
 from . import _hints as hints
+from ._review import Reviews
 from ._store import Store
 from ._table import (
     CommitFailed,
@@ -84,6 +85,7 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     hint_iterations: int = 600  # the search of one hint (docs/server.md "Hints")
     hints: int = 3  # hints a seat may ask for in a hand (0: none)
+    review_iterations: int = 200  # the search of each decision of a review ("Reviews")
     clock: Callable[[], float] = time.monotonic
 
     def __post_init__(self) -> None:
@@ -102,6 +104,7 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.broken: set[str] = set()  # the stored tables that could not be reloaded
         self.closed: dict[str, str] = {}  # tables closed at reload, with why
+        self.reviews = Reviews(config.review_iterations)
         self.creators: dict[str, TokenBucket] = {}  # a creation bucket per client
         self.janitor: asyncio.Task[None] | None = None
         self.store: Store | None = None
@@ -482,6 +485,29 @@ async def get_record(request: Request) -> Response:
     return JSONResponse(records)
 
 
+async def get_review(request: Request) -> Response:
+    """``GET /api/tables/{id}/review?hand=K``: the review of finished hand K (docs/server.md
+    "Reviews"); 503 with Retry-After while another review is being searched."""
+    server = _server(request)
+    table_id = request.path_params["id"]
+    if await server.find(table_id) is None:
+        return _error(404, f"no table {_short(table_id)}")
+    text = request.query_params.get("hand", "0")
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        return _error(400, f"hand {_short(text)}: expected a hand number from 0")
+    assert server.store is not None
+    records = await anyio.to_thread.run_sync(server.store.records, table_id)
+    hand = int(text)
+    if hand >= len(records):
+        return _error(404, f"hand {hand} of table {table_id} is not finished: "
+                      f"{len(records)} finished so far")
+    answer = await server.reviews.of(table_id, hand, records[hand])
+    if answer is None:
+        return _error(503, "another review is being searched: ask again",
+                      headers={"Retry-After": "2"})
+    return JSONResponse({"table": table_id, "hand": hand, **answer})
+
+
 async def health(request: Request) -> Response:
     """``GET /api/health``: the server answers, with its version and the tables in play."""
     server = _server(request)
@@ -690,12 +716,14 @@ def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
         Route(protocol.TABLES_PATH, create_table, methods=["POST"]),
         Route(protocol.TABLE_PATH, get_table, methods=["GET"]),
         Route(protocol.RECORD_PATH, get_record, methods=["GET"]),
+        Route(protocol.REVIEW_PATH, get_review, methods=["GET"]),
         WebSocketRoute(protocol.PLAY_PATH, play_socket),
         WebSocketRoute(protocol.WATCH_PATH, watch_socket),
         # The browser table (docs/server.md "The browser table"): the lobby, a table's page, and
         # their files. The pages are static; a seat's token stays in the address's fragment.
         Route("/", _page("index.html"), methods=["GET"]),
         Route("/table/{id}", _page("table.html"), methods=["GET"]),
+        Route("/review/{id}", _page("review.html"), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC, html=True), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

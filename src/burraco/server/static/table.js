@@ -892,6 +892,11 @@ function showResult(frame) {
   record.href = `/api/tables/${tableId}/record`;
   record.target = "_blank";
   buttons.append(record);
+  const review = el("a", null, "review this hand");
+  review.id = "review-link";
+  review.href = `/review/${tableId}?hand=${frame.hand}`;
+  review.target = "_blank";
+  buttons.append(review);
   if (frame.status === "playing") {
     const next = el("button", "primary", "Next hand");
     next.id = "next-hand";
