@@ -25,6 +25,7 @@ import json
 import os
 import random
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +45,7 @@ VIEWPORTS = {
 }
 # The viewports where the whole table is in the window without scrolling.
 WHOLE = ("tablet", "laptop", "desktop")
-PAGES = ("lobby", "two", "six", "two-full", "six-full")
+PAGES = ("lobby", "two", "six", "two-full", "six-full", "review")
 CARD_NAME = re.compile(
     r"^(joker|(ace|king|queen|jack|[3-9]|10|2) of (spades|hearts|clubs|diamonds))\b")
 
@@ -169,6 +170,29 @@ def _play_to_the_middle(chrome, enough, turns: int, seed: int) -> None:
                 return
 
 
+def _reviewed_hand(url: str) -> str:
+    """The review page of a hand of two bots, played to its end (docs/server.md "Reviews")."""
+    body = {"preset": "italian-2p", "seats": ["bot:greedy", "bot:random"], "bot_delay": 0}
+    request = urllib.request.Request(f"{url}/api/tables", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as answer:
+        table = json.load(answer)["id"]
+    for _ in range(600):
+        with urllib.request.urlopen(f"{url}/api/tables/{table}") as answer:
+            if json.load(answer)["status"] == "finished":
+                return f"{url}/review/{table}?hand=0"
+        time.sleep(0.05)
+    pytest.fail("the bots did not finish their hand in 30 s")
+
+
+def _wait_loaded(chrome) -> None:
+    for _ in range(1200):
+        if chrome.execute_script("return document.body.dataset.loaded === 'true'"):
+            return
+        time.sleep(0.05)
+    pytest.fail("the review page did not load in 60 s")
+
+
 @pytest.fixture(scope="module")
 def tabs(served, chrome) -> dict[str, str]:
     """The lobby and two tables in the middle of a hand, each in a tab: name -> window handle."""
@@ -189,6 +213,8 @@ def tabs(served, chrome) -> dict[str, str]:
     _play_to_the_middle(chrome, lambda mine, others, s: mine + others >= 6, turns=10, seed=4)
 
     found["lobby"] = _open_tab(chrome, f"{served.url}/")
+    found["review"] = _open_tab(chrome, _reviewed_hand(served.url))
+    _wait_loaded(chrome)
     for name, players in (("two-full", 2), ("six-full", 6)):
         found[name] = _open_staged(chrome, served.url, _full_table(players))
         _wait(chrome, lambda s: s["ply"] is not None, f"the staged view of {name}")
@@ -415,7 +441,7 @@ def test_every_page_fits_the_screen(chrome, tabs, shots, viewport):
         assert not found["glows"], (page, found["glows"])
         if page.endswith("-full"):
             assert found["targets"] == 2, (page, found["targets"])
-        if page == "lobby":
+        if page in ("lobby", "review"):
             continue
         if viewport in WHOLE:
             missing = chrome.execute_script(OUT_OF_SIGHT)
