@@ -1,6 +1,9 @@
 """Self-play sharded over Ray (burraco.distributed, ``burraco selfplay --ray``; docs/rl.md), on a
 local Ray of two CPUs: the shards play exactly the games of a local run, resume skips finished
-shards, a folder of another run is refused, and the Parquet table holds one row per hand."""
+shards, a folder of another run is refused, and the Parquet table holds one row per hand.
+
+Under ``-m slow`` (``.ci/run`` runs them): a local Ray takes 12 to 15 seconds to start in each
+test worker that runs one of these tests, the largest fixed cost of the default run."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from burraco import Rules, cli, distributed, playouts, read_records
 from burraco._errors import BurracoError, InvalidNotationError
 from burraco._tally import unit_scores
 
+pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():

@@ -52,12 +52,14 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 # ---- stubtest and mypy ----------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 10 s; .ci/run runs it
 def test_stubtest() -> None:
     done = run("-m", "mypy.stubtest", "burraco._core", "--allowlist", str(ALLOWLIST),
                "--mypy-config-file", str(PYPROJECT), "--strict-type-check-only")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow  # 20 s; .ci/run runs it
 def test_mypy_strict_package(mypy_cache: Path) -> None:
     done = run("-m", "mypy", "--config-file", str(PYPROJECT), "--cache-dir", str(mypy_cache))
     assert done.returncode == 0, done.stdout + done.stderr
