@@ -46,16 +46,19 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> str:
     return " ".join(cards)
 
 
-@pytest.mark.parametrize("rules_id", FUZZ_RULES_IDS)
-@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
-def test_whole_hands_and_hands_cut_short(rules_id, policy):
-    rules = make_rules(burraco, rules_id)
-    rng = random.Random(f"{rules_id}:{policy}")
-    hands = 12 if policy == "heuristic" else 25
+def hand_count(rules_id: str, policy: str) -> int:
+    """The hands a rule set and policy play in all: fewer of the longer ones (heuristic hands,
+    three decks, six players). The default run plays the first half, -m slow the rest."""
     if rules_id not in RULES_IDS:  # the longer three-deck and six-player hands: fewer of them
-        hands = 6 if rules_id in FUZZ_FAMILIES["six players"] else 8
+        return 6 if rules_id in FUZZ_FAMILIES["six players"] else 8
+    return 12 if policy == "heuristic" else 25
+
+
+def play_and_check(rules_id: str, policy: str, seeds: range) -> None:
+    rules = make_rules(burraco, rules_id)
+    rng = random.Random(f"{rules_id}:{policy}:{seeds.start}")
     reasons = set()
-    for seed in range(hands):
+    for seed in seeds:
         game = Game(rules, seed=1000 * seed + 17, first_player=seed % rules.players)
         game.playout(policy, seed)
         record = check(game)
@@ -68,6 +71,21 @@ def test_whole_hands_and_hands_cut_short(rules_id, policy):
                 short.pop()
             assert check(short)["result"] is None
     assert reasons  # at least one finished hand per rule set and policy
+
+
+@pytest.mark.parametrize("rules_id", FUZZ_RULES_IDS)
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
+def test_whole_hands_and_hands_cut_short(rules_id, policy):
+    play_and_check(rules_id, policy, range(hand_count(rules_id, policy) // 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_id", FUZZ_RULES_IDS)
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic"])
+def test_whole_hands_rest(rules_id, policy):
+    """The hands the default run leaves out (.ci/run's slow step plays them)."""
+    count = hand_count(rules_id, policy)
+    play_and_check(rules_id, policy, range(count // 2, count))
 
 
 @pytest.mark.parametrize("rules_id", RULES_IDS)
