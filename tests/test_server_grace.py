@@ -488,4 +488,4 @@ def test_the_seat_events_are_the_protocols():
     page = (Path(__file__).resolve().parent.parent / "docs" / "server.md").read_text("utf-8")
     table = page[page.index("| `event` | when |"):]
     table = table[:table.index("\n\n")]
-    assert set(re.findall(r"^\| `([a-z]+)` \|", table, flags=re.MULTILINE)) == sent
+    assert set(re.findall(r"^\| `([a-z]+)` \|", table, flags=re.MULTILINE)) - {"event"} == sent
