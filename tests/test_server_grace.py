@@ -489,3 +489,24 @@ def test_the_seat_events_are_the_protocols():
     table = page[page.index("| `event` | when |"):]
     table = table[:table.index("\n\n")]
     assert set(re.findall(r"^\| `([a-z]+)` \|", table, flags=re.MULTILINE)) - {"event"} == sent
+
+
+def test_burraco_serve_refuses_bad_grace_and_clock_options(tmp_path, capsys):
+    from burraco import cli
+
+    db = str(tmp_path / "x.sqlite3")
+    for options, quoted in ((["--grace", "soon"], "'soon'"), (["--grace", "-1"], "'-1'"),
+                            (["--turn-seconds", "0.5"], "--turn-seconds 0.5"),
+                            (["--max-timeouts", "0"], "--max-timeouts 0"),
+                            (["--replace-with", "ismcts:10"], "'ismcts:10'"),
+                            (["--timeout-bot", "heuristic", "--engine", "reference"],
+                             "'heuristic'")):
+        if options[0] == "--grace":  # argparse's own refusal: status 2
+            with pytest.raises(SystemExit) as refused:
+                cli.main(["serve", "--db", db, *options])
+            assert refused.value.code == 2
+        else:
+            assert cli.main(["serve", "--db", db, *options]) == 2
+        assert quoted in capsys.readouterr().err, options
+    assert not (tmp_path / "x.sqlite3").exists()  # refused before the database is opened
+

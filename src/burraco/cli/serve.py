@@ -84,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if not (0 < args.busy_timeout <= 3600):
         raise CliError(f"--busy-timeout {args.busy_timeout:g}: expected seconds above 0, at "
                        "most 3600", 2)
-    if not (0 <= args.turn_seconds <= 86400):
-        raise CliError(f"--turn-seconds {args.turn_seconds:g}: expected 0 (no turn clock) to "
-                       "86400 seconds", 2)
+    if not (args.turn_seconds == 0 or 1 <= args.turn_seconds <= 86400):
+        raise CliError(f"--turn-seconds {args.turn_seconds:g}: expected 0 (no turn clock) or 1 "
+                       "to 86400 seconds", 2)
     if args.max_timeouts < 1:
         raise CliError(f"--max-timeouts {args.max_timeouts}: expected at least 1", 2)
     from ..server._app import normal_origin

@@ -105,9 +105,9 @@ class ServerConfig:
         if self.grace is not None and not (0 <= self.grace < math.inf):
             raise ValueError(f"grace {self.grace!r}: expected seconds from 0 (None: never "
                              "replaced)")
-        if not 0 <= self.turn_seconds <= MAX_TURN_SECONDS:
+        if not (self.turn_seconds == 0 or 1 <= self.turn_seconds <= MAX_TURN_SECONDS):
             raise ValueError(f"turn_seconds {self.turn_seconds!r}: expected 0 (no turn clock) "
-                             f"to {MAX_TURN_SECONDS:g} seconds")
+                             f"or 1 to {MAX_TURN_SECONDS:g} seconds")
         if self.max_timeouts < 1:
             raise ValueError(f"max_timeouts {self.max_timeouts!r}: expected at least 1")
 
@@ -255,7 +255,7 @@ class Server:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.janitor
         for table in self.tables.values():
-            table.disarm()
+            table.disarm(halt=True)
         tasks = [task for t in self.tables.values() for task in (t.bot_task, t.tick_task)
                  if task is not None and not task.done()]
         for task in tasks:

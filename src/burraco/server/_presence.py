@@ -65,6 +65,7 @@ class PresenceTable(Table):
         self.turn_key: tuple[int, int] | None = None  # the turn (hand, first ply) it is for
         self.timer: asyncio.TimerHandle | None = None
         self.tick_task: asyncio.Task[None] | None = None
+        self.halted = False  # the server stops: no timer is set again
         # A socket being opened: counted in the frames its arrival sends the others, sent none
         # of them (its first frame is its view).
         self.arriving: Connection | None = None
@@ -266,7 +267,7 @@ class PresenceTable(Table):
             self.timer.cancel()
             self.timer = None
         deadline = self.next_deadline()
-        if deadline is None:
+        if deadline is None or self.halted:
             return
         try:
             loop = asyncio.get_running_loop()
@@ -274,8 +275,10 @@ class PresenceTable(Table):
             return
         self.timer = loop.call_later(max(0.0, deadline - self.clock()), self._wake)
 
-    def disarm(self) -> None:
-        """Stops the timer (the table is finished, abandoned, or the server stops)."""
+    def disarm(self, halt: bool = False) -> None:
+        """Stops the timer (the table is finished or abandoned); ``halt``: for good (the server
+        stops)."""
+        self.halted = self.halted or halt
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
