@@ -259,6 +259,9 @@ def test_a_replaced_person_takes_the_seat_back_at_the_end_of_the_bots_turn():
                 ws0.send_json({"type": "move", "move": "discard 3c", "seq": 1})
                 refused = ws0.receive_json()
                 assert refused["code"] == "replaced" and refused["seq"] == 1
+                ws0.send_json({"type": "hint", "seq": 2})  # no hint for a seat a bot plays
+                refused = ws0.receive_json()
+                assert refused["code"] == "replaced" and refused["seq"] == 2
                 while table.game.turn == 0:
                     bot_move(http, table)
                 assert next_of(ws1, "seat")["event"] == "returned"

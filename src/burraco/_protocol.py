@@ -63,7 +63,7 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many frames: this one was dropped (retry_after: seconds to wait)",
     "internal": "the server could not store the move: it was not played",
     "bot_failed": "a bot's policy failed: its table waits",
-    "replaced": "a move for a seat a bot plays since its person left (send resume)",
+    "replaced": "a move or a hint for a seat a bot plays since its person left (send resume)",
 }
 
 #: The WebSocket close code of a wrong token or table, of a flood, and of a socket that does not
