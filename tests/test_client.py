@@ -358,3 +358,155 @@ def test_a_client_example_of_docs_server_md_plays_its_tables_at_the_default_limi
     assert len(printed) == len(expected)
     for line, shown in zip(printed, expected):  # the deal differs, the words do not
         assert re.sub(r"\d+", "N", line) == re.sub(r"\d+", "N", shown)
+
+
+# ---- a person who leaves (docs/server.md "When a person leaves") ---------------------------------
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def in_thread():
+    """``burraco serve``'s application under uvicorn in a thread of this process, its clock the
+    test's: ``start(**options) -> (server, url, clock, run)``, ``run(coroutine_function)`` calling
+    it on the server's event loop."""
+    import socket as sockets
+    import threading
+
+    import uvicorn
+
+    from burraco.server import ServerConfig, create_app
+
+    running = []
+
+    def start(**options):
+        clock = _Clock()
+        app = create_app(ServerConfig(seed=3, clock=clock, rate=1000, burst=1000,
+                                      **options))
+        listener = sockets.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]},
+                                  daemon=True)
+        thread.start()
+        running.append((server, thread, listener))
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+            time.sleep(0.01)
+        state = app.state.server
+        loop = state.janitor.get_loop()
+
+        def run(function):
+            return asyncio.run_coroutine_threadsafe(function(), loop).result(timeout=30)
+
+        return state, f"http://127.0.0.1:{listener.getsockname()[1]}", clock, run
+
+    yield start
+    for server, thread, listener in running:
+        server.should_exit = True
+        thread.join(timeout=30)
+        listener.close()
+
+
+def _drop_seat(server, table_id: str, seat: int, run) -> None:
+    """Closes every socket of a seat from the server's side (as a network drop would) and waits
+    until the table has seen them go."""
+    table = server.tables[table_id]
+
+    async def close():
+        for connection in list(table.connections):
+            if connection.seat == seat:
+                connection.close()
+
+    run(close)
+    deadline = time.monotonic() + 30
+    while any(c.seat == seat for c in table.connections) or not table.states[seat].away:
+        assert time.monotonic() < deadline, "the socket did not close"
+        time.sleep(0.01)
+
+
+def test_a_client_whose_socket_drops_reconnects_within_the_grace_and_keeps_its_seat(in_thread):
+    server, url, clock, run = in_thread(grace=60)
+    rng = random.Random(8)
+    views: list[dict] = []
+
+    def choose(view, legal):
+        views.append(view)
+        if len(views) == 4:  # the socket drops before this move is sent
+            _drop_seat(server, table.id, 0, run)
+            clock.now += 59  # back within the grace
+        return rng.choice(legal)
+
+    with Client(url, rate=1000, burst=1000) as http:
+        table = http.create_table("italian-2p", ["human", "bot:heuristic"])
+        played = http.play(table, choose=choose)
+        records = http.records(table.id)
+        summary = http.table(table.id)
+    assert played.reconnects >= 1 and played.results[-1]["status"] == "finished"
+    assert views[4] == views[3]  # resumed from the server's view, where the move was lost
+    # Never replaced: every move of the seat is one the client chose.
+    assert played.moves == _seat_moves(records[0], 0)
+    assert summary["seats"][0]["played_by"] == "person" and not summary["seats"][0]["replaced"]
+
+
+def test_a_client_back_after_the_grace_finds_its_seat_played_and_takes_it_back(in_thread):
+    """Seat 0's client drops and is not back within the grace: the replacement plays its turn.
+    Seat 1's client (a person) waits for seat 0's to be back, so the hand cannot end before it:
+    seat 0's client comes back, takes its seat back, and both play the hand to its end."""
+    import threading
+
+    server, url, clock, run = in_thread(grace=60)
+    rng, other_rng = random.Random(9), random.Random(10)
+    views: list[dict] = []
+    replaced: list[dict] = []
+    dropped = threading.Event()
+
+    def choose(view, legal):
+        views.append(view)
+        if len(views) == 4:  # the socket drops, and the client is not back within the grace
+            table = server.tables[made.id]
+            ply = len(table.moves)
+            _drop_seat(server, made.id, 0, run)
+            dropped.set()
+            clock.now += 60
+            run(server.tick)
+            deadline = time.monotonic() + 30
+            while len(table.moves) == ply:  # the bot plays the seat's turn
+                assert time.monotonic() < deadline, "the replacement did not play"
+                time.sleep(0.01)
+            replaced.append(http.table(made.id)["seats"][0])
+        return rng.choice(legal)
+
+    def choose_other(view, legal):
+        if dropped.is_set():  # seat 1 waits for seat 0's person to be back
+            deadline = time.monotonic() + 30
+            while server.tables[made.id].seats[0].bot_plays:
+                assert time.monotonic() < deadline, "seat 0 was not given back"
+                time.sleep(0.01)
+        return other_rng.choice(legal)
+
+    with Client(url, rate=1000, burst=1000) as http, Client(url, rate=1000, burst=1000) as other:
+        made = http.create_table("italian-2p", ["human", "human"])
+        seat_1: list = []
+        thread = threading.Thread(target=lambda: seat_1.append(
+            other.play(made.id, made.tokens[1], choose=choose_other)))
+        thread.start()
+        played = http.play(made.id, made.tokens[0], choose=choose)
+        thread.join(timeout=60)
+        records = http.records(made.id)
+    assert replaced[0]["played_by"] == "bot:heuristic" and replaced[0]["replaced"]
+    assert played.reconnects >= 1 and played.results[-1]["status"] == "finished"
+    assert seat_1[0].results[-1]["result"] == played.results[-1]["result"]
+    assert len(records) == 1 and len(views) > 4  # the client played again once back
+    # The bot played some of the seat's moves; the client the others.
+    assert _seat_moves(records[0], 0) > played.moves
+    events = [(frame["event"], frame["seat"]) for frame in seat_1[0].events]
+    assert events[:4] == [("away", 0), ("replaced", 0), ("returning", 0), ("returned", 0)]

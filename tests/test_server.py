@@ -254,6 +254,9 @@ def test_a_reconnect_resumes_the_seat_and_every_socket_of_a_seat_gets_the_views(
         assert ws.receive_json()["ply"] == 1
     with socket(client, table_id, tokens["0"]) as first, socket(client, table_id, tokens["0"]) as second:
         a, b = first.receive_json(), second.receive_json()
+        # The same view, but for the sockets open at the seat when each was sent.
+        assert [a["players"][0]["connected"], b["players"][0]["connected"]] == [1, 2]
+        a["players"][0]["connected"] = b["players"][0]["connected"] = None
         assert a == b and a["ply"] == 1 and a["your_turn"]
         first.send_json({"type": "move", "move": a["legal"][-1], "seq": 1})  # a discard
         ack, other = first.receive_json(), second.receive_json()
@@ -497,20 +500,35 @@ def test_a_table_of_bots_only_goes_on_after_a_restart_with_its_pace(tmp_path):
         wait_for(lambda: table.hand > 0 or len(table.moves) > ply + 5)  # it plays on its own
 
 
-def test_a_version_1_database_gets_the_bot_delay_column(tmp_path):
+OLD_COLUMNS = {  # what each older schema version lacks
+    "1": [",\n    bot_delay REAL NOT NULL DEFAULT 0", ",\n    turn_seconds REAL NOT NULL DEFAULT 0",
+          "\n    replaced_by TEXT,"],
+    "2": [",\n    turn_seconds REAL NOT NULL DEFAULT 0", "\n    replaced_by TEXT,"],
+}
+
+
+@pytest.mark.parametrize("version", sorted(OLD_COLUMNS))
+def test_an_older_database_gets_the_columns_it_lacks(tmp_path, version):
     import sqlite3
 
     db = tmp_path / "old.sqlite3"
+    schema = SCHEMA
+    for column in OLD_COLUMNS[version]:
+        assert column in schema
+        schema = schema.replace(column, "")
     conn = sqlite3.connect(db)
-    conn.executescript(SCHEMA.replace(",\n    bot_delay REAL NOT NULL DEFAULT 0", ""))
-    conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    conn.executescript(schema)
+    conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (version,))
     conn.commit()
     conn.close()
     with TestClient(app_for(str(db))) as client:
         table_id, _ = new_table(client)
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT value FROM meta").fetchone() == ("2",)
-    assert conn.execute("SELECT bot_delay FROM tables WHERE id = ?", (table_id,)).fetchone() == (0,)
+    assert conn.execute("SELECT value FROM meta").fetchone() == ("3",)
+    assert conn.execute("SELECT bot_delay, turn_seconds FROM tables WHERE id = ?",
+                        (table_id,)).fetchone() == (0, 0)
+    assert conn.execute("SELECT replaced_by FROM seats WHERE table_id = ?",
+                        (table_id,)).fetchall() == [(None,), (None,)]
 
 
 # ---- persistence ---------------------------------------------------------------------------------
@@ -757,7 +775,7 @@ def test_the_database_schema(tmp_path):
 
 
 FRAME_FIELDS = {"type", "table", "seat", "hand", "ply", "status", "your_turn", "legal", "last",
-                "match", "view", "seq"}
+                "match", "view", "seq", "players", "clock"}
 
 
 def public_cards(view) -> Counter:

@@ -21,17 +21,28 @@ HEALTH_PATH = "/api/health"
 PRESETS_PATH = "/api/presets"
 
 #: The fields of a ``POST /api/tables`` body, the first two required.
-CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay")
+CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay", "turn_seconds")
 
 #: A seat of a ``POST /api/tables`` body: a person, or ``BOT_PREFIX`` + a bot spec.
 HUMAN_SEAT = "human"
 BOT_PREFIX = "bot:"
 
 #: The frames a client sends (their ``type``).
-CLIENT_FRAMES = ("move", "view", "ping", "hint")
+CLIENT_FRAMES = ("move", "view", "ping", "hint", "resume")
 
 #: The frames the server sends (their ``type``).
-SERVER_FRAMES = ("view", "result", "error", "pong", "hint")
+SERVER_FRAMES = ("view", "result", "error", "pong", "hint", "seat")
+
+#: The ``event`` of a ``seat`` frame, and when the server sends it (docs/server.md "When a person
+#: leaves").
+SEAT_EVENTS: dict[str, str] = {
+    "away": "a person's last socket closed, or they let the turn clock run out too often",
+    "back": "an away person is here again, within the grace",
+    "replaced": "the grace ran out: a bot plays the person's seat from now on",
+    "returning": "a replaced person is back: the seat is theirs at their next turn boundary",
+    "returned": "the replaced person plays the seat again",
+    "timeout": "a person's turn time ran out: the server played the rest of the turn",
+}
 
 #: The ``code`` of an ``error`` frame, and when the server sends it (docs/server.md "Frames from
 #: the server").
@@ -52,6 +63,7 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many frames: this one was dropped (retry_after: seconds to wait)",
     "internal": "the server could not store the move: it was not played",
     "bot_failed": "a bot's policy failed: its table waits",
+    "replaced": "a move or a hint for a seat a bot plays since its person left (send resume)",
 }
 
 #: The WebSocket close code of a wrong token or table, of a flood, and of a socket that does not

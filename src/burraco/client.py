@@ -107,12 +107,14 @@ class Table:
     rules: str
     match: bool
     bot_delay: float
+    turn_seconds: float = 0.0  # the turn clock (0: none)
 
     @classmethod
     def from_answer(cls, answer: Mapping[str, Any]) -> Table:
         """The table of the server's ``201`` answer."""
         return cls(answer["id"], {int(seat): token for seat, token in answer["tokens"].items()},
-                   answer["players"], answer["rules"], answer["match"], answer["bot_delay"])
+                   answer["players"], answer["rules"], answer["match"], answer["bot_delay"],
+                   answer.get("turn_seconds", 0.0))
 
 
 class Played:
@@ -120,7 +122,8 @@ class Played:
     saw end, in order; ``view``, the last ``view`` frame; ``seat``, the seat played; ``moves``, the
     moves it played (each acknowledged); ``rate_limited``, the ``rate_limited`` frames it was
     sent; ``reconnects``, the times it tried to connect again after a socket dropped or could not
-    be opened."""
+    be opened; ``events``, the ``seat`` frames it was sent (a person away, replaced by a bot,
+    back, a turn clock run out: docs/server.md "When a person leaves")."""
 
     def __init__(self, table: str) -> None:
         self.table = table
@@ -130,6 +133,7 @@ class Played:
         self.moves = 0
         self.rate_limited = 0
         self.reconnects = 0
+        self.events: list[dict[str, Any]] = []
 
     def __repr__(self) -> str:
         return (f"<Played table {self.table} seat {self.seat}: {len(self.results)} hands, "
@@ -267,7 +271,9 @@ class _Seat:
             return _Step(done=frame["status"] != "playing")
         if kind == "error":
             return self._error(frame)
-        return _Step()  # a pong
+        if kind == "seat":
+            self.played.events.append(frame)
+        return _Step()  # a pong, a seat frame
 
     def _view(self, frame: dict[str, Any]) -> _Step:
         self.played.view = frame
@@ -305,8 +311,10 @@ class _Seat:
             if self.pending is None:
                 return _Step()
             return _Step(send=self.pending, wait=self.pace.reserve())
-        if code == "stale" and self.pending is not None and frame.get("seq") == self.pending["seq"]:
-            # The position moved on (another socket of the seat played): ask where it is now.
+        if (code in ("stale", "replaced") and self.pending is not None
+                and frame.get("seq") == self.pending["seq"]):
+            # The position moved on (another socket of the seat played), or a bot plays the seat
+            # since the server took its person as gone: ask where it is now.
             self.pending = {"type": "view", "seq": self._next_seq()}
             return _Step(send=self.pending, wait=self.pace.reserve())
         raise ServerError(frame)
@@ -352,7 +360,8 @@ def _answer(response: httpx.Response) -> Any:
 
 
 def _table_body(preset: str, seats: Sequence[str], knobs: Mapping[str, Any] | None,
-                match: bool, bot_delay: float | None) -> dict[str, Any]:
+                match: bool, bot_delay: float | None,
+                turn_seconds: float | None = None) -> dict[str, Any]:
     if isinstance(seats, str):
         raise TypeError(f"seats {seats!r}: expected a list of seats, one per player "
                         "('human' or 'bot:SPEC')")
@@ -361,6 +370,8 @@ def _table_body(preset: str, seats: Sequence[str], knobs: Mapping[str, Any] | No
         body["knobs"] = dict(knobs)
     if bot_delay is not None:
         body["bot_delay"] = bot_delay
+    if turn_seconds is not None:
+        body["turn_seconds"] = turn_seconds
     return body
 
 
@@ -449,10 +460,11 @@ class Client(_Base):
 
     def create_table(self, preset: str, seats: Sequence[str], *,
                      knobs: Mapping[str, Any] | None = None, match: bool = False,
-                     bot_delay: float | None = None) -> Table:
+                     bot_delay: float | None = None, turn_seconds: float | None = None) -> Table:
         """Makes a table (``POST /api/tables``): ``seats`` one per player, ``'human'`` or
-        ``'bot:SPEC'``; a ``429`` or ``503`` is waited out (``Retry-After``) and tried again."""
-        body = _table_body(preset, seats, knobs, match, bot_delay)
+        ``'bot:SPEC'``; ``turn_seconds`` its turn clock (None: the server's); a ``429`` or
+        ``503`` is waited out (``Retry-After``) and tried again."""
+        body = _table_body(preset, seats, knobs, match, bot_delay, turn_seconds)
         return Table.from_answer(self._request("POST", protocol.TABLES_PATH, json=body))
 
     def table(self, table: str) -> dict[str, Any]:
@@ -537,9 +549,10 @@ class AsyncClient(_Base):
 
     async def create_table(self, preset: str, seats: Sequence[str], *,
                            knobs: Mapping[str, Any] | None = None, match: bool = False,
-                           bot_delay: float | None = None) -> Table:
+                           bot_delay: float | None = None,
+                           turn_seconds: float | None = None) -> Table:
         """:meth:`Client.create_table`."""
-        body = _table_body(preset, seats, knobs, match, bot_delay)
+        body = _table_body(preset, seats, knobs, match, bot_delay, turn_seconds)
         return Table.from_answer(await self._request("POST", protocol.TABLES_PATH, json=body))
 
     async def table(self, table: str) -> dict[str, Any]:

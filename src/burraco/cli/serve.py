@@ -84,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
     if not (0 < args.busy_timeout <= 3600):
         raise CliError(f"--busy-timeout {args.busy_timeout:g}: expected seconds above 0, at "
                        "most 3600", 2)
+    if not (args.turn_seconds == 0 or 1 <= args.turn_seconds <= 86400):
+        raise CliError(f"--turn-seconds {args.turn_seconds:g}: expected 0 (no turn clock) or 1 "
+                       "to 86400 seconds", 2)
+    if args.max_timeouts < 1:
+        raise CliError(f"--max-timeouts {args.max_timeouts}: expected at least 1", 2)
     from ..server._app import normal_origin
 
     try:
@@ -97,10 +102,16 @@ def run(args: argparse.Namespace) -> int:
                           idle_timeout=args.idle_timeout, busy_timeout=args.busy_timeout,
                           allowed_origins=origins, hint_iterations=args.hint_iterations,
                           hints=args.hints, review_iterations=args.review_iterations,
+                          grace=args.grace,
+                          replace_with=args.replace_with, turn_seconds=args.turn_seconds,
+                          max_timeouts=args.max_timeouts, timeout_bot=args.timeout_bot,
                           limits=Limits(max_iterations=args.max_iterations,
                                         allowed_policies=frozenset(args.allow_policy or ())))
     try:
         app = create_app(config)
+    except ValueError as error:  # a bot spec the engine does not have as a built-in bot
+        raise CliError(f"{error}", 2) from None
+    try:
         app.state.server.open()  # the database and its tables, before the port is announced
     except Exception as error:  # a database that cannot be opened or read
         raise CliError(f"--db {args.db!r}: {error}") from None
@@ -128,6 +139,19 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
     print("burraco serve: stopped", flush=True)
     return 0
+
+
+def _grace(text: str) -> float | None:
+    """``--grace``: seconds from 0, or ``off``."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected seconds from 0, or off")
+    return seconds
 
 
 class _StopServing(Exception):
@@ -182,6 +206,22 @@ def register(commands: Any) -> None:
     serve.add_argument("--allow-origin", action="append", metavar="ORIGIN",
                        help="a web page origin (scheme://host[:port]) besides the server's own "
                        "that may make tables and open sockets (repeatable; none by default)")
+    serve.add_argument("--grace", type=_grace, default=60.0, metavar="SECONDS",
+                       help="how long a person who left (no socket open at their table) has to "
+                       "come back before a bot plays their seat (default 60; 0: at once; off: "
+                       "never, the seat waits for them)")
+    serve.add_argument("--replace-with", metavar="BOT",
+                       help="the built-in bot that plays a seat whose person did not come back "
+                       "(default heuristic; greedy with --engine reference)")
+    serve.add_argument("--turn-seconds", type=float, default=0.0, metavar="SECONDS",
+                       help="the turn clock of a table that asks for none: a person's time for "
+                       "a turn before the server plays it (default 0: no turn clock)")
+    serve.add_argument("--max-timeouts", type=int, default=3, metavar="N",
+                       help="turns in a row the turn clock ends before the person is taken as "
+                       "away, and the grace runs (default 3)")
+    serve.add_argument("--timeout-bot", default="greedy", metavar="BOT",
+                       help="the built-in bot that plays the rest of a turn whose time ran out "
+                       "(default greedy)")
     serve.add_argument("--max-iterations", type=int, default=5000, metavar="N",
                        help="the most ISMCTS iterations a bot seat may ask for (default 5000)")
     serve.add_argument("--hint-iterations", type=int, default=600, metavar="N",

@@ -27,11 +27,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import _protocol as protocol
+from .. import bots
 from .._protocol import TokenBucket
 from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
 from . import _hints as hints
 from ._review import Reviews
+from ._presence import Presence, PresenceTable
 from ._store import Store
 from ._table import (
     CommitFailed,
@@ -58,6 +60,7 @@ POLICY_VIOLATION = protocol.POLICY_VIOLATION  # the close code for a wrong token
 CREATE_FIELDS = protocol.CREATE_FIELDS
 BOTS_ONLY_DELAY = 1.0  # the default bot_delay of a table of bots only: a pace people can follow
 MAX_CLIENTS = 65536  # creation buckets kept before the full ones are dropped at once
+MAX_TURN_SECONDS = 86400.0  # the longest turn clock a table may ask for
 
 
 @dataclass
@@ -87,9 +90,26 @@ class ServerConfig:
     hints: int = 3  # hints a seat may ask for in a hand (0: none)
     review_iterations: int = 200  # the search of each decision of a review ("Reviews")
     clock: Callable[[], float] = time.monotonic
+    # People who leave (docs/server.md "When a person leaves"): the seconds an away person has
+    # to come back before a bot plays the seat (None: never replaced), the bot that plays it
+    # (a built-in bot; None: heuristic, greedy on the reference engine), the turn clock of a
+    # table that asks for none (0: off), and what plays a turn whose time ran out.
+    grace: float | None = 60.0
+    replace_with: str | None = None
+    turn_seconds: float = 0.0
+    max_timeouts: int = 3
+    timeout_bot: str = "greedy"
 
     def __post_init__(self) -> None:
         self.allowed_origins = frozenset(normal_origin(o) for o in self.allowed_origins)
+        if self.grace is not None and not (0 <= self.grace < math.inf):
+            raise ValueError(f"grace {self.grace!r}: expected seconds from 0 (None: never "
+                             "replaced)")
+        if not (self.turn_seconds == 0 or 1 <= self.turn_seconds <= MAX_TURN_SECONDS):
+            raise ValueError(f"turn_seconds {self.turn_seconds!r}: expected 0 (no turn clock) "
+                             f"or 1 to {MAX_TURN_SECONDS:g} seconds")
+        if self.max_timeouts < 1:
+            raise ValueError(f"max_timeouts {self.max_timeouts!r}: expected at least 1")
 
 
 class Server:
@@ -99,9 +119,15 @@ class Server:
         self.config = config
         self.engine: ModuleType = _engine(config.engine)
         self.seeds = SeedSource(config.seed)
+        replacement = config.replace_with
+        if replacement is None:
+            replacement = "heuristic" if config.engine == "core" else "greedy"
+        self.presence = Presence(config.grace, config.max_timeouts,
+                                 _built_in(self.engine, "replace_with", replacement),
+                                 _built_in(self.engine, "timeout_bot", config.timeout_bot))
         # The tables being played: a finished table is dropped (and read back from the database
         # when asked for), an abandoned one too.
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, PresenceTable] = {}
         self.broken: set[str] = set()  # the stored tables that could not be reloaded
         self.closed: dict[str, str] = {}  # tables closed at reload, with why
         self.reviews = Reviews(config.review_iterations)
@@ -125,8 +151,8 @@ class Server:
             try:
                 row = self.store.load_table(table_id)
                 assert row is not None
-                self._keep(Table.load(row, self.engine, self.store, self.seeds,
-                                      self.config.limits))
+                self._keep(PresenceTable.load(row, self.engine, self.store, self.seeds,
+                                              self.config.limits))
             except PolicyNotAllowed as refused:  # nothing imported: closed for good
                 reason = f"{refused} (the policy is no longer allowed)"
                 try:
@@ -142,16 +168,21 @@ class Server:
                 log.exception("table %s cannot be reloaded: it is not served", table_id)
         log.info("%d unfinished tables reloaded from %s", len(self.tables), self.config.db)
 
-    def _keep(self, table: Table) -> None:
-        """Keeps a table being played in memory, wired to this server."""
+    def _keep(self, table: PresenceTable) -> None:
+        """Keeps a table being played in memory, wired to this server; its people who have no
+        socket open are away from now (docs/server.md "When a person leaves")."""
         table.clock = self.config.clock
         table.touch()
         table.retry = self.config.retry
         table.on_finish = self._forget
+        table.limiter, table.gate = self.limiter, self.gate
+        table.start(self.presence)
         self.tables[table.id] = table
 
     def _forget(self, table: Table) -> None:
         """Drops a finished or abandoned table from memory (the database has it)."""
+        if isinstance(table, PresenceTable):
+            table.disarm()
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
 
@@ -161,7 +192,9 @@ class Server:
         self.limiter = anyio.CapacityLimiter(max(1, self.config.bot_threads))
         self.gate = asyncio.Semaphore(2 * max(1, self.config.bot_threads))
         for table in self.tables.values():
-            table.kick(self.limiter, self.gate)
+            table.limiter, table.gate = self.limiter, self.gate
+            table.kick()
+            table.arm()
         self.janitor = asyncio.get_running_loop().create_task(self._janitor())
 
     async def _janitor(self) -> None:
@@ -188,7 +221,13 @@ class Server:
                 closed += 1
         return closed
 
-    async def abandon(self, table: Table) -> bool:
+    async def tick(self) -> None:
+        """Acts on every deadline past at every table (a grace or a turn clock over, on the
+        server's clock) at once; the tables' timers do so by themselves."""
+        for table in list(self.tables.values()):
+            await table.tick()
+
+    async def abandon(self, table: PresenceTable) -> bool:
         """Closes an idle table as abandoned: its status in the database, then out of memory.
         False if it is no longer idle, or the database refused (the next sweep tries again)."""
         async with table.lock:
@@ -215,7 +254,10 @@ class Server:
             self.janitor.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.janitor
-        tasks = [t.bot_task for t in self.tables.values() if t.bot_task and not t.bot_task.done()]
+        for table in self.tables.values():
+            table.disarm(halt=True)
+        tasks = [task for t in self.tables.values() for task in (t.bot_task, t.tick_task)
+                 if task is not None and not task.done()]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -224,7 +266,7 @@ class Server:
         if self.store is not None:
             self.store.close()
 
-    def table(self, table_id: str) -> Table | None:
+    def table(self, table_id: str) -> PresenceTable | None:
         """The table of an id, from memory or (a finished or abandoned one) from the database;
         a table read back is not kept in memory unless it is being played."""
         table = self.tables.get(table_id)
@@ -233,8 +275,8 @@ class Server:
             try:
                 row = self.store.load_table(table_id)
                 if row is not None:
-                    table = Table.load(row, self.engine, self.store, self.seeds,
-                                       self.config.limits)
+                    table = PresenceTable.load(row, self.engine, self.store, self.seeds,
+                                               self.config.limits)
                     if table.status() == "playing":
                         self._keep(table)
             except Exception:
@@ -242,7 +284,7 @@ class Server:
                 log.exception("table %s cannot be read back: it is not served", table_id)
         return table
 
-    async def find(self, table_id: str) -> Table | None:
+    async def find(self, table_id: str) -> PresenceTable | None:
         """:meth:`table` without blocking the event loop: a table in memory at once, else read
         from the database in a worker thread."""
         table = self.tables.get(table_id)
@@ -252,7 +294,7 @@ class Server:
 
     # ---- creating a table ----------------------------------------------------------------------
 
-    def create(self, body: Any) -> tuple[Table, dict[str, str]]:
+    def create(self, body: Any) -> tuple[PresenceTable, dict[str, str]]:
         """A new table from a ``POST /api/tables`` body; its tokens by seat."""
         if not isinstance(body, dict):
             raise RequestError(f"expected a JSON object, got {_short(body)}", 400)
@@ -304,19 +346,25 @@ class Server:
                 or not 0 <= bot_delay <= self.config.max_bot_delay):
             raise RequestError(f"bot_delay {_short(bot_delay)}: expected a number of seconds "
                                f"from 0 to {self.config.max_bot_delay:g}")
+        turn_seconds = body.get("turn_seconds", self.config.turn_seconds)
+        if (not isinstance(turn_seconds, (int, float)) or isinstance(turn_seconds, bool)
+                or not (turn_seconds == 0 or 1 <= turn_seconds <= MAX_TURN_SECONDS)):
+            raise RequestError(f"turn_seconds {_short(turn_seconds)}: expected 0 (no turn "
+                               f"clock) or a number of seconds from 1 to {MAX_TURN_SECONDS:g}")
         playing = sum(1 for t in self.tables.values() if not t.finished)
         if playing >= self.config.max_tables:
             raise RequestError(f"{playing} tables are being played, the most this server "
                                "takes: try again later", 503)
         if not tokens:
-            bots = sum(1 for t in self.tables.values() if not t.finished and t.bots_only)
-            if bots >= self.config.max_bot_tables:
-                raise RequestError(f"{bots} tables of bots only are being played, the most "
+            bot_tables = sum(1 for t in self.tables.values() if not t.finished and t.bots_only)
+            if bot_tables >= self.config.max_bot_tables:
+                raise RequestError(f"{bot_tables} tables of bots only are being played, the most "
                                    "this server takes: try again later", 503)
         assert self.store is not None
         try:
-            table = Table.create(new_table_id(), self.engine, rules, is_match, seats, self.store,
-                                 self.seeds, float(bot_delay))
+            table = PresenceTable.create(new_table_id(), self.engine, rules, is_match, seats,
+                                         self.store, self.seeds, float(bot_delay),
+                                         float(turn_seconds))
         except (sqlite3.OperationalError, OSError) as error:
             log.warning("a table could not be stored: %s", error)
             raise RequestError(f"the database did not store the table ({error}): try again "
@@ -338,6 +386,19 @@ class Server:
             bucket = self.creators[client] = TokenBucket(config.create_burst,
                                                          config.create_rate / 60, config.clock)
         return 0.0 if bucket.take() else max(bucket.wait(), 0.001)
+
+
+def _built_in(engine: ModuleType, option: str, spec: str) -> str:
+    """A built-in bot spec of the engine, in its written form; ValueError quoting it else."""
+    try:
+        parsed = bots.parse(spec)
+        if parsed.kind != "builtin":
+            raise ValueError("not a built-in bot")
+        load_bot(engine, str(parsed), Limits())
+    except (BurracoError, RequestError, ValueError) as error:
+        raise ValueError(f"{option} {spec!r}: expected a built-in bot of the engine "
+                         f"({', '.join(bots.built_in_names())}): {error}") from None
+    return str(parsed)
 
 
 def _engine(name: str) -> ModuleType:
@@ -455,9 +516,11 @@ async def create_table(request: Request) -> Response:
         return _error(error.status, str(error), headers)
     assert server.limiter is not None
     table.kick(server.limiter, server.gate)
+    table.arm()
     return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
                          "rules": table.rules.text, "match": table.is_match,
-                         "bot_delay": table.bot_delay}, status_code=201)
+                         "bot_delay": table.bot_delay, "turn_seconds": table.turn_seconds},
+                        status_code=201)
 
 
 async def get_table(request: Request) -> Response:
@@ -562,13 +625,14 @@ async def watch_socket(websocket: WebSocket) -> None:
     await _serve(server, table, websocket, None)
 
 
-async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int | None) -> None:
+async def _serve(server: Server, table: PresenceTable, websocket: WebSocket,
+                 seat: int | None) -> None:
     connection = Connection(websocket, seat)
     config = server.config
     bucket = TokenBucket(config.burst, config.rate, config.clock)
     strikes = TokenBucket(config.strikes, 1.0, config.clock)  # refusals forgiven one a second
     async with table.lock:
-        table.attach(connection)
+        await table.arrive(connection)
     sender = asyncio.get_running_loop().create_task(connection.sender())
     try:
         while not connection.closed:
@@ -595,8 +659,12 @@ async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int |
     except WebSocketDisconnect:
         pass
     finally:
-        table.detach(connection)
-        connection.close()
+        try:
+            async with table.lock:
+                await table.leave(connection)
+        finally:
+            table.detach(connection)
+            connection.close()
         if not sender.done():
             try:
                 await asyncio.wait_for(sender, timeout=5)
@@ -606,7 +674,7 @@ async def _serve(server: Server, table: Table, websocket: WebSocket, seat: int |
             log.debug("a sender ended: %r", sender.exception())
 
 
-async def _handle(server: Server, table: Table, connection: Connection,
+async def _handle(server: Server, table: PresenceTable, connection: Connection,
                   message: Mapping[str, Any]) -> None:
     """One frame from a client: never raises for anything the client sent."""
     limit = server.config.max_message
@@ -642,6 +710,14 @@ async def _handle(server: Server, table: Table, connection: Connection,
         connection.send({"type": "pong", "seq": seq})
     elif kind == "view":
         async with table.lock:
+            connection.send(table.view_frame(connection.seat, seq=seq))
+    elif kind == "resume":
+        if connection.seat is None:
+            connection.send({"type": "error", "code": "spectator", "seq": seq,
+                             "message": "a spectator has no seat to resume"})
+            return
+        async with table.lock:
+            await table.here(connection.seat)
             connection.send(table.view_frame(connection.seat, seq=seq))
     elif kind == "move":
         if connection.seat is None:

@@ -38,6 +38,11 @@ async def answer(table: Table, connection: Connection, seq: Any, *, iterations: 
                              "message": f"seat {table.game.turn} is to act: a hint is for the "
                              "seat to act"})
             return
+        if table.seats[seat].bot_plays:  # docs/server.md "When a person leaves"
+            connection.send({"type": "error", "code": "replaced", "seq": seq,
+                             "message": f"a bot plays seat {seat} since its person left: no "
+                             "hint (send resume to take the seat back)"})
+            return
         used = table.hints.get((table.hand, seat), 0)
         if used >= per_hand:
             why = (f"this server gives {per_hand} hints a hand, all used" if per_hand

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Portable SQL (docs/server.md shows the same statements): TEXT, INTEGER and primary keys only.
 # Seeds are 64-bit unsigned, beyond a signed INTEGER, so they are decimal TEXT.
@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS tables (
     rules TEXT NOT NULL,
     is_match INTEGER NOT NULL,
     status TEXT NOT NULL,
-    bot_delay REAL NOT NULL DEFAULT 0
+    bot_delay REAL NOT NULL DEFAULT 0,
+    turn_seconds REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -40,6 +41,7 @@ CREATE TABLE IF NOT EXISTS seats (
     kind TEXT NOT NULL,
     policy TEXT,
     token_sha256 TEXT,
+    replaced_by TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS hands (
@@ -60,6 +62,15 @@ CREATE TABLE IF NOT EXISTS moves (
 );
 """
 
+# What each older version lacks, by the version that lacks it (each one lacks the later ones'
+# columns too): version 1 had no bot_delay (its tables played bots at once), version 2 no turn
+# clock and no replaced seats.
+_UPGRADES = (
+    (1, "ALTER TABLE tables ADD COLUMN bot_delay REAL NOT NULL DEFAULT 0"),
+    (2, "ALTER TABLE tables ADD COLUMN turn_seconds REAL NOT NULL DEFAULT 0"),
+    (2, "ALTER TABLE seats ADD COLUMN replaced_by TEXT"),
+)
+
 
 class StoreError(Exception):
     """The database is not one this server can use (another schema version, a broken row)."""
@@ -73,6 +84,7 @@ class SeatRow:
     kind: str  # 'human' or 'bot'
     policy: str | None  # the bot's spec
     token_sha256: str | None  # the hex SHA-256 of a human seat's token
+    replaced_by: str | None = None  # the bot spec playing a person's seat since they left
 
 
 @dataclass
@@ -98,6 +110,7 @@ class TableRow:
     seats: list[SeatRow]
     hands: list[HandRow]
     bot_delay: float = 0.0  # seconds before each bot move
+    turn_seconds: float = 0.0  # a person's time for a turn (0: no turn clock)
 
 
 @dataclass
@@ -144,9 +157,9 @@ class Store:
             if row is None:
                 self._conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
                                    (str(SCHEMA_VERSION),))
-            elif row[0] == "1":  # version 1 had no bot_delay: its tables played bots at once
-                self._write([("ALTER TABLE tables ADD COLUMN bot_delay REAL NOT NULL DEFAULT 0",
-                              ()),
+            elif row[0] in ("1", "2"):  # an older version: its missing columns, in one go
+                self._write([*((sql, ()) for version, sql in _UPGRADES
+                               if version >= int(row[0])),
                              ("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                               (str(SCHEMA_VERSION),))], locked=True)
             elif row[0] != str(SCHEMA_VERSION):
@@ -225,18 +238,21 @@ class Store:
     # ---- writes ---------------------------------------------------------------------------------
 
     def create_table(self, table_id: str, rules: str, is_match: bool, seats: Sequence[SeatRow],
-                     first_hand: NewHand, bot_delay: float = 0.0) -> None:
+                     first_hand: NewHand, bot_delay: float = 0.0,
+                     turn_seconds: float = 0.0) -> None:
         """A new table with its seats and its first hand, in one transaction."""
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         statements: list[tuple[str, Sequence[Any]]] = [(
-            "INSERT INTO tables (id, created_at, rules, is_match, status, bot_delay) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, created, rules, int(is_match), "playing", float(bot_delay)))]
+            "INSERT INTO tables (id, created_at, rules, is_match, status, bot_delay, "
+            "turn_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, created, rules, int(is_match), "playing", float(bot_delay),
+             float(turn_seconds)))]
         for seat in seats:
             statements.append((
-                "INSERT INTO seats (table_id, seat, kind, policy, token_sha256) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (table_id, seat.seat, seat.kind, seat.policy, seat.token_sha256)))
+                "INSERT INTO seats (table_id, seat, kind, policy, token_sha256, replaced_by) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, seat.seat, seat.kind, seat.policy, seat.token_sha256,
+                 seat.replaced_by)))
         statements.append(self._hand_statement(table_id, first_hand))
         self._write(statements)
 
@@ -265,6 +281,12 @@ class Store:
             statements.append(("UPDATE tables SET status = 'finished' WHERE id = ?", (table_id,)))
         self._write(statements)
 
+    def set_replaced(self, table_id: str, seat: int, replaced_by: str | None) -> None:
+        """Who plays a person's seat: the bot spec that replaced its person, or None (the person
+        plays it again; docs/server.md "When a person leaves")."""
+        self._write([("UPDATE seats SET replaced_by = ? WHERE table_id = ? AND seat = ? "
+                      "AND kind = 'human'", (replaced_by, table_id, seat))])
+
     def set_status(self, table_id: str, status: str) -> None:
         """Sets a table's status (``'abandoned'``: closed before its end, docs/server.md)."""
         self._write([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
@@ -285,12 +307,14 @@ class Store:
         """A stored table with its seats, hands and moves, or None."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT id, rules, is_match, status, bot_delay FROM tables WHERE id = ?",
+                "SELECT id, rules, is_match, status, bot_delay, turn_seconds FROM tables "
+                "WHERE id = ?",
                 (table_id,)).fetchone()
             if row is None:
                 return None
-            seats = [SeatRow(seat, kind, policy, token) for seat, kind, policy, token in
-                     self._conn.execute("SELECT seat, kind, policy, token_sha256 FROM seats "
+            seats = [SeatRow(*columns) for columns in
+                     self._conn.execute("SELECT seat, kind, policy, token_sha256, replaced_by "
+                                        "FROM seats "
                                         "WHERE table_id = ? ORDER BY seat", (table_id,))]
             hands: list[HandRow] = []
             for hand, seed, first, scores, record in self._conn.execute(
@@ -307,7 +331,8 @@ class Store:
                     raise StoreError(f"table {table_id!r} hand {hand}: ply {ply} follows "
                                      f"{len(moves)} stored moves")
                 moves.append(move)
-        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands, float(row[4]))
+        return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands, float(row[4]),
+                        float(row[5]))
 
     def records(self, table_id: str) -> list[dict[str, Any]]:
         """The records of a table's finished hands, in order."""

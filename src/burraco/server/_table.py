@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -34,6 +34,7 @@ from ._store import HandRow, NewHand, SeatRow, Store, StoreError, TableRow
 log = logging.getLogger("burraco.server")
 
 _MASK = (1 << 64) - 1
+_T = TypeVar("_T", bound="Table")
 _FALLBACK_BOT_KEY = secrets.token_bytes(32)  # for a seed source without a key of its own
 
 
@@ -128,17 +129,30 @@ def load_bot(engine: ModuleType, spec: str, limits: Limits) -> Any:
 
 @dataclass
 class Seat:
-    """A seat: a person (with the hash of its token) or a bot (its spec and what plays it)."""
+    """A seat: a person (with the hash of its token) or a bot (its spec and what plays it). A
+    person's seat that a bot plays since its person left has that bot's spec in
+    ``replaced_by`` and the bot in ``player`` (docs/server.md "When a person leaves")."""
 
     seat: int
     kind: str
     policy: str | None = None
     token_sha256: str | None = None
     player: Any = None
+    replaced_by: str | None = None
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether a bot plays the seat now: a bot's seat, or a person's that was replaced."""
+        return self.kind == "bot" or self.replaced_by is not None
+
+    @property
+    def spec(self) -> str | None:
+        """The spec of the bot playing the seat now (None: its person plays it)."""
+        return self.policy if self.kind == "bot" else self.replaced_by
 
     def row(self) -> SeatRow:
         """The seat as the database stores it."""
-        return SeatRow(self.seat, self.kind, self.policy, self.token_sha256)
+        return SeatRow(self.seat, self.kind, self.policy, self.token_sha256, self.replaced_by)
 
 
 class Connection:
@@ -211,9 +225,10 @@ class Table:
 
     def __init__(self, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
                  seats: list[Seat], store: Store, seeds: Callable[[], int],
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, turn_seconds: float = 0.0) -> None:
         self.id = table_id
         self.bot_delay = bot_delay  # seconds a bot waits before each of its moves
+        self.turn_seconds = turn_seconds  # a person's time for a turn (0: no turn clock)
         self.engine = engine
         self.rules = rules
         self.is_match = is_match
@@ -226,10 +241,14 @@ class Table:
         self.hand_seed = 0
         self.game: Any = None
         self.moves: list[str] = []  # the moves of the hand being played, in notation
+        self.turn_started = 0  # the ply at which the seat to act began its turn
         self.finished = False
         self.lock = asyncio.Lock()
         self.connections: list[Connection] = []
         self.bot_task: asyncio.Task[None] | None = None
+        # The server's bot threads and its gate for tables of bots only (set by the server).
+        self.limiter: anyio.CapacityLimiter | None = None
+        self.gate: asyncio.Semaphore | None = None
         self.bot_error: str | None = None
         # Called after a move is committed and before anyone is told of it (tests simulate a
         # crash there).
@@ -253,22 +272,24 @@ class Table:
         self.game = self.engine.Game(self.rules, seed=seed, first_player=first_player,
                                      scores=list(scores))
         self.moves = []
+        self.turn_started = 0
 
     @classmethod
-    def create(cls, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
+    def create(cls: type[_T], table_id: str, engine: ModuleType, rules: Any, is_match: bool,
                seats: list[Seat], store: Store, seeds: Callable[[], int],
-               bot_delay: float = 0.0) -> Table:
+               bot_delay: float = 0.0, turn_seconds: float = 0.0) -> _T:
         """A new table, stored with its first hand before it is returned."""
-        table = cls(table_id, engine, rules, is_match, seats, store, seeds, bot_delay)
+        table = cls(table_id, engine, rules, is_match, seats, store, seeds, bot_delay,
+                    turn_seconds)
         first = NewHand(0, seeds(), 0, table.match.scores)
         store.create_table(table_id, rules.text, is_match, [seat.row() for seat in seats], first,
-                           bot_delay)
+                           bot_delay, turn_seconds)
         table._deal(first.hand, first.seed, first.first_player, first.scores)
         return table
 
     @classmethod
-    def load(cls, row: TableRow, engine: ModuleType, store: Store, seeds: Callable[[], int],
-             limits: Limits) -> Table:
+    def load(cls: type[_T], row: TableRow, engine: ModuleType, store: Store,
+             seeds: Callable[[], int], limits: Limits) -> _T:
         """A stored table, exactly where its last committed move left it. The bots of a table
         being played are loaded again under the server's allow-list (a ``module:attribute``
         policy no longer allowed raises :class:`PolicyNotAllowed` before anything is imported;
@@ -277,14 +298,16 @@ class Table:
         if row.status not in ("playing", "finished", "abandoned"):
             raise StoreError(f"table {row.id!r} has status {row.status!r}")
         rules = engine.Rules.from_text(row.rules)
-        seats = [Seat(s.seat, s.kind, s.policy, s.token_sha256) for s in row.seats]
+        seats = [Seat(s.seat, s.kind, s.policy, s.token_sha256, replaced_by=s.replaced_by)
+                 for s in row.seats]
         for seat in seats:
-            if seat.kind == "bot" and row.status == "playing":
-                assert seat.policy is not None
-                seat.player = load_bot(engine, seat.policy, Limits(
+            if seat.bot_plays and row.status == "playing":
+                assert seat.spec is not None
+                seat.player = load_bot(engine, seat.spec, Limits(
                     max_iterations=_MASK, max_time_limit=float("inf"),
                     allowed_policies=limits.allowed_policies))
-        table = cls(row.id, engine, rules, row.is_match, seats, store, seeds, row.bot_delay)
+        table = cls(row.id, engine, rules, row.is_match, seats, store, seeds, row.bot_delay,
+                    row.turn_seconds)
         if not row.hands:
             raise StoreError(f"table {row.id!r} has no hand")
         for number, hand in enumerate(row.hands):
@@ -298,8 +321,11 @@ class Table:
             raise StoreError(f"table {self.id!r} hand {hand.hand}: expected hand {number} with "
                              f"scores {list(self.match.scores)}, found scores {hand.scores}")
         self._deal(hand.hand, hand.seed, hand.first_player, hand.scores)
-        for move in hand.moves:
+        for ply, move in enumerate(hand.moves):
+            turn = self.game.turn
             self.game.push(move)
+            if self.game.turn != turn:
+                self.turn_started = ply + 1
         self.moves = list(hand.moves)
         if hand.record is not None:
             if not self.game.is_over():
@@ -335,8 +361,9 @@ class Table:
 
     @property
     def bots_only(self) -> bool:
-        """Whether every seat is a bot's (the table plays on its own; people only watch)."""
-        return all(seat.kind == "bot" for seat in self.seats)
+        """Whether a bot plays every seat (the table plays on its own; people only watch): a
+        table of bots, or one whose every person was replaced."""
+        return all(seat.bot_plays for seat in self.seats)
 
     def status(self) -> str:
         """``'playing'``, ``'finished'`` or ``'abandoned'``."""
@@ -364,7 +391,8 @@ class Table:
         else:
             view = json.loads(self.game.to_json(player=seat))
             legal = (list(view["legal_moves"] or [])
-                     if not (self.finished or self.abandoned) else [])
+                     if not (self.finished or self.abandoned or self.seats[seat].bot_plays)
+                     else [])
         return {"type": "view", "table": self.id, "seat": seat, "hand": self.hand,
                 "ply": len(self.moves), "status": self.status(),
                 "your_turn": bool(legal), "legal": legal, "last": last,
@@ -374,7 +402,7 @@ class Table:
         """What ``GET /api/tables/{id}`` answers: the table and the public view."""
         return {"id": self.id, "rules": self.rules.text, "players": self.rules.players,
                 "status": self.status(), "hand": self.hand, "ply": len(self.moves),
-                "bot_delay": self.bot_delay,
+                "bot_delay": self.bot_delay, "turn_seconds": self.turn_seconds,
                 "seats": [{"seat": seat.seat, "kind": seat.kind, "policy": seat.policy,
                            "connected": sum(1 for c in self.connections
                                             if c.seat == seat.seat and not c.closed)}
@@ -382,10 +410,11 @@ class Table:
                 "match": self.match_info(), "view": public_view(self.game)}
 
     def _broadcast(self, frames: Callable[[int | None], dict[str, Any]],
-                   sender: Connection | None = None, seq: Any = None) -> None:
+                   sender: Connection | None = None, seq: Any = None,
+                   skip: Connection | None = None) -> None:
         by_seat: dict[int | None, dict[str, Any]] = {}
         for connection in list(self.connections):
-            if connection.closed:
+            if connection.closed or connection is skip:
                 continue
             if connection.seat not in by_seat:
                 by_seat[connection.seat] = frames(connection.seat)
@@ -434,10 +463,15 @@ class Table:
         if not isinstance(text, str) or not text.strip() or len(text) > 200 or not _encodes(text):
             raise MoveRefused("bad_move", f"move {text!r}: expected a move in notation, such "
                               "as 'draw' or 'discard Qs'")
+        if sender is not None and self.seats[seat].replaced_by is not None:
+            raise MoveRefused("replaced", f"move {text!r}: a bot plays seat {seat} since its "
+                              "person left; it is yours again at your next turn once you are "
+                              "back (send {\"type\": \"resume\"})")
         if self.game.turn != seat:
             raise MoveRefused("not_your_turn", f"move {text!r}: seat {self.game.turn} is to act, "
                               f"not seat {seat}")
         before = len(self.moves)
+        turn = self.game.turn
         try:
             self.game.push(text)
         except (BurracoError, TypeError, ValueError) as error:
@@ -446,7 +480,8 @@ class Table:
         # Committed and shown, or neither: a cancellation (the server stopping) waits for the
         # commit to finish, and is raised after it.
         commit = asyncio.ensure_future(self._commit(
-            seat, new, sender, seq, self.retry.patience if patience is None else patience))
+            seat, new, sender, seq, self.retry.patience if patience is None else patience,
+            self.game.turn != turn))
         cancelled = False
         while True:
             try:
@@ -461,7 +496,7 @@ class Table:
             raise asyncio.CancelledError()
 
     async def _commit(self, seat: int, new: list[str], sender: Connection | None,
-                      seq: Any, patience: float) -> None:
+                      seq: Any, patience: float, turn_over: bool = False) -> None:
         record: dict[str, Any] | None = None
         next_hand: NewHand | None = None
         match = self.match
@@ -501,9 +536,12 @@ class Table:
                 self.game.pop()
             raise
         self.moves.extend(new)
+        if turn_over:
+            self.turn_started = len(self.moves)
         self.touch()
         self.match = match
         self.finished = finished
+        self.moved()
         if self.after_commit is not None:
             self.after_commit()
         last = {"seat": seat, "moves": new}
@@ -516,9 +554,14 @@ class Table:
             if next_hand is not None:
                 self._deal(next_hand.hand, next_hand.seed, next_hand.first_player,
                            next_hand.scores)
+                self.moved()
                 self._broadcast(lambda s: self.view_frame(s))
         if finished and self.on_finish is not None:
             self.on_finish(self)
+
+    def moved(self) -> None:
+        """Called once a move is committed (and once the next hand of a match is dealt), before
+        anyone is shown it: what a subclass derives from the position (the turn clock)."""
 
     # ---- bots ----------------------------------------------------------------------------------
 
@@ -527,24 +570,28 @@ class Table:
         if self.finished or self.abandoned or self.game.is_over():
             return None
         seat = self.seats[self.game.turn]
-        return seat if seat.kind == "bot" else None
+        return seat if seat.bot_plays else None
 
-    def kick(self, limiter: anyio.CapacityLimiter,
+    def kick(self, limiter: anyio.CapacityLimiter | None = None,
              gate: asyncio.Semaphore | None = None) -> None:
         """Starts the table's bot task unless it runs already or no bot is to act; ``gate``
         bounds the moves of tables of bots only under way at once (docs/server.md "Tables of
-        bots only")."""
-        if self.bot_to_act() is None or (self.bot_task is not None and not self.bot_task.done()):
+        bots only"). Without ``limiter``, the server's (:attr:`limiter`, :attr:`gate`)."""
+        if limiter is None:
+            limiter, gate = self.limiter, self.gate
+        if (limiter is None or self.bot_to_act() is None
+                or (self.bot_task is not None and not self.bot_task.done())):
             return
         self.bot_task = asyncio.get_running_loop().create_task(
             self._bots(limiter, gate if self.bots_only else None))
 
-    def _choose(self, seat: Seat) -> str:
-        """A bot's move (in a worker thread, the table's lock held by the caller)."""
-        if hasattr(seat.player, "choose"):
-            return str(seat.player.choose(self.game))
+    def _choose(self, player: Any) -> str:
+        """A bot's move, ``player``'s (in a worker thread, the table's lock held by the
+        caller)."""
+        if hasattr(player, "choose"):
+            return str(player.choose(self.game))
         move_seed = bot_seed(self.seeds, self.hand_seed, len(self.moves))
-        return str(self.game.policy_move(seat.player, move_seed))
+        return str(self.game.policy_move(player, move_seed))
 
     async def _bots(self, limiter: anyio.CapacityLimiter,
                     gate: asyncio.Semaphore | None = None) -> None:
@@ -567,7 +614,7 @@ class Table:
                     if seat is None:
                         return
                     try:
-                        move = await anyio.to_thread.run_sync(self._choose, seat,
+                        move = await anyio.to_thread.run_sync(self._choose, seat.player,
                                                               limiter=limiter)
                         await self.play(seat.seat, move, patience=0.0)
                         backoff = 0.0
@@ -576,7 +623,7 @@ class Table:
                         log.warning("table %s: the bot of seat %d waits %.2f s to play again: "
                                     "%s", self.id, seat.seat, backoff, error)
                     except Exception as error:  # a failing policy stops its table only
-                        self.bot_error = f"seat {seat.seat} ({seat.policy}): {error}"
+                        self.bot_error = f"seat {seat.seat} ({seat.spec}): {error}"
                         log.exception("table %s: the bot of seat %d failed", self.id, seat.seat)
                         self._broadcast(lambda s: {"type": "error", "code": "bot_failed",
                                                    "message": f"the bot of seat {seat.seat} "
