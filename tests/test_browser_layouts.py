@@ -266,9 +266,17 @@ def _full_table(players: int) -> dict:
     }
     legal = ["meld 3c 3d 3s", "add 3 4s", "add 5 4s"]
     legal += [f"discard {card}" for card in sorted(set(HAND))]
+    # Who plays each seat (docs/server.md "When a person leaves"): seat 1's person left and a bot
+    # plays it; seat 0 is on a turn clock.
+    players = [{"seat": seat, "kind": "human" if seat < 2 else "bot",
+                "policy": None if seat < 2 else "heuristic",
+                "played_by": "bot:heuristic" if seat else "person", "replaced": seat == 1,
+                "connected": int(seat == 0), "away": seat == 1, "grace": None,
+                "returning": False, "timeouts": 0} for seat in range(players)]
     return {"type": "view", "table": "staged", "seat": 0, "hand": 0, "ply": 140,
             "status": "playing", "your_turn": True, "legal": legal,
-            "last": {"seat": 1, "moves": ["discard Ts"]}, "match": None, "view": view, "seq": None}
+            "last": {"seat": 1, "moves": ["discard Ts"]}, "match": None, "view": view, "seq": None,
+            "players": players, "clock": {"seat": 0, "turn_seconds": 30, "seconds": 600}}
 
 
 # The stand-ins, run before the page's own scripts: GET /api/tables/staged answers SEATS, and the
@@ -484,6 +492,14 @@ def test_the_table_names_and_marks_its_cards(chrome, tabs):
     assert len(found["fresh"]) == 1, found["fresh"]
     _, label, text = found["fresh"][0]
     assert label.endswith(", just drawn") and "new" in text
+
+    # Who plays each seat and the turn clock, as the view says (docs/server.md).
+    _show(chrome, tabs, "two-full", "laptop")
+    notes = chrome.execute_script(
+        "return [...document.querySelectorAll('#seats .presence')].map(e => e.textContent)")
+    assert len(notes) == 2, notes
+    assert re.fullmatch(r"(59\d|600) s left to play", notes[0]), notes
+    assert notes[1] == "played by bot:heuristic since its person left", notes
 
     _show(chrome, tabs, "lobby", "laptop")
     suits = chrome.execute_script("""

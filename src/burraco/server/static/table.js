@@ -69,7 +69,13 @@ const state = {
   hintSeq: null, // the seq of the hint asked for and not yet answered
   advice: null, // the last hint frame (shown while its hand and ply are the table's)
   hintsLeft: null, // the hints the seat has left in this hand, once the server said
+  clockAt: 0, // when the last frame's turn clock was read (performance.now())
 };
+
+// The turn clock counts down between frames.
+setInterval(() => {
+  if (state.frame && state.frame.clock) renderSeats(state.frame);
+}, 1000);
 
 // ---- the socket ---------------------------------------------------------------------------------
 
@@ -130,6 +136,16 @@ function onFrame(frame) {
   else if (frame.type === "result") onResult(frame);
   else if (frame.type === "error") onError(frame);
   else if (frame.type === "hint") onHint(frame);
+  else if (frame.type === "seat") onSeat(frame);
+}
+
+// What happened to a person's seat (docs/server.md "When a person leaves"): left, back, played by a
+// bot, taken back, out of time. The log says it, the players' panel shows it.
+function onSeat(frame) {
+  state.log.push({ text: frame.message });
+  state.clockAt = performance.now();
+  if (state.frame) state.frame = { ...state.frame, players: frame.players, clock: frame.clock };
+  render();
 }
 
 // A hint (docs/server.md "Hints"): the server's search ranks the seat's moves.
@@ -181,6 +197,7 @@ function seatName(seat) {
 
 function onView(frame) {
   const previous = state.frame;
+  state.clockAt = performance.now();
   const selectedNames = state.selected.map((i) => state.sortedHand[i]);
   if (state.lastHand !== frame.hand) {
     if (state.lastHand !== null) state.log.push({ text: `— hand ${frame.hand + 1} —` });
@@ -487,10 +504,31 @@ function renderSeats(frame) {
     row.append(el("span", "dot"), el("span", null, seatName(seat.seat)));
     row.append(el("span", "count", `${seat.hand_size} card${seat.hand_size === 1 ? "" : "s"}`));
     panel.append(row);
+    const note = presence(frame, seat.seat);
+    if (note) panel.append(el("div", "presence", note));
     if (seat.seat !== frame.seat && seat.known && seat.known.length) {
       panel.append(el("div", "known", `known: ${seat.known.join(" ")}`));
     }
   }
+}
+
+// Who plays a person's seat now, and the turn clock, from the view's `players` and `clock`.
+function presence(frame, seat) {
+  const who = frame.players && frame.players[seat];
+  const parts = [];
+  if (who && who.kind === "human") {
+    if (who.replaced) parts.push(`played by ${who.played_by} since its person left`);
+    if (who.returning) parts.push("its person takes it back at their next turn");
+    else if (who.away && !who.replaced) {
+      parts.push(who.grace === null ? "away" : `away: a bot plays in ${Math.ceil(who.grace)} s`);
+    }
+  }
+  const clock = frame.clock;
+  if (clock && clock.seat === seat) {
+    const left = Math.max(0, Math.ceil(clock.seconds - (performance.now() - state.clockAt) / 1000));
+    parts.push(`${left} s left to play`);
+  }
+  return parts.join("; ");
 }
 
 function renderDeck(frame) {
