@@ -44,7 +44,8 @@ nitpick_ignore_regex = [
     ("py:class", r"Json|PolicyLike|GameParameter|(burraco\.)?_records\.Record|burraco\._records\._Game"),
     # The stub's typed dicts of keyword arguments and results (src/burraco/_core.pyi).
     ("py:class", r"_Knobs|_PlayoutTable"),
-    ("py:class", r"burraco\.server\._table\.Table|burraco\.envs\.openspiel\._Observer"),
+    ("py:class", r"burraco\.server\._table\.Table|burraco\.server\._presence\.PresenceTable"),
+    ("py:class", r"burraco\.envs\.openspiel\._Observer"),
     # The reference engine's module-private helpers, named in its Game's docstrings.
     ("py:(func|data)", r"(policies|actions)\.[a-z_A-Z]+"),
 ]
