@@ -187,12 +187,11 @@ py::tuple tuple_of(int n, F&& f) {
   return out;
 }
 
-// __eq__ (documented by `doc`) and __ne__ of the bound class T by `equal(a, b)`. Another class
-// answers for itself (NotImplemented: burraco.reference's values compare equal to the core's that
-// print the same), or, with `others_unequal`, is simply unequal.
+// __eq__ and __ne__ of the bound class T by `equal(a, b)`. Another class answers for itself
+// (NotImplemented: burraco.reference's values compare equal to the core's that print the same),
+// or, with `others_unequal`, is simply unequal.
 template <class T, class... Options, class Equal>
-void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequal = false,
-                  const char* doc = nullptr) {
+void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequal = false) {
   auto compare = [equal, others_unequal](const T& a, py::handle b, bool want) -> py::object {
     if (!py::isinstance<T>(b))
       return others_unequal ? py::object(py::bool_(!want))
@@ -201,7 +200,7 @@ void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequ
   };
   cls.def("__eq__", [compare](const T& a, py::handle b) -> py::object {
     return compare(a, b, true);
-  }, doc);
+  });
   cls.def("__ne__", [compare](const T& a, py::handle b) -> py::object {
     return compare(a, b, false);
   });

@@ -434,7 +434,7 @@ void bind_game(py::module_& m) {
         return package_function("burraco._records", "from_json")(core_attr("Game"), text);
       }, py::arg("text"), py::pos_only());
   bind_game_search(game);
-  def_equality(game, [](const PyGame& a, const PyGame& b) { return a.game() == b.game(); }, false);
+  def_equality(game, [](const PyGame& a, const PyGame& b) { return a.game() == b.game(); });
   def_copies(game);
 
   bound_class<PyMoveList>(m, "MoveList")
