@@ -31,7 +31,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_browser import Served, _page_state, _wait, set_viewport, start_chrome
+from test_browser import (Served, _click, _page_state, _select, _wait, set_viewport,
+                          start_chrome)
 
 pytestmark = pytest.mark.browser
 
@@ -96,21 +97,6 @@ def _open_tab(chrome, address: str, first: bool = False) -> str:
     set_viewport(chrome, *VIEWPORTS["laptop"])
     chrome.get(address)
     return chrome.current_window_handle
-
-
-def _click(chrome, selector: str) -> None:
-    from selenium.webdriver.common.by import By
-
-    chrome.find_element(By.CSS_SELECTOR, selector).click()
-
-
-def _select(chrome, cards: list[str]) -> None:
-    names = _page_state(chrome)["hand"]
-    used: set[int] = set()
-    for name in cards:
-        index = next(i for i, n in enumerate(names) if n == name and i not in used)
-        used.add(index)
-        _click(chrome, f'#hand .card[data-index="{index}"]')
 
 
 def _play_one(chrome, state: dict, rng: random.Random) -> None:
