@@ -134,8 +134,8 @@ def words(text: str) -> int:
 
 
 def _is_init_of_class_without_constructor(member: Member) -> bool:
-    """``__init__`` inherited from a base that only refuses (the core's MoveList, Observation,
-    Result, SideResult are made by the engine): not a documented constructor."""
+    """``__init__`` inherited from a base that only refuses (the core's MoveList and Observation
+    are made by the engine): not a documented constructor."""
     return member.qualname.endswith(".__init__") and "Initialize self" in _own_doc(
         member.documented)
 
@@ -164,7 +164,7 @@ def test_the_walk_covers_the_api():
     for expected in ("Game", "Game.hand", "Game.legal_moves", "Game.push_index", "Game.turn",
                      "Game.observation", "Rules.from_text", "Rules.text", "Rules.players",
                      "Card.rank", "Meld.add", "MoveList.strings", "ISMCTS.choose",
-                     "ISMCTS.root_stats", "Observation.hand", "Result.sides", "perft",
+                     "ISMCTS.root_stats", "Observation.hand", "Result.side", "perft",
                      "playouts", "read_records", "InvalidNotationError"):
         assert expected in names, expected
     assert len(names) > 200

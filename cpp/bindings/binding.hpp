@@ -87,7 +87,6 @@ struct checked_caster : py::detail::type_caster_base<T> {
 BURRACO_CHECKED_CASTER(burraco::Card)
 BURRACO_CHECKED_CASTER(burraco::CardSet)
 BURRACO_CHECKED_CASTER(burraco::Rules)
-BURRACO_CHECKED_CASTER(burraco::SideResult)
 
 // ---- arguments and results ----------------------------------------------------------------------
 // Most arguments are taken as any object (py::handle) and converted by the binding itself, so that
@@ -436,16 +435,11 @@ struct PyObservation {
   RulesPtr rules;
   std::string text;
 };
-struct PyResult {
-  HandResult result;
-  int players = 4;
-};
 
 }  // namespace burraco_binding
 BURRACO_CHECKED_CASTER(burraco_binding::PyGame)
 BURRACO_CHECKED_CASTER(burraco_binding::PyIsmcts)
 BURRACO_CHECKED_CASTER(burraco_binding::PyObservation)
-BURRACO_CHECKED_CASTER(burraco_binding::PyResult)
 BURRACO_CHECKED_CASTER(burraco_binding::PyPolicy)
 namespace burraco_binding {
 
@@ -461,7 +455,7 @@ py::class_<T...> bound_class(py::module_& m, const char* name) {
 void bind_cards(py::module_& m);     // cards.cpp: Card, Cards
 void bind_rules(py::module_& m);     // rules.cpp: Rules
 void bind_melds(py::module_& m);     // melds.cpp: Meld, Melds
-void bind_game(py::module_& m);      // game.cpp: Move, MoveList, Game, SideResult, Result
+void bind_game(py::module_& m);      // game.cpp: Move, MoveList, Game
 void bind_search(py::module_& m);    // search.cpp: Observation, ISMCTS, playouts, perft
 void bind_policy(py::module_& m);
 void bind_arena(py::module_& m);     // arena.cpp: duplicate pairs of bots (burraco.arena)    // policy.cpp: Policy, get_include's header check

@@ -1,4 +1,4 @@
-// burraco._core: one hand (Game), its moves (Move, MoveList) and its result (Result, SideResult).
+// burraco._core: one hand (Game) and its moves (Move, MoveList); its result is burraco._result's.
 #include "binding.hpp"
 
 #include "burraco/record.hpp"
@@ -104,27 +104,6 @@ py::tuple packet_view(const Packet& p, int decks) {
                         cards_object(cards, decks));
 }
 
-std::array<int, 8> side_fields(const SideResult& r) {
-  return {r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total};
-}
-
-// The player half points a Result's value and pickle hold (three players use three of them).
-constexpr int kHalfPointEntries = 4;
-
-py::tuple side_tuple(const SideResult& r) {
-  return tuple_of(8, [f = side_fields(r)](int i) { return f[static_cast<std::size_t>(i)]; });
-}
-
-// A Result's value: (end reason code, closing side, side tuples, player half points, players).
-py::tuple result_tuple(const PyResult& r) {
-  const HandResult& h = r.result;
-  // Three players only; four entries, as pickles have always held.
-  return py::make_tuple(static_cast<int>(h.reason), h.closing_side,
-                        tuple_of(h.side_count, [&](int i) { return side_tuple(h.sides[i]); }),
-                        tuple_of(kHalfPointEntries, [&](int q) { return h.player_half_points[q]; }),
-                        r.players);
-}
-
 [[noreturn]] void pickle_error(const char* what, py::handle data) {
   state_error(std::string("pickled ") + what + ": cannot restore from " + quote(data));
 }
@@ -132,14 +111,6 @@ py::tuple result_tuple(const PyResult& r) {
 // An int in [lo, hi] of pickled data, else InvalidStateError.
 int pickled_int(const char* what, py::handle v, long long lo, long long hi) {
   return static_cast<int>(int_in(v, lo, hi, [&] { pickle_error(what, v); }));
-}
-
-SideResult restore_side_result(py::args fields) {
-  if (fields.size() != 8) pickle_error("SideResult", fields);
-  std::array<int, 8> v{};
-  for (std::size_t i = 0; i < 8; ++i)
-    v[i] = pickled_int("SideResult", fields[i], i == 0 ? 0 : -100000000, i == 0 ? kSideSlots - 1 : 100000000);
-  return SideResult{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
 }
 
 std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
@@ -173,29 +144,25 @@ std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::han
   return g;
 }
 
-PyResult restore_result(py::handle reason, py::handle closing, py::handle sides, py::handle halves,
-                        py::handle players) {
-  PyResult r;
-  r.result.reason = static_cast<EndReason>(pickled_int("Result", reason, 1, 3));
-  r.result.closing_side = pickled_int("Result", closing, -1, kSideSlots - 1);
-  r.players = pickled_int("Result", players, 2, kMaxPlayers);
-  if (!py::isinstance<py::tuple>(sides) || py::len(sides) > kSideSlots) pickle_error("Result", sides);
-  if (!py::isinstance<py::tuple>(halves) || py::len(halves) != kHalfPointEntries) pickle_error("Result", halves);
-  const py::tuple side_items = py::reinterpret_borrow<py::tuple>(sides);
-  for (std::size_t i = 0; i < side_items.size(); ++i) {
-    if (!py::isinstance<py::tuple>(side_items[i])) pickle_error("Result", sides);
-    r.result.sides[i] = restore_side_result(py::reinterpret_borrow<py::args>(side_items[i]));
-  }
-  r.result.side_count = static_cast<int>(side_items.size());
-  const py::tuple half_items = py::reinterpret_borrow<py::tuple>(halves);
-  for (int q = 0; q < kHalfPointEntries; ++q)
-    r.result.player_half_points[q] = pickled_int("Result", half_items[q], -200000000, 200000000);
-  return r;
-}
-
 // A function of the package (burraco.<module>.<name>), imported when first called.
 py::object package_function(const char* module, const char* name) {
   return py::module_::import(module).attr(name);
+}
+
+// A hand's result as the value class both engines return (burraco._result.Result).
+py::object result_object(const HandResult& h, int players) {
+  static PyObject* const module = py::module_::import("burraco._result").release().ptr();
+  const py::object side_class = py::handle(module).attr("SideResult");
+  const py::tuple sides = tuple_of(h.side_count, [&](int i) {
+    const SideResult& r = h.sides[i];
+    return side_class(r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total);
+  });
+  const py::object scores =
+      players == 3 ? py::object(tuple_of(3, [&](int q) { return h.player_half_points[q]; }))
+                   : py::object(py::none());
+  return py::handle(module).attr("Result")(end_reason_name(h.reason),
+                                           int_or_none(h.closing_side >= 0, h.closing_side),
+                                           sides, scores);
 }
 
 // A list of Move objects.
@@ -259,48 +226,6 @@ void bind_game(py::module_& m) {
   // equal to this one when both print the same (docs/api.md "Both engines").
   def_equality(move, [](const PyMove& a, const PyMove& b) { return a.move == b.move; });
   def_copies(move);
-
-  auto side_result = bound_class<SideResult>(m, "SideResult");
-  side_result.def_readonly("side", &SideResult::side)
-      .def_readonly("melds", &SideResult::melds)
-      .def_readonly("bonuses", &SideResult::bonuses)
-      .def_readonly("closing", &SideResult::closing)
-      .def_readonly("hand", &SideResult::hand)
-      .def_readonly("pozzetto", &SideResult::pozzetto)
-      .def_readonly("cut", &SideResult::cut)
-      .def_readonly("total", &SideResult::total)
-      .def("__repr__", [](const SideResult& r) { return side_result_repr(r); })
-      .def("__hash__", [](const SideResult& r) { return py::hash(side_tuple(r)); })
-      .def("__reduce__", [](const SideResult& r) -> py::object {
-        return py::make_tuple(core_attr("_restore_side_result"), side_tuple(r));
-      });
-  def_equality(side_result, [](const SideResult& a, const SideResult& b) {
-    return side_fields(a) == side_fields(b);
-  }, true);
-  def_copies(side_result);
-
-  auto result = bound_class<PyResult>(m, "Result");
-  result.def_property_readonly("end_reason",
-           [](const PyResult& r) -> py::object { return end_reason_name(r.result.reason); })
-      .def_property_readonly("closing_side", [](const PyResult& r) -> py::object {
-        return int_or_none(r.result.closing_side >= 0, r.result.closing_side);
-      })
-      .def_property_readonly("sides", [](const PyResult& r) -> py::object {
-        return tuple_of(r.result.side_count, [&](int i) { return r.result.sides[i]; });
-      })
-      .def_property_readonly("player_scores", [](const PyResult& r) -> py::object {
-        if (r.players != 3) return py::object(py::none());
-        return tuple_of(3, [&](int q) { return r.result.player_half_points[q]; });
-      })
-      .def("__repr__", [](const PyResult& r) { return result_repr(r.result, r.players); })
-      .def("__hash__", [](const PyResult& r) { return py::hash(result_tuple(r)); })
-      .def("__reduce__", [](const PyResult& r) -> py::object {
-        return py::make_tuple(core_attr("_restore_result"), result_tuple(r));
-      });
-  def_equality(result, [](const PyResult& a, const PyResult& b) {
-    return result_tuple(a).equal(result_tuple(b));
-  }, true);
-  def_copies(result);
 
   auto game = bound_class<PyGame>(m, "Game");
   game
@@ -410,7 +335,7 @@ void bind_game(py::module_& m) {
       .def("result",
            [](const PyGame& g) {
              if (!g.state.over()) illegal("the hand is not over: no result yet");
-             return PyResult{score_hand(g.state, *g.rules), g.state.players};
+             return result_object(score_hand(g.state, *g.rules), g.state.players);
            })
       .def("__repr__", [](const PyGame& g) { return game_repr(g.state, *g.rules); })
       // The board and the records are written once in Python for both engines (burraco._board,
@@ -499,12 +424,6 @@ void bind_game(py::module_& m) {
             pickle_error("Move", py::make_tuple(text, decks));
           return PyMove{move};
         }, py::arg("text"), py::arg("decks"));
-  m.def("_restore_side_result", &restore_side_result);
-  m.def("_restore_result",
-        [](py::handle reason, py::handle closing, py::handle sides, py::handle halves, py::handle players) {
-          return restore_result(reason, closing, sides, halves, players);
-        }, py::arg("reason"), py::arg("closing_side"), py::arg("sides"),
-        py::arg("player_half_points"), py::arg("players"));
 }
 
 }  // namespace burraco_binding

@@ -77,8 +77,6 @@ PYBIND11_MODULE(_core, m) {
   py::class_<PyMelds>(m, "Melds");
   py::class_<PyMove>(m, "Move");
   py::class_<PyMoveList>(m, "MoveList");
-  py::class_<SideResult>(m, "SideResult");
-  py::class_<PyResult>(m, "Result");
   py::class_<PyGame>(m, "Game");
   py::class_<PyObservation>(m, "Observation");
   py::class_<PyIsmcts>(m, "ISMCTS");

@@ -24,13 +24,12 @@ from ._core import (
     Observation,
     POLICY_ABI,
     Policy,
-    Result,
     Rules,
-    SideResult,
     perft,
     playouts,
 )
 from ._hint import Hint, hint
+from ._result import Result, SideResult
 from ._match import Match
 from ._policy import PolicyView, RandomStream
 from ._records import read_records, write_records

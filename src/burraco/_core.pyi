@@ -36,6 +36,7 @@ import numpy.typing as npt
 from typing_extensions import CapsuleType, NotRequired, Unpack
 
 from ._records import Record
+from ._result import Result
 
 # Every class's metaclass is pybind11's (pybind11_builtins.pybind11_type), a subclass of type.
 @type_check_only
@@ -551,65 +552,6 @@ class MoveList(metaclass=_Pybind11Type):
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
-
-# ---- results ----------------------------------------------------------------------------------
-
-class SideResult(metaclass=_Pybind11Type):
-    """One side's score breakdown for a hand (RULES E.1)."""
-    def __reduce__(self) -> tuple[Any, ...]: ...
-    @property
-    def side(self) -> int:
-        """The side's index (0 or 1; 0-2 with three players)."""
-    @property
-    def melds(self) -> int:
-        """Points of the cards in the side's melds (RULES E.1)."""
-    @property
-    def bonuses(self) -> int:
-        """Burraco bonuses of the side's melds."""
-    @property
-    def closing(self) -> int:
-        """The closing bonus, if this side closed the hand."""
-    @property
-    def hand(self) -> int:
-        """Points of the cards left in the side's hands (negative)."""
-    @property
-    def pozzetto(self) -> int:
-        """The penalty for a pozzetto never taken (negative, or 0)."""
-    @property
-    def cut(self) -> int:
-        """The cut bonus, when the dealer's cut was exact."""
-    @property
-    def total(self) -> int:
-        """The side's score for the hand: the sum of the fields above."""
-    def __repr__(self) -> str: ...
-    def __eq__(self, other: object, /) -> bool: ...
-    def __ne__(self, other: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-    def __copy__(self) -> SideResult: ...
-    def __deepcopy__(self, memo: dict[int, Any], /) -> SideResult: ...
-
-class Result(metaclass=_Pybind11Type):
-    """The result of a finished hand (RULES D.5, E)."""
-    def __reduce__(self) -> tuple[Any, ...]: ...
-    @property
-    def end_reason(self) -> _EndReason:
-        """Why the hand ended: 'closed', 'stock_exhausted' or 'deadlock' (one of END_REASONS)."""
-    @property
-    def closing_side(self) -> int | None:
-        """The side that closed the hand, or None if it ended another way."""
-    @property
-    def sides(self) -> tuple[SideResult, ...]:
-        """A SideResult per side, in side order."""
-    @property
-    def player_scores(self) -> tuple[int, int, int] | None:
-        """With three players, each player's score (the halves of a pair's score, when the rules
-        split it); None otherwise."""
-    def __repr__(self) -> str: ...
-    def __eq__(self, other: object, /) -> bool: ...
-    def __ne__(self, other: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-    def __copy__(self) -> Result: ...
-    def __deepcopy__(self, memo: dict[int, Any], /) -> Result: ...
 
 # ---- the game ---------------------------------------------------------------------------------
 
@@ -1213,12 +1155,6 @@ def _restore_meld(layout: Any, rules: Any) -> Meld:
 def _restore_move(text: Any, decks: Any) -> Move:
     """Unpickles a Move of a three-deck game (what move.__reduce__ names for a set holding a third
     copy of a card)."""
-def _restore_side_result(*args: Any) -> SideResult:
-    """Unpickles a SideResult from its eight fields (what side_result.__reduce__ names)."""
-def _restore_result(
-    reason: Any, closing_side: Any, sides: Any, player_half_points: Any, players: Any
-) -> Result:
-    """Unpickles a Result (what result.__reduce__ names)."""
 def _restore_game(start: Any, moves: Any, state: Any) -> Game:
     """Unpickles a Game (what game.__reduce__ names)."""
 def _restore_observation(stand_in: Any, player: Any, text: Any) -> Observation:

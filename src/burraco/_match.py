@@ -8,7 +8,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._core import MAX_HAND_MOVES, Game, Result, Rules
+from ._core import MAX_HAND_MOVES, Game, Rules
+from ._result import Result
 from ._errors import IllegalMoveError, InvalidNotationError
 from ._policy import RandomStream, play_match, play_with, seat_policies
 from ._tally import match_target, unit_scores, units_of

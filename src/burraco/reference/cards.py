@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
 from .._errors import InvalidNotationError
-from ._blank import Initialized
+from .._blank import Initialized
 
 __all__ = [
     "RANKS",

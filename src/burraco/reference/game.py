@@ -27,7 +27,7 @@ from .._errors import (
     PolicyError,
 )
 from . import actions
-from ._blank import Initialized
+from .._blank import Initialized
 from .apply import apply_move
 from .cards import BLANKS, Card, Cards
 from .deal import check_deck, check_scores, check_supported, deal, shuffled

@@ -7,7 +7,7 @@ import threading
 
 from .._errors import IllegalMoveError, InvalidNotationError
 from .._policy import play_match, play_with, seat_policies
-from ._blank import Initialized
+from .._blank import Initialized
 from .game import MAX_HAND_MOVES, Game
 from .rng import SplitMix64, check_seed
 from .rules import Rules

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Union, cast
 
 from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
-from ._blank import Initialized
+from .._blank import Initialized
 from .cards import BLANKS, RANKS, Card, Cards, check_copies, core_twin
 from .rules import DEFAULT_RULES, Rules
 from .runs import (

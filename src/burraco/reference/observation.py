@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from .._errors import InvalidNotationError
-from ._blank import Initialized
+from .._blank import Initialized
 from .cards import Card, Cards
 from .melds import Melds
 from .rng import Xoshiro256StarStar, check_seed, shuffle

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Union, cast
 from .. import bots
 from .._errors import InvalidNotationError, PolicyError
 from .._policy import call_python_policy
-from ._blank import Initialized
+from .._blank import Initialized
 from .apply import apply_move
 from .cards import Card, Cards
 from .moves import Move, MoveList

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._errors import InvalidNotationError
-from ._blank import Initialized
+from .._blank import Initialized
 from .cards import Card
 
 __all__ = ["Rules"]
