@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -186,31 +187,32 @@ py::tuple tuple_of(int n, F&& f) {
   return out;
 }
 
-// __eq__ and __ne__ of the bound class T by `equal(a, b)`. Another class answers for itself
-// (NotImplemented: burraco.reference's values compare equal to the core's that print the same),
-// or, with `others_unequal`, is simply unequal.
-template <class T, class... Options, class Equal>
-void def_equality(py::class_<T, Options...>& cls, Equal equal, bool others_unequal = false) {
-  auto compare = [equal, others_unequal](const T& a, py::handle b, bool want) -> py::object {
-    if (!py::isinstance<T>(b))
-      return others_unequal ? py::object(py::bool_(!want))
-                            : py::reinterpret_borrow<py::object>(Py_NotImplemented);
-    return py::bool_(equal(a, b.cast<const T&>()) == want);
-  };
-  cls.def("__eq__", [compare](const T& a, py::handle b) -> py::object {
-    return compare(a, b, true);
-  });
-  cls.def("__ne__", [compare](const T& a, py::handle b) -> py::object {
-    return compare(a, b, false);
-  });
+// __eq__ and __ne__ of the bound class T by `same(a, b)`; another class answers for itself
+// (NotImplemented: burraco.reference's values compare equal to the core's that print the same).
+template <class T, class... Options, class Same>
+py::class_<T, Options...>& def_equality(py::class_<T, Options...>& cls, Same same) {
+  for (const bool want : {true, false})
+    cls.def(want ? "__eq__" : "__ne__", [same, want](const T& a, py::handle b) -> py::object {
+      if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+      return py::bool_(same(a, b.cast<const T&>()) == want);
+    });
+  return cls;
 }
 
-// __copy__ and __deepcopy__ of the bound class T: a new object holding a copy of the value.
-template <class T, class... Options>
-void def_copies(py::class_<T, Options...>& cls) {
-  cls.def("__copy__", [](const T& v) { return std::make_unique<T>(v); });
-  cls.def("__deepcopy__", [](const T& v, py::handle) { return std::make_unique<T>(v); });
+// __copy__ and __deepcopy__ of the bound class T: a new object holding a copy of the value, made
+// by `copy(self)` (Self: const T&, or py::handle when the instance dict holds part of the value).
+template <class Self = void, class T, class... Options, class Copy>
+py::class_<T, Options...>& def_copies(py::class_<T, Options...>& cls, Copy copy) {
+  using Arg = std::conditional_t<std::is_void_v<Self>, const T&, Self>;
+  cls.def("__copy__", [copy](Arg self) { return copy(self); });
+  cls.def("__deepcopy__", [copy](Arg self, py::handle) { return copy(self); });
+  return cls;
 }
+template <class T, class... Options>
+py::class_<T, Options...>& def_copies(py::class_<T, Options...>& cls) {
+  return def_copies(cls, [](const T& v) { return std::make_unique<T>(v); });
+}
+
 // ---- policies (policy.cpp) ----------------------------------------------------------------------
 
 // A burraco.Policy (docs/native.md): a built-in policy, a native one (a capsule of
@@ -468,25 +470,16 @@ void guard_construction(py::module_& m);  // fast_paths.cpp
 // ---- immutable values (cards.cpp, melds.cpp) ----------------------------------------------------
 namespace burraco_binding {
 
-// The protocol of an immutable value class T: __eq__ and __ne__ by `same` (NotImplemented to
-// another class, which answers for itself: the two engines' values compare equal), __hash__, a new
-// object of the same value for __copy__ and __deepcopy__, and __reduce__. `hash`, `copy` and
-// `reduce` take the instance as Self: T, or py::handle when its dict holds part of the value.
-template <class Self, class T, class Same, class Hash, class Copy, class Reduce>
-py::class_<T> value_class(py::class_<T> cls, Same same, Hash hash, Copy copy, Reduce reduce) {
-  return cls
-      .def("__eq__", [same](const T& a, py::handle b) -> py::object {
-        if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(same(a, b.cast<const T&>()));
-      })
-      .def("__ne__", [same](const T& a, py::handle b) -> py::object {
-        if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        return py::bool_(!same(a, b.cast<const T&>()));
-      })
+// The protocol of an immutable value class T: equality by `same` (def_equality), __hash__, copies
+// by `copy` (def_copies) and __reduce__. `hash`, `copy` and `reduce` take the instance as Self:
+// const T&, or py::handle when its dict holds part of the value.
+template <class Self, class T, class... Options, class Same, class Hash, class Copy, class Reduce>
+py::class_<T, Options...> value_class(py::class_<T, Options...> cls, Same same, Hash hash,
+                                      Copy copy, Reduce reduce) {
+  def_copies<Self>(def_equality(cls, same), copy)
       .def("__hash__", [hash](Self self) { return hash(self); })
-      .def("__copy__", [copy](Self self) { return copy(self); })
-      .def("__deepcopy__", [copy](Self self, py::handle) { return copy(self); })
       .def("__reduce__", [reduce](Self self) -> py::object { return reduce(self); });
+  return cls;
 }
 
 // A str, or None for an empty text (a property that a value of some kinds does not have).

@@ -189,8 +189,20 @@ long count_in(const PyMoveList& l, py::handle item) {
 }
 
 void bind_game(py::module_& m) {
-  auto move = bound_class<PyMove>(m, "Move");
-  move.def(py::init([](py::handle obj) { return PyMove{move_from(obj)}; }), py::arg("move"))
+  // Another class answers for itself (NotImplemented): burraco.reference's Move compares
+  // equal to this one when both print the same (docs/api.md "Both engines").
+  value_class<const PyMove&>(
+      bound_class<PyMove>(m, "Move"), [](const PyMove& a, const PyMove& b) { return a.move == b.move; },
+      [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); },
+      [](const PyMove& m) { return m; },
+      [](const PyMove& m) -> py::object {
+        // Move(text) reads a two-deck pack; a three-deck game's set of three copies of a card
+        // is restored with its pack. Every other move pickles as it always did.
+        if (!m.move.cards.within(kTwoDeckCopies, kTwoDeckJokers))
+          return py::make_tuple(core_attr("_restore_move"), py::make_tuple(move_text(m.move), 3));
+        return py::make_tuple(core_attr("Move"), py::make_tuple(move_text(m.move)));
+      })
+      .def(py::init([](py::handle obj) { return PyMove{move_from(obj)}; }), py::arg("move"))
       .def_property_readonly("kind", [](const PyMove& m) -> py::object {
         static py::object* interned = [] {
           auto* strings = new py::object[7];  // kept for the life of the interpreter
@@ -213,19 +225,7 @@ void bind_game(py::module_& m) {
       .def("__lt__", [](const PyMove& a, const PyMove& b) { return move_less(a.move, b.move); })
       .def("__gt__", [](const PyMove& a, const PyMove& b) { return move_less(b.move, a.move); })
       .def("__le__", [](const PyMove& a, const PyMove& b) { return !move_less(b.move, a.move); })
-      .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); })
-      .def("__hash__", [](const PyMove& m) { return py::hash(py::str(move_text(m.move))); })
-      .def("__reduce__", [](const PyMove& m) -> py::object {
-        // Move(text) reads a two-deck pack; a three-deck game's set of three copies of a card
-        // is restored with its pack. Every other move pickles as it always did.
-        if (!m.move.cards.within(kTwoDeckCopies, kTwoDeckJokers))
-          return py::make_tuple(core_attr("_restore_move"), py::make_tuple(move_text(m.move), 3));
-        return py::make_tuple(core_attr("Move"), py::make_tuple(move_text(m.move)));
-      });
-  // Another class answers for itself (NotImplemented): burraco.reference's Move compares
-  // equal to this one when both print the same (docs/api.md "Both engines").
-  def_equality(move, [](const PyMove& a, const PyMove& b) { return a.move == b.move; });
-  def_copies(move);
+      .def("__ge__", [](const PyMove& a, const PyMove& b) { return !move_less(a.move, b.move); });
 
   auto game = bound_class<PyGame>(m, "Game");
   game

@@ -160,19 +160,17 @@ void bind_rules(py::module_& m) {
            py::arg("card"))
       .def_property_readonly("total_cards", &Rules::total_cards)
       .def_property_readonly("initial_stock", &Rules::initial_stock)
-      .def("__repr__", &rules_repr)
-      .def("__eq__", [](const Rules& a, py::handle b) {
-        return py::isinstance<Rules>(b) && a == b.cast<Rules>();
-      })
-      .def("__hash__", [](const Rules& r) {
+      .def("__repr__", &rules_repr);
+  value_class<const Rules&>(
+      rules_class, std::equal_to<Rules>(),
+      [](const Rules& r) {
         py::list values;
         values.append(py::str(std::string(preset_name(r.preset))));
         for (const KnobInfo& k : knob_table()) values.append(python_value(knob_value(r, k)));
         return py::hash(py::tuple(values));
-      })
-      .def("__copy__", [](const Rules& r) { return r; })
-      .def("__deepcopy__", [](const Rules& r, py::handle) { return r; })
-      .def("__reduce__", [](const Rules& r) -> py::object {
+      },
+      [](const Rules& r) { return r; },
+      [](const Rules& r) -> py::object {
         // Rules(preset, **overrides), through a private function (pickle passes no keywords).
         py::dict overrides;
         for (const KnobInfo* k : changed_knobs(r))

@@ -274,17 +274,13 @@ void bind_search(py::module_& m) {
         return tuple_of(o.rules->score_count(), [&](int i) { return o.obs.state.scores[i]; });
       })
       .def("__str__", [](const PyObservation& o) { return o.text; })
-      .def("__repr__", [](const PyObservation& o) { return "<Observation " + o.text + ">"; })
-      .def("__eq__", [](const PyObservation& a, py::handle b) {
-        return py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text;
-      })
-      .def("__ne__", [](const PyObservation& a, py::handle b) {
-        return !(py::isinstance<PyObservation>(b) && a.text == b.cast<const PyObservation&>().text);
-      })
-      .def("__hash__", [](const PyObservation& o) { return py::hash(py::str(o.text)); })
-      .def("__copy__", [](const PyObservation& o) { return o; })
-      .def("__deepcopy__", [](const PyObservation& o, py::handle) { return o; })
-      .def("__reduce__", [](const PyObservation& o) -> py::object {
+      .def("__repr__", [](const PyObservation& o) { return "<Observation " + o.text + ">"; });
+  value_class<const PyObservation&>(
+      bound_class<PyObservation>(m, "Observation"),
+      [](const PyObservation& a, const PyObservation& b) { return a.text == b.text; },
+      [](const PyObservation& o) { return py::hash(py::str(o.text)); },
+      [](const PyObservation& o) { return o; },
+      [](const PyObservation& o) -> py::object {
         // No hidden card is pickled: a game dealt from the observation alone (determinize with
         // seed 0) stands for it, and restoring checks it observes to the same string.
         const GameState stand_in = determinize(o.obs, *o.rules, 0);
