@@ -182,6 +182,21 @@ std::optional<Move> sought_move(py::handle item) {
   return m;
 }
 
+// Whether a MoveList holds the same moves as `other`: another MoveList, or a list or tuple of the
+// same Move objects; NotImplemented for anything else.
+py::object same_moves(const PyMoveList& l, py::handle other) {
+  if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
+  if (!py::isinstance<py::list>(other) && !py::isinstance<py::tuple>(other))
+    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  const py::sequence items = py::reinterpret_borrow<py::sequence>(other);
+  bool same = items.size() == l.moves->size();
+  for (std::size_t i = 0; same && i < l.moves->size(); ++i) {
+    const py::object item = items[i];
+    same = py::isinstance<PyMove>(item) && item.cast<const PyMove&>().move == (*l.moves)[i];
+  }
+  return py::bool_(same);
+}
+
 // How many times the list holds the move `item` names (0 or 1).
 long count_in(const PyMoveList& l, py::handle item) {
   const auto m = sought_move(item);
@@ -365,18 +380,12 @@ void bind_game(py::module_& m) {
   bound_class<PyMoveList>(m, "MoveList")
       // __len__ is fast_paths.cpp's.
       .def("__bool__", [](const PyMoveList& l) { return !l.moves->empty(); })
+      // moves[i] is fast_paths.cpp's, which hands every key that is not an index here.
       .def("__getitem__",
            [](const PyMoveList& l, py::handle key) -> py::object {
-             const auto n = static_cast<long long>(l.moves->size());
-             // A slice: a list, as the list's own slice.
              if (py::isinstance<py::slice>(key)) return py::object(move_objects(*l.moves)[key]);
-             long long i = 0;
-             if (!small_int(key, i))
-               throw py::type_error("MoveList indices must be integers or slices, not " +
-                                    type_name_of(key));
-             if (i < 0) i += n;
-             if (i < 0 || i >= n) throw py::index_error("MoveList index out of range");
-             return py::cast(PyMove{(*l.moves)[static_cast<std::size_t>(i)]});
+             throw py::type_error("MoveList indices must be integers or slices, not " +
+                                  type_name_of(key));
            })
       .def("__iter__",
            [](const PyMoveList& l) -> py::object { return py::iter(move_objects(*l.moves)); })
@@ -388,23 +397,10 @@ void bind_game(py::module_& m) {
         return static_cast<long long>(it - l.moves->begin());
       })
       .def("count", [](const PyMoveList& l, py::handle item) { return count_in(l, item); })
-      .def("__eq__", [](const PyMoveList& l, py::handle other) -> py::object {
-        if (py::isinstance<PyMoveList>(other)) return py::bool_(*l.moves == *other.cast<const PyMoveList&>().moves);
-        if (!py::isinstance<py::list>(other) && !py::isinstance<py::tuple>(other))
-          return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        const py::sequence seq = other.cast<py::sequence>();
-        if (seq.size() != l.moves->size()) return py::bool_(false);
-        for (std::size_t i = 0; i < l.moves->size(); ++i) {
-          py::object item = seq[i];
-          if (!py::isinstance<PyMove>(item) || !(item.cast<const PyMove&>().move == (*l.moves)[i]))
-            return py::bool_(false);
-        }
-        return py::bool_(true);
-      })
+      .def("__eq__", [](const PyMoveList& l, py::handle other) { return same_moves(l, other); })
       .def("__ne__", [](const PyMoveList& l, py::handle other) -> py::object {
-        py::object eq = py::cast(l).attr("__eq__")(other);
-        if (eq.is(py::reinterpret_borrow<py::object>(Py_NotImplemented))) return eq;
-        return py::bool_(!eq.cast<bool>());
+        const py::object same = same_moves(l, other);
+        return same.is(py::reinterpret_borrow<py::object>(Py_NotImplemented)) ? same : py::bool_(!same.cast<bool>());
       })
       .def("strings",
            [](const PyMoveList& l) -> py::object { return py::cast(move_texts(*l.moves)); })
