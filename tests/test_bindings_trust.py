@@ -118,6 +118,45 @@ def test_an_unpickled_game_keeps_its_history(name):
             assert back != game
 
 
+def _tampered(arguments: tuple) -> list[tuple]:
+    """The arguments of a restore function, each one in turn replaced by what a hand-made pickle
+    could hold instead: None, a number, another type, a truncated or altered text, a huge list."""
+    out = []
+    for k, value in enumerate(arguments):
+        if isinstance(value, type):
+            continue  # the class to rebuild: pickled by reference, never data
+        swaps = [None, 7, True, 2**70, b"x", ["draw"] * 3, {"players": 9}, "\udc80", -1]
+        if isinstance(value, str):
+            swaps += [value[: len(value) // 2], value + " Jk", value.replace("0", "9")]
+        if isinstance(value, list):
+            swaps += [value + ["draw"], value[:-1], [7] * len(value), ["pile"] * 1000]
+        out += [arguments[:k] + (swap,) + arguments[k + 1:] for swap in swaps]
+    return out
+
+
+@pytest.mark.parametrize("name", ENGINE_NAMES)
+def test_a_tampered_pickle_raises_a_clear_error_and_makes_nothing(name):
+    """Every value's restore function (what __reduce__ names: burraco/_pickle.py for both
+    engines, or the class itself) refuses data no pickle of it holds with the engine's error or a
+    TypeError, never another exception, and never returns a value that is not the original."""
+    engine = ENGINES[name]
+    checked = 0
+    for kind, value in values(engine):
+        reduced = value.__reduce__()
+        assert len(reduced) == 2, kind  # rebuilt by its restore function alone, no state after
+        restore, arguments = reduced
+        assert restore(*arguments) == value, kind
+        for tampered in _tampered(tuple(arguments)):
+            try:
+                back = restore(*tampered)
+            except (burraco.BurracoError, TypeError, ValueError, KeyError):
+                checked += 1
+                continue
+            # Accepted: then it is a value of the kind asked for, made through the constructors.
+            assert type(back).__name__ == kind, (kind, tampered)
+    assert checked > 200
+
+
 @pytest.mark.parametrize("name", ENGINE_NAMES)
 def test_a_game_from_a_state_string_pickles(name):
     engine = ENGINES[name]

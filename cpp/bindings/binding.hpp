@@ -118,6 +118,13 @@ std::string text_arg(py::handle obj);
 std::string type_name_of(py::handle obj);
 // burraco._core.<name> (the pickle restorers and classes __reduce__ names).
 py::object core_attr(const char* name);
+// What __reduce__ returns for a value burraco._pickle's `function` rebuilds: the function, and
+// the arguments the bound class `cls` (by name) then `args`.
+template <class... A>
+py::tuple reduce_with(const char* function, const char* cls, A&&... args) {
+  return py::make_tuple(py::module_::import("burraco._pickle").attr(function),
+                        py::make_tuple(core_attr(cls), std::forward<A>(args)...));
+}
 
 // ---- integers -----------------------------------------------------------------------------------
 // Inline: the Python step path (push_index) reads its argument with index_int.
@@ -415,8 +422,6 @@ inline void push_one(PyGame& g, const Move& m) {
   if (!r.ok()) illegal(illegal_move_text(m, r));
 }
 std::unique_ptr<PyGame> game_from_state_string(py::handle text);
-// An int in [lo, hi] of pickled data (`what` names its class), else InvalidStateError.
-int pickled_int(const char* what, py::handle v, long long lo, long long hi);
 // A pozzetto as (status, owner or None, cards) for Game.pozzetti.
 py::tuple packet_view(const Packet& p, int decks);
 // Binds Game's search methods (search.cpp) on the class bound in game.cpp.

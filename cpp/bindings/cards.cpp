@@ -220,7 +220,7 @@ void bind_cards(py::module_& m) {
         const std::string text = cards_text(self.cast<CardSet>());
         const int decks = pack_of(self);
         if (decks == 2) return py::make_tuple(core_attr("Cards"), py::make_tuple(text));
-        return py::make_tuple(core_attr("_restore_cards"), py::make_tuple(text, decks));
+        return reduce_with("cards_of_pack", "Cards", text, decks);
       })
       // A constructor as py::init makes one (the value, then pybind11 builds the holder), which
       // also writes a three-deck pack into the new instance's dict.
@@ -262,11 +262,6 @@ void bind_cards(py::module_& m) {
       .def("__or__", &cards_op<CardsOp::Or>)
       .def("__and__", &cards_op<CardsOp::And>);
 
-  m.def("_restore_cards",
-        [](py::handle text, py::handle decks) {
-          const int pack = decks_arg(decks);
-          return cards_object(cards_from(text, pack), pack);
-        }, py::arg("text"), py::arg("decks"));
 
 }
 

@@ -1,6 +1,7 @@
 // burraco._core: one hand (Game) and its moves (Move, MoveList); its result is burraco._result's.
 #include "binding.hpp"
 
+#include "burraco/pack.hpp"
 #include "burraco/record.hpp"
 
 #include <optional>
@@ -104,15 +105,6 @@ py::tuple packet_view(const Packet& p, int decks) {
                         cards_object(cards, decks));
 }
 
-[[noreturn]] void pickle_error(const char* what, py::handle data) {
-  state_error(std::string("pickled ") + what + ": cannot restore from " + quote(data));
-}
-
-// An int in [lo, hi] of pickled data, else InvalidStateError.
-int pickled_int(const char* what, py::handle v, long long lo, long long hi) {
-  return static_cast<int>(int_in(v, lo, hi, [&] { pickle_error(what, v); }));
-}
-
 std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
   if (!py::isinstance<py::str>(text)) state_error("expected a state string, got " + quote(text));
   auto g = std::make_unique<PyGame>();
@@ -125,24 +117,6 @@ std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
   return g;
 }
 
-// A pickled game (docs/api.md "Pickling and copying"): the state string its history starts from,
-// its moves in notation, and the state string they lead to; replayed, so pop() and record() work.
-std::unique_ptr<PyGame> restore_game(py::handle start, py::handle moves, py::handle state) {
-  std::unique_ptr<PyGame> g = game_from_state_string(start);
-  if (!py::isinstance<py::list>(moves)) state_error("pickled game: moves " + quote(moves) + " is not a list");
-  const py::list list = py::reinterpret_borrow<py::list>(moves);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const py::object item = list[i];
-    Move m;
-    if (!py::isinstance<py::str>(item) || !parse_move(text_arg(item), m, g->rules->decks))
-      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is not a move");
-    if (!g->push(m).ok())
-      state_error("pickled game: move " + std::to_string(i + 1) + " " + quote(item) + " is illegal");
-  }
-  if (!py::isinstance<py::str>(state) || text_arg(state) != state_string(g->state, *g->rules))
-    state_error("pickled game: the moves do not lead to the state " + quote(state));
-  return g;
-}
 
 // A function of the package (burraco.<module>.<name>), imported when first called.
 py::object package_function(const char* module, const char* name) {
@@ -295,8 +269,7 @@ void bind_game(py::module_& m) {
       .def("__reduce__", [](const PyGame& g) -> py::object {
         const std::string start = state_string(g.start(), *g.rules);
         const std::string now = state_string(g.state, *g.rules);
-        return py::make_tuple(core_attr("_restore_game"),
-                              py::make_tuple(start, move_texts(g.moves()), now));
+        return reduce_with("game_of_history", "Game", start, move_texts(g.moves()), now);
       })
       .def("_record_history", [](const PyGame& g) {
         return py::make_tuple(state_string(g.start(), *g.rules), move_texts(g.moves()));
@@ -409,17 +382,16 @@ void bind_game(py::module_& m) {
   py::setattr(m.attr("MoveList"), "__hash__", py::none());
   py::setattr(m.attr("Game"), "__hash__", py::none());  // mutable: compared, never hashed
 
-  // Pickle support (docs/api.md "Pickling and copying"): private constructors the __reduce__
-  // methods name; each refuses data that is not what it pickled with InvalidStateError.
-  m.def("_restore_game", [](py::handle start, py::handle moves, py::handle state) { return restore_game(start, moves, state); },
-        py::arg("start"), py::arg("moves"), py::arg("state"));
+  // Unpickles a Move of a three-deck game (the other values' are burraco._pickle's), refusing data
+  // that is not what it pickled with InvalidStateError.
   m.def("_restore_move", [](py::handle text, py::handle decks) {
-          Move move;
-          if (!py::isinstance<py::str>(text) ||
-              !parse_move(text.cast<std::string>(), move, pickled_int("Move", decks, 2, 3)))
-            pickle_error("Move", py::make_tuple(text, decks));
-          return PyMove{move};
-        }, py::arg("text"), py::arg("decks"));
+    Move move;
+    long long pack = 0;
+    if (!py::isinstance<py::str>(text) || !small_int(decks, pack) || !valid_decks(pack) ||
+        !parse_move(text_arg(text), move, static_cast<int>(pack)))
+      state_error("pickled Move: cannot restore from " + quote(py::make_tuple(text, decks)));
+    return PyMove{move};
+  }, py::arg("text"), py::arg("decks"));
 }
 
 }  // namespace burraco_binding

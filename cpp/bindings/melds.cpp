@@ -63,8 +63,8 @@ void bind_melds(py::module_& m) {
       [](const PyMeld& s) { return py::hash(py::str(layout(s.meld))); },
       [](const PyMeld& s) { return s; },
       [](const PyMeld& s) -> py::object {
-        return py::make_tuple(core_attr("_restore_meld"),
-                              py::make_tuple(layout(s.meld), std::const_pointer_cast<Rules>(s.rules)));
+        return reduce_with("meld_of_layout", "Meld", layout(s.meld),
+                           std::const_pointer_cast<Rules>(s.rules));
       })
       .def(py::init([](py::handle cards, py::handle rules) {
              return meld_from(cards, rules_from(rules));
@@ -126,9 +126,6 @@ void bind_melds(py::module_& m) {
         return meld_repr(s.meld, *s.rules, rules_suffix(s.rules));
       });
 
-  m.def("_restore_meld", [](py::handle text, py::handle rules) {
-    return meld_from_layout(text, rules_from(rules));
-  }, py::arg("layout"), py::arg("rules"));
 
   // ---- Melds ----
   value_class<const PyMelds&>(

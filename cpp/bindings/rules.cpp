@@ -175,13 +175,9 @@ void bind_rules(py::module_& m) {
         py::dict overrides;
         for (const KnobInfo* k : changed_knobs(r))
           overrides[py::str(std::string(k->name))] = python_value(knob_value(r, *k));
-        return py::make_tuple(core_attr("_restore_rules"),
-                              py::make_tuple(std::string(preset_name(r.preset)), overrides));
+        return reduce_with("rules_of_overrides", "Rules", std::string(preset_name(r.preset)),
+                           overrides);
       });
-  m.def("_restore_rules", [](py::handle preset, py::handle overrides) {
-    if (!py::isinstance<py::dict>(overrides)) state_error("pickled Rules: cannot restore from " + quote(overrides));
-    return make_rules(preset, py::reinterpret_borrow<py::kwargs>(overrides));
-  }, py::arg("preset"), py::arg("overrides"));
   // Every knob is a read-only property whose docstring is its meaning in the knob table (the
   // names and texts are string literals there, so their data() ends with a NUL).
   for (const KnobInfo& k : knob_table()) {

@@ -284,9 +284,8 @@ void bind_search(py::module_& m) {
         // No hidden card is pickled: a game dealt from the observation alone (determinize with
         // seed 0) stands for it, and restoring checks it observes to the same string.
         const GameState stand_in = determinize(o.obs, *o.rules, 0);
-        return py::make_tuple(core_attr("_restore_observation"),
-                              py::make_tuple(state_string(stand_in, *o.rules),
-                                             static_cast<int>(o.obs.player), o.text));
+        return reduce_with("observation_of_stand_in", "Game", state_string(stand_in, *o.rules),
+                           static_cast<int>(o.obs.player), o.text);
       });
 
   // A StateError of the engine (a policy loop that cannot go on) is an InvalidStateError.
@@ -451,14 +450,6 @@ void bind_search(py::module_& m) {
         return python_value(ismcts_option(self.search.params(), name));
       });
 
-  m.def("_restore_observation", [](py::handle stand_in, py::handle player, py::handle text) {
-    const std::unique_ptr<PyGame> g = game_from_state_string(stand_in);
-    const int seat = pickled_int("Observation", player, 0, g->state.players - 1);
-    PyObservation o = observation_of(g->state, g->rules, seat);
-    if (!py::isinstance<py::str>(text) || o.text != text_arg(text))
-      state_error("pickled Observation: " + quote(text) + " is not the observation of its stand-in game");
-    return o;
-  }, py::arg("stand_in"), py::arg("player"), py::arg("text"));
 
   m.def("perft",
         [](const PyGame& g, py::handle depth) {

@@ -1146,19 +1146,9 @@ class VectorGames(metaclass=_Pybind11Type):
 # Pickle support (docs/api.md "Pickling and copying"): each refuses data it did not write with
 # InvalidStateError.
 
-def _restore_cards(text: Any, decks: Any) -> Cards:
-    """Rebuilds a Cards of a three-deck pack (pickle support)."""
-def _restore_rules(preset: Any, overrides: Any) -> Rules:
-    """Unpickles Rules (what rules.__reduce__ names)."""
-def _restore_meld(layout: Any, rules: Any) -> Meld:
-    """Unpickles a Meld (what meld.__reduce__ names)."""
 def _restore_move(text: Any, decks: Any) -> Move:
     """Unpickles a Move of a three-deck game (what move.__reduce__ names for a set holding a third
-    copy of a card)."""
-def _restore_game(start: Any, moves: Any, state: Any) -> Game:
-    """Unpickles a Game (what game.__reduce__ names)."""
-def _restore_observation(stand_in: Any, player: Any, text: Any) -> Observation:
-    """Unpickles an Observation (what observation.__reduce__ names)."""
+    copy of a card; the other values' restorers are burraco._pickle's)."""
 def _set_move_cap(cap: int) -> int:
     """A test hook: the move cap of the policy loops from now on (MAX_HAND_MOVES restores it);
     returns the previous one."""

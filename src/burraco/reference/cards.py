@@ -22,8 +22,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
-from .._errors import InvalidNotationError
 from .._blank import Initialized
+from .._errors import InvalidNotationError
+from .._pickle import cards_of_pack
 
 __all__ = [
     "RANKS",
@@ -369,10 +370,10 @@ class Cards(Initialized):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Cards is immutable: cannot delete {name!r}")
 
-    def __reduce__(self) -> tuple[object, tuple[str] | tuple[str, int]]:
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         if self._decks == 2:
             return (Cards, (str(self),))
-        return (_cards_of_decks, (str(self), self._decks))
+        return (cards_of_pack, (Cards, str(self), self._decks))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -482,11 +483,6 @@ def _operand(other: object, decks: int) -> Cards:
 def _larger(one: Cards, other: Cards) -> int:
     """The larger pack of two operands: the one their result may hold."""
     return max(one._decks, other._decks)
-
-
-def _cards_of_decks(text: str, decks: int) -> Cards:
-    """Rebuild a Cards of a three-deck pack (pickle support)."""
-    return Cards(text, decks=decks)
 
 
 def _difference(left: Cards, right: Cards) -> Cards:

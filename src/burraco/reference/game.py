@@ -28,6 +28,7 @@ from .._errors import (
 )
 from . import actions
 from .._blank import Initialized
+from .._pickle import game_of_history
 from .apply import apply_move
 from .cards import BLANKS, Card, Cards
 from .deal import check_deck, check_scores, check_supported, deal, shuffled
@@ -331,17 +332,16 @@ class Game(Initialized, fields=("_history", "_lock", "_setup", "_state")):
         # Every state, move, meld and card is immutable: a copy shares them safely.
         return self.copy()
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle support: the rules, deal and position with the whole history (no lock)."""
-        with self._lock:
-            state = dict(self.__dict__)
-            state["_history"] = list(self._history)
-        del state["_lock"]
-        return state
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.RLock()
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle support (docs/api.md "Pickling and copying"), as the core pickles a game: the
+        position its history starts from, its moves and the position they lead to; unpickling
+        replays the moves and checks where they lead (burraco/_pickle.py)."""
+        start = self.copy()  # one snapshot: another thread's move cannot come between the reads
+        moves = [str(move) for move in start.moves]
+        now = start.state_string()
+        for _ in moves:
+            start.pop()
+        return (game_of_history, (Game, start.state_string(), moves, now))
 
     def __eq__(self, other: object) -> bool:
         """Equal games are in the same position (state string) after the same moves."""

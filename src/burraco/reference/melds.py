@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Union, cast
 
-from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
 from .._blank import Initialized
+from .._errors import IllegalMoveError, InvalidMeldError, InvalidNotationError
+from .._pickle import meld_of_layout
 from .cards import BLANKS, RANKS, Card, Cards, check_copies, core_twin
 from .rules import DEFAULT_RULES, Rules
 from .runs import (
@@ -334,8 +335,8 @@ class Meld(Initialized):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Meld is immutable: cannot delete {name!r}")
 
-    def __reduce__(self) -> tuple[object, tuple[str, Rules]]:
-        return (_meld_from_layout, (self._layout, self._rules))
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (meld_of_layout, (Meld, self._layout, self._rules))
 
     # --- what it is ------------------------------------------------------------------------
 
@@ -507,11 +508,6 @@ class Meld(Initialized):
     def __hash__(self) -> int:
         # The layout alone, as the core's Meld hashes: equal melds have the same layout.
         return hash(self._layout)
-
-
-def _meld_from_layout(layout: str, rules: Rules) -> Meld:
-    """Rebuild a meld from its layout (pickle support)."""
-    return Meld.from_layout(layout, rules)
 
 
 # --- Melds ------------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from .._errors import InvalidNotationError
 from .._blank import Initialized
+from .._errors import InvalidNotationError, InvalidStateError
 from .cards import Card, Cards
 from .melds import Melds
 from .rng import Xoshiro256StarStar, check_seed, shuffle
@@ -264,7 +264,10 @@ class Observation(Initialized):
 
 
 def _observation_from_slots(values: dict[str, object]) -> Observation:
-    """Rebuild an Observation from its slot values (pickle support)."""
+    """Rebuild an Observation from its slot values (pickle support); InvalidStateError for data
+    that is not a dict of exactly those slots."""
+    if not isinstance(values, dict) or set(values) != set(Observation.__slots__):
+        raise InvalidStateError(f"pickled Observation: cannot restore from {values!r}")
     observation = object.__new__(Observation)
     for name, value in values.items():
         object.__setattr__(observation, name, value)

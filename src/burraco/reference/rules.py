@@ -17,8 +17,9 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from .._errors import InvalidNotationError
 from .._blank import Initialized
+from .._errors import InvalidNotationError
+from .._pickle import rules_of_overrides
 from .cards import Card
 
 __all__ = ["Rules"]
@@ -507,8 +508,8 @@ class Rules(Initialized):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"Rules is immutable: cannot delete {name!r}")
 
-    def __reduce__(self) -> tuple[object, tuple[str, dict[str, Any]]]:
-        return (_rules_from_overrides, (self._preset, self._overrides()))
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (rules_of_overrides, (Rules, self._preset, self._overrides()))
 
     @property
     def preset(self) -> str:
@@ -730,11 +731,6 @@ def _rules_text(rules: Rules) -> str:
     parts = [rules.preset]
     parts += [f"{name}={_knob_text(value)}" for name, value in rules._overrides().items()]
     return ":".join(parts)
-
-
-def _rules_from_overrides(preset: str, overrides: dict[str, Any]) -> Rules:
-    """Rebuild Rules from a preset name and its overrides (pickle support)."""
-    return Rules(preset, **overrides)
 
 
 #: The default rules (italian), shared so that comparing with it is cheap.
