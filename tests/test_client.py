@@ -341,10 +341,10 @@ def _client_examples() -> list[str]:
 
 
 def test_docs_server_md_has_its_client_examples():
-    assert len(_client_examples()) == 2, "docs/server.md lost an example of burraco.client"
+    assert len(_client_examples()) == 3, "docs/server.md lost an example of burraco.client"
 
 
-@pytest.mark.parametrize("number", range(2))
+@pytest.mark.parametrize("number", range(3))
 def test_a_client_example_of_docs_server_md_plays_its_tables_at_the_default_limits(
         number, serving, capsys):
     # The server's default limits, which the example's client keeps to without being told: the

@@ -105,7 +105,8 @@ class PresenceTable(Table):
             person = seat.kind == "human"
             shown.append({
                 "seat": seat.seat, "kind": seat.kind, "policy": seat.policy,
-                "played_by": "person" if not seat.bot_plays else f"bot:{seat.spec}",
+                "played_by": (None if seat.kind == "open" else "person" if not seat.bot_plays
+                              else f"bot:{seat.spec}"),
                 "replaced": seat.replaced_by is not None,
                 "connected": self._sockets(seat.seat),
                 "away": person and state.away,
@@ -199,6 +200,22 @@ class PresenceTable(Table):
                 self._event(number, "back", f"seat {number}'s person is back")
         self.arm()
 
+    def claimed(self, number: int) -> None:
+        """An open seat was claimed (the lock held): its person is away until their first
+        socket, with a whole grace from now; everyone is told. Once no seat is open the table
+        plays: fresh views (with the legal moves), the turn clock, the bots."""
+        state = self.states[number]
+        if not self._sockets(number):
+            self._away(state, self.clock())
+        left = self.open_seats
+        self._event(number, "claimed", f"seat {number} was claimed: "
+                    + (f"the table waits for seats {left}" if left else "the table plays"),
+                    open_seats=left)
+        super().claimed(number)
+        self._clock_turn()
+        self.arm()
+        self.kick()
+
     # ---- moves ---------------------------------------------------------------------------------
 
     async def play(self, seat: int, text: Any, sender: Connection | None = None,
@@ -240,7 +257,7 @@ class PresenceTable(Table):
     def _clock_turn(self) -> None:
         """Starts the turn clock for a new turn of a person, stops it for a bot's."""
         if (not self.turn_seconds or not self.playing or self.game.is_over()
-                or self.seats[self.game.turn].bot_plays):
+                or self.seats[self.game.turn].bot_plays or self.open_seats):
             self.turn_deadline = self.turn_key = None
             return
         key = (self.hand, self.turn_started)
