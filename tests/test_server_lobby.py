@@ -140,7 +140,8 @@ def test_a_table_with_an_open_seat_is_not_a_table_of_bots_only():
         refused = http.post("/api/tables", json={"preset": "italian-2p",
                                                  "seats": ["bot:random", "bot:random"]})
         assert refused.status_code == 503
-        wrong = http.post("/api/tables", json={"preset": "italian-2p", "seats": ["opened", "human"]})
+        wrong = http.post("/api/tables", json={"preset": "italian-2p",
+                                               "seats": ["opened", "human"]})
         assert wrong.status_code == 422 and "'opened'" in wrong.json()["error"]
         assert "'open'" in wrong.json()["error"]
 
@@ -406,3 +407,32 @@ def test_a_table_of_many_open_seats_plays_to_its_end_once_they_are_claimed():
                                   "hand": frame["hand"], "ply": frame["ply"]})
             assert table.status() == "finished"
         assert listed(http)["tables"] == []
+
+
+def test_a_listed_match_keeps_its_scores_across_hands_and_a_restart(tmp_path):
+    """Build item 4's "tables of a match keep their scores": the list shows a match's scores
+    after its first hand, the sum of the hand's totals, and the same after a restart."""
+    db = str(tmp_path / "t.sqlite3")
+    with TestClient(app_for(db)) as http:
+        body = made(http, ["bot:greedy", "open"], public=True, match=True)
+        token = claim(http, body["id"], 1).json()["token"]
+        with socket(http, body["id"], token) as ws:
+            frame = ws.receive_json()
+            while frame["type"] != "result":
+                if frame["type"] == "view" and frame["legal"]:
+                    ws.send_json({"type": "move", "move": frame["legal"][0],
+                                  "hand": frame["hand"], "ply": frame["ply"]})
+                frame = ws.receive_json()
+                assert frame["type"] != "error", frame
+            assert next_of(ws, "view")["hand"] == 1 and frame["status"] == "playing"
+        totals = [side["total"] for side in frame["result"]["sides"]]
+        shown = listed(http)["tables"][0]
+        assert shown["hand"] == 1 and shown["scores"]["scores"] == totals
+        assert shown["scores"]["hands_played"] == 1 and totals != [0, 0]
+    with TestClient(app_for(db, seed=9)) as http:
+        again = listed(http)["tables"][0]
+        assert again["id"] == body["id"] and again["hand"] == 1
+        assert again["scores"] == shown["scores"]
+        table = server_of(http).tables[body["id"]]
+        assert list(table.match.scores) == totals
+        assert json.loads(table.game.to_json(player=1))["scores"] == totals  # hand 1 dealt so
