@@ -297,25 +297,47 @@ def test_a_table_waits_for_its_open_seats_then_plays():
                 assert next_of(ws1, "view")["seq"] == 7
 
 
-def test_an_open_seat_is_never_given_to_a_bot_by_the_grace():
+def test_nobody_is_given_to_a_bot_while_the_table_waits():
+    """An open seat is nobody's: never away, never replaced. The people seated are not replaced
+    while the table waits either (nothing is played): each one away gets a whole grace once the
+    last open seat is claimed."""
     clock = Clock()
-    with TestClient(app_for(clock=clock, grace=0, turn_seconds=30)) as http:
+    with TestClient(app_for(clock=clock, grace=5, turn_seconds=30)) as http:
         body = made(http, ["human", "open"], public=True)
         table_id = body["id"]
         table = server_of(http).tables[table_id]
         clock.now += 10_000
         tick(http)
         assert table.seats[1].kind == "open" and not table.seats[1].bot_plays
+        assert not table.seats[0].bot_plays  # its person never came: away, not replaced
         assert table.turn_deadline is None  # no turn clock while the table waits
-        assert table.seats[0].bot_plays  # the creator who never came: grace 0
-        with socket(http, table_id, body["tokens"]["0"]) as ws:
-            ws.receive_json()
-            claim(http, table_id, 1)
-            claimed = next_of(ws, "seat", "claimed")
-            assert claimed["players"][1]["grace"] == 0
-            tick(http)
-            replaced = next_of(ws, "seat", "replaced")  # claimed, and never connected
-            assert replaced["seat"] == 1
+        seats = http.get(f"/api/tables/{table_id}").json()["seats"]
+        assert seats[0]["away"] and seats[0]["grace"] is None
+        assert not seats[1]["away"] and seats[1]["grace"] is None
+        claim(http, table_id, 1)
+        seats = http.get(f"/api/tables/{table_id}").json()["seats"]
+        assert [s["grace"] for s in seats] == [5, 5]  # a whole grace each, from the claim
+        assert table.turn_deadline == clock.now + 30  # and the turn clock runs
+        clock.now += 4.9
+        tick(http)
+        assert not any(seat.bot_plays for seat in table.seats)
+        clock.now += 0.1
+        tick(http)
+        assert all(seat.bot_plays for seat in table.seats)  # then a table of bots: it plays on
+
+        # A person who leaves while the table waits is told the seat waits for them.
+        body = made(http, ["human", "open"])
+        with http.websocket_connect(f"/api/tables/{body['id']}/watch") as watcher:
+            watcher.receive_json()
+            with socket(http, body["id"], body["tokens"]["0"]) as ws:
+                ws.receive_json()
+            away = next_of(watcher, "seat", "away")
+            assert away["grace"] is None and away["message"].endswith("the seat waits for them")
+        summary = http.get(f"/api/tables/{body['id']}").json()
+        assert summary["seats"][0]["away"] and summary["seats"][0]["grace"] is None
+        clock.now += 100
+        tick(http)
+        assert not server_of(http).tables[body["id"]].seats[0].bot_plays
 
 
 def test_a_claimed_seat_has_a_whole_grace_from_its_claim():

@@ -93,9 +93,11 @@ class PresenceTable(Table):
         return sum(1 for c in self.connections if c.seat == seat and not c.closed)
 
     def _away(self, state: SeatPresence, now: float) -> None:
+        """The seat's person is away: the grace runs from ``now``, unless the table waits for
+        its open seats (nothing is played: the grace starts when the table does)."""
         state.away = True
         grace = self.presence.grace
-        state.until = None if grace is None else now + grace
+        state.until = None if grace is None or self.open_seats else now + grace
 
     def players(self) -> list[dict[str, Any]]:
         """Who plays each seat now (a view's ``players``, the summary's ``seats``)."""
@@ -173,7 +175,7 @@ class PresenceTable(Table):
         if not seat.bot_plays and not state.away:
             self._away(state, self.clock())
             state.told = True
-            grace = self.presence.grace
+            grace = None if self.open_seats else self.presence.grace
             self._event(number, "away", f"seat {number}'s person left: "
                         + ("a bot plays the seat unless they are back within "
                            f"{grace:g} s" if grace is not None else "the seat waits for them"),
@@ -202,12 +204,17 @@ class PresenceTable(Table):
 
     def claimed(self, number: int) -> None:
         """An open seat was claimed (the lock held): its person is away until their first
-        socket, with a whole grace from now; everyone is told. Once no seat is open the table
-        plays: fresh views (with the legal moves), the turn clock, the bots."""
-        state = self.states[number]
+        socket; everyone is told. Once no seat is open the table plays: every person away has
+        a whole grace from now, then fresh views (with the legal moves), the turn clock, the
+        bots."""
         if not self._sockets(number):
-            self._away(state, self.clock())
+            self._away(self.states[number], self.clock())
         left = self.open_seats
+        if not left:
+            now = self.clock()
+            for seat, state in zip(self.seats, self.states):
+                if state.away and not seat.bot_plays:
+                    self._away(state, now)
         self._event(number, "claimed", f"seat {number} was claimed: "
                     + (f"the table waits for seats {left}" if left else "the table plays"),
                     open_seats=left)
