@@ -9,16 +9,18 @@ export function joinLink(tableId, seat) {
   return `${location.origin}/table/${encodeURIComponent(tableId)}?join=${seat}`;
 }
 
-// Claims the seat of the address's ?join, if it has one: the seat's credentials ({token, seat}),
-// or null with `problem` told why (a seat claimed already: the page then watches). The ?join is
+// The credentials the page plays with: `held` (the tab's seat at this table already), or those of
+// the seat of the address's ?join, claimed now ({token, seat}); null, with `problem` told why,
+// for a seat that could not be claimed (claimed already: the page then watches). The ?join is
 // taken out of the address either way, so that a reload does not claim again.
-export async function claimFromAddress(tableId, problem) {
+export async function claimFromAddress(tableId, problem, held) {
   const params = new URLSearchParams(location.search);
   const seat = params.get("join");
-  if (seat === null) return null;
+  if (seat === null) return held;
   params.delete("join");
   const rest = params.toString();
   history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : ""));
+  if (held) return held; // this tab plays a seat of the table already
   try {
     const answer = await fetch(
       `/api/tables/${encodeURIComponent(tableId)}/seats/${encodeURIComponent(seat)}/claim`,

@@ -973,7 +973,7 @@ async function start() {
     showError("No table id in the address: open a table from the lobby.");
     return;
   }
-  if (!credentials) credentials = await claimFromAddress(tableId, showError);
+  credentials = await claimFromAddress(tableId, showError, credentials);
   try {
     const answer = await fetch(`/api/tables/${tableId}`);
     if (answer.ok) state.seats = (await answer.json()).seats;
