@@ -46,7 +46,7 @@ VIEWPORTS = {
 }
 # The viewports where the whole table is in the window without scrolling.
 WHOLE = ("tablet", "laptop", "desktop")
-PAGES = ("lobby", "two", "six", "two-full", "six-full", "review")
+PAGES = ("lobby", "lobby-list", "two", "six", "two-full", "six-full", "review")
 CARD_NAME = re.compile(
     r"^(joker|(ace|king|queen|jack|[3-9]|10|2) of (spades|hearts|clubs|diamonds))\b")
 
@@ -89,6 +89,37 @@ def _create(url: str, preset: str, seats: list[str], knobs: dict | None = None) 
     with urllib.request.urlopen(request) as answer:
         made = json.load(answer)
     return made["id"], made["tokens"]["0"]
+
+
+def _lobby_with_its_list(chrome, url: str) -> str:
+    """The lobby with the public tables listed (docs/server.md "The lobby"), a six-player match
+    waiting for two people among them, and the join links of a table just made there with an
+    open seat: a tab's handle."""
+    for body in ({"preset": "brazilian", "knobs": {"players": 6}, "match": True, "public": True,
+                  "seats": ["open", "bot:ismcts:300", "human", "bot:heuristic", "open",
+                            "bot:random"]},
+                 {"preset": "italian", "public": True,
+                  "seats": ["human", "open", "bot:heuristic", "bot:greedy"]}):
+        request = urllib.request.Request(f"{url}/api/tables", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request).close()
+    handle = _open_tab(chrome, f"{url}/")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    deadline = time.monotonic() + 10
+    while len(Select(chrome.find_element(By.ID, "seat-1")).options) < 2:
+        assert time.monotonic() < deadline, "the lobby did not draw its seats"
+        time.sleep(0.05)
+    Select(chrome.find_element(By.ID, "seat-1")).select_by_value("open")
+    _click(chrome, "#public")
+    _click(chrome, "#create")
+    for _ in range(200):
+        if chrome.execute_script("return document.querySelectorAll('#public-list > li').length "
+                                 ">= 3 && !document.getElementById('made').hidden"):
+            return handle
+        time.sleep(0.05)
+    pytest.fail("the lobby did not list its public tables and the join link in 10 s")
 
 
 def _open_tab(chrome, address: str, first: bool = False) -> str:
@@ -201,6 +232,7 @@ def tabs(served, chrome) -> dict[str, str]:
     found["lobby"] = _open_tab(chrome, f"{served.url}/")
     found["review"] = _open_tab(chrome, _reviewed_hand(served.url))
     _wait_loaded(chrome)
+    found["lobby-list"] = _lobby_with_its_list(chrome, served.url)
     for name, players in (("two-full", 2), ("six-full", 6)):
         found[name] = _open_staged(chrome, served.url, _full_table(players))
         _wait(chrome, lambda s: s["ply"] is not None, f"the staged view of {name}")
@@ -435,7 +467,7 @@ def test_every_page_fits_the_screen(chrome, tabs, shots, viewport):
         assert not found["glows"], (page, found["glows"])
         if page.endswith("-full"):
             assert found["targets"] == 2, (page, found["targets"])
-        if page in ("lobby", "review"):
+        if page in ("lobby", "lobby-list", "review"):
             continue
         if viewport in WHOLE:
             missing = chrome.execute_script(OUT_OF_SIGHT)

@@ -313,6 +313,44 @@ def test_a_429_on_table_creation_is_waited_out_as_retry_after_says(serving):
         assert refused.value.status == 429
 
 
+def test_a_bot_joins_a_club_table_from_the_list(serving):
+    """docs/server.md "The lobby": public=, list_tables() and claim(), blocking and asyncio; a
+    seat claimed twice is HTTPError 409, and the two claimed seats play the table to its end."""
+    _, url = serving()
+    with Client(url) as club:
+        made = club.create_table("italian-2p", ["open", "open"], public=True, match=False)
+        private = club.create_table("italian-2p", ["human", "open"])
+        assert made.public and made.tokens == {} and private.public is False
+        assert made.join == {0: f"/table/{made.id}?join=0", 1: f"/table/{made.id}?join=1"}
+        listed = club.list_tables()
+        assert [t["id"] for t in listed] == [made.id]  # the private table is not listed
+        assert listed[0]["open_seats"] == [0, 1] and listed[0]["status"] == "waiting"
+        assert club.list_tables(limit=1) == listed
+        first = club.claim(made, 0)
+        assert list(first.tokens) == [0] and first.id == made.id and first.players == 2
+        with pytest.raises(HTTPError, match="409 seat 0 of table .* was claimed already") as refused:
+            club.claim(made.id, 0)
+        assert refused.value.status == 409
+        with pytest.raises(HTTPError, match=r"400 limit '0'"):
+            club.list_tables(limit=0)
+        with pytest.raises(TypeError, match="expected a table"):
+            club.claim(made.id, "1")  # type: ignore[arg-type]
+
+    async def join_and_play():
+        async with AsyncClient(url) as mine:
+            free = [t for t in await mine.list_tables() if t["open_seats"]]
+            assert [t["open_seats"] for t in free] == [[1]]
+            second = await mine.claim(free[0]["id"], 1)
+            return await asyncio.gather(mine.play(first, policy="greedy"),
+                                        mine.play(second, choose=lambda v, legal: legal[0]))
+
+    played = asyncio.run(join_and_play())
+    assert [p.seat for p in played] == [0, 1]
+    assert all(p.results[-1]["status"] == "finished" for p in played)
+    with Client(url) as club:
+        assert club.list_tables() == []
+
+
 def test_the_asyncio_client_plays_a_hand_with_a_coroutine(serving):
     _, url = serving("--rate", "1000", "--burst", "1000", "--create-rate", "0")
 
@@ -341,10 +379,10 @@ def _client_examples() -> list[str]:
 
 
 def test_docs_server_md_has_its_client_examples():
-    assert len(_client_examples()) == 2, "docs/server.md lost an example of burraco.client"
+    assert len(_client_examples()) == 3, "docs/server.md lost an example of burraco.client"
 
 
-@pytest.mark.parametrize("number", range(2))
+@pytest.mark.parametrize("number", range(3))
 def test_a_client_example_of_docs_server_md_plays_its_tables_at_the_default_limits(
         number, serving, capsys):
     # The server's default limits, which the example's client keeps to without being told: the

@@ -500,10 +500,13 @@ def test_a_table_of_bots_only_goes_on_after_a_restart_with_its_pace(tmp_path):
         wait_for(lambda: table.hand > 0 or len(table.moves) > ply + 5)  # it plays on its own
 
 
+LOBBY_COLUMNS = [",\n    public INTEGER NOT NULL DEFAULT 0", "\n    claimed_at TEXT,"]
 OLD_COLUMNS = {  # what each older schema version lacks
     "1": [",\n    bot_delay REAL NOT NULL DEFAULT 0", ",\n    turn_seconds REAL NOT NULL DEFAULT 0",
-          "\n    replaced_by TEXT,"],
-    "2": [",\n    turn_seconds REAL NOT NULL DEFAULT 0", "\n    replaced_by TEXT,"],
+          "\n    replaced_by TEXT,", *LOBBY_COLUMNS],
+    "2": [",\n    turn_seconds REAL NOT NULL DEFAULT 0", "\n    replaced_by TEXT,",
+          *LOBBY_COLUMNS],
+    "3": LOBBY_COLUMNS,
 }
 
 
@@ -524,11 +527,11 @@ def test_an_older_database_gets_the_columns_it_lacks(tmp_path, version):
     with TestClient(app_for(str(db))) as client:
         table_id, _ = new_table(client)
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT value FROM meta").fetchone() == ("3",)
-    assert conn.execute("SELECT bot_delay, turn_seconds FROM tables WHERE id = ?",
-                        (table_id,)).fetchone() == (0, 0)
-    assert conn.execute("SELECT replaced_by FROM seats WHERE table_id = ?",
-                        (table_id,)).fetchall() == [(None,), (None,)]
+    assert conn.execute("SELECT value FROM meta").fetchone() == ("4",)
+    assert conn.execute("SELECT bot_delay, turn_seconds, public FROM tables WHERE id = ?",
+                        (table_id,)).fetchone() == (0, 0, 0)
+    assert conn.execute("SELECT replaced_by, claimed_at FROM seats WHERE table_id = ?",
+                        (table_id,)).fetchall() == [(None, None), (None, None)]
 
 
 # ---- persistence ---------------------------------------------------------------------------------
@@ -775,7 +778,7 @@ def test_the_database_schema(tmp_path):
 
 
 FRAME_FIELDS = {"type", "table", "seat", "hand", "ply", "status", "your_turn", "legal", "last",
-                "match", "view", "seq", "players", "clock"}
+                "match", "view", "seq", "players", "clock", "open_seats"}
 
 
 def public_cards(view) -> Counter:

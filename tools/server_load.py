@@ -16,6 +16,10 @@ saw acknowledged or (after the restart) one it resent and was refused as stale b
 been committed before the kill, and every finished hand's record replays with
 ``Game.from_record`` to its stored result.
 
+The tables of bots are public, and a visitor of the lobby reads their list (``GET /api/tables``)
+twice a second throughout the run: the time of each answer is measured, and an answer that is not
+the newest tables (at most the list's limit, the total being every table of bots) is an error.
+
     python tools/server_load.py --tables 200 --clients 50 --seconds 60 [--restart] [--json FILE]
 
 The exit status is 0 when there was no error, no lost move and the memory growth after warm-up
@@ -170,6 +174,7 @@ class Run:
     errors: list[str] = field(default_factory=list)
     server_down: bool = False  # between the kill and the restart
     up_at: float = float("-inf")  # when the restarted server answered
+    lobby: list[float] = field(default_factory=list)  # seconds of each GET /api/tables
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -185,6 +190,29 @@ async def make_table(http: httpx.AsyncClient, run: Run, body: dict[str, Any]) ->
         raise RuntimeError(answer.text)
     made: dict[str, Any] = answer.json()
     return made
+
+
+async def lobby(run: Run, http: httpx.AsyncClient, tables: int) -> None:
+    """A visitor of the lobby: the list of public tables twice a second until the deadline, each
+    answer timed and checked (the newest tables, at most the list's limit, every table of bots in
+    its total while they are all played)."""
+    while time.monotonic() < run.deadline:
+        await asyncio.sleep(0.5)
+        if run.server_down or time.monotonic() - run.up_at < 1.0:
+            continue
+        began = time.monotonic()
+        try:
+            answer = await http.get("/api/tables")
+        except httpx.HTTPError as error:
+            if not run.server_down:
+                run.error(f"GET /api/tables: {error!r}")
+            continue
+        run.lobby.append(time.monotonic() - began)
+        body = answer.json() if answer.status_code == 200 else {}
+        listed = body.get("tables", [])
+        if (answer.status_code != 200 or len(listed) != min(body["limit"], body["total"])
+                or body["total"] > tables):
+            run.error(f"GET /api/tables: {answer.status_code} {answer.text[:200]}")
 
 
 async def client(run: Run, http: httpx.AsyncClient, log: ClientLog) -> None:
@@ -319,7 +347,8 @@ async def play(args: argparse.Namespace, server: ServerProcess) -> tuple[Run, li
         async def bot_table() -> str:
             async with gate:
                 made = await make_table(http, run, {"preset": PRESET, "seats": BOT_SEATS,
-                                                    "match": True, "bot_delay": args.bot_delay})
+                                                    "match": True, "bot_delay": args.bot_delay,
+                                                    "public": True})
                 return str(made["id"])
 
         began = time.monotonic()
@@ -330,6 +359,7 @@ async def play(args: argparse.Namespace, server: ServerProcess) -> tuple[Run, li
         cpu_start = server.cpu() or 0.0
         timing["load_average_start"] = round(os.getloadavg()[0], 2)
         clients = [asyncio.create_task(client(run, http, log)) for log in logs]
+        clients.append(asyncio.create_task(lobby(run, http, args.tables)))
         if args.restart:
             await asyncio.sleep(args.seconds / 2)
             run.server_down = True
@@ -343,7 +373,7 @@ async def play(args: argparse.Namespace, server: ServerProcess) -> tuple[Run, li
             timing["restart_s"] = round(time.monotonic() - killed, 2)
             timing["killed_at_s"] = round(killed - start, 2)
         results = await asyncio.gather(*clients, return_exceptions=True)
-        for log, result in zip(logs, results):
+        for log, result in zip([*logs, ClientLog("the lobby")], results):
             if isinstance(result, BaseException):
                 run.error(f"{log.name}: {result!r}")
         timing["play_s"] = round(time.monotonic() - start, 2)
@@ -442,6 +472,10 @@ def summary(args: argparse.Namespace, run: Run, logs: list[ClientLog], played: d
         "latency_ms": {"p50": _ms(percentile(latencies, 0.5)),
                        "p99": _ms(percentile(latencies, 0.99)),
                        "max": _ms(max(latencies, default=None))},
+        "lobby_lists": len(run.lobby),
+        "lobby_ms": {"p50": _ms(percentile(run.lobby, 0.5)),
+                     "p99": _ms(percentile(run.lobby, 0.99)),
+                     "max": _ms(max(run.lobby, default=None))},
         "hands_finished": checked["records"], "client_hands": sum(log.hands for log in logs),
         "reconnects": sum(log.reconnects for log in logs),
         "resent_applied": sum(log.resent_applied for log in logs),
@@ -470,6 +504,8 @@ def print_summary(result: dict[str, Any]) -> None:
                                      f"{result['client_moves_per_s']}"),
         ("client move -> view p50 / p99 / max ms", "{p50} / {p99} / {max}".format(
             **result["latency_ms"])),
+        ("lobby lists (GET /api/tables), p50 / p99 / max ms", "{}, {p50} / {p99} / {max}".format(
+            result["lobby_lists"], **result["lobby_ms"])),
         ("hands finished", str(result["hands_finished"])),
         ("server CPU s (per s played)", "{} ({:.2f})".format(
             result["timing"]["server_cpu_s"],

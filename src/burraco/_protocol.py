@@ -19,12 +19,22 @@ PLAY_PATH = "/api/tables/{id}/play"
 WATCH_PATH = "/api/tables/{id}/watch"
 HEALTH_PATH = "/api/health"
 PRESETS_PATH = "/api/presets"
+CLAIM_PATH = "/api/tables/{id}/seats/{seat}/claim"  # an open seat's token, once
+#: The page of a table (``?join=SEAT``: claims that open seat, then plays it).
+TABLE_PAGE = "/table/{id}"
+
+#: The list of public tables (``GET TABLES_PATH``): its default and largest ``limit``.
+LIST_LIMIT = 50
+MAX_LIST_LIMIT = 200
 
 #: The fields of a ``POST /api/tables`` body, the first two required.
-CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay", "turn_seconds")
+CREATE_FIELDS = ("preset", "seats", "knobs", "match", "bot_delay", "turn_seconds", "public")
 
-#: A seat of a ``POST /api/tables`` body: a person, or ``BOT_PREFIX`` + a bot spec.
+#: A seat of a ``POST /api/tables`` body: a person (its token in the answer), an open seat (a
+#: person's seat whose token nobody holds yet: anyone with the join link claims it), or
+#: ``BOT_PREFIX`` + a bot spec.
 HUMAN_SEAT = "human"
+OPEN_SEAT = "open"
 BOT_PREFIX = "bot:"
 
 #: The frames a client sends (their ``type``).
@@ -42,6 +52,7 @@ SEAT_EVENTS: dict[str, str] = {
     "returning": "a replaced person is back: the seat is theirs at their next turn boundary",
     "returned": "the replaced person plays the seat again",
     "timeout": "a person's turn time ran out: the server played the rest of the turn",
+    "claimed": "an open seat was claimed: a person's from now on (open_seats: those left)",
 }
 
 #: The ``code`` of an ``error`` frame, and when the server sends it (docs/server.md "Frames from
@@ -64,6 +75,7 @@ ERROR_CODES: dict[str, str] = {
     "internal": "the server could not store the move: it was not played",
     "bot_failed": "a bot's policy failed: its table waits",
     "replaced": "a move or a hint for a seat a bot plays since its person left (send resume)",
+    "waiting": "a move or a hint before every open seat of the table is claimed",
 }
 
 #: The WebSocket close code of a wrong token or table, of a flood, and of a socket that does not

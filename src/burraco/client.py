@@ -29,7 +29,7 @@ import inspect
 import json
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -98,8 +98,10 @@ class SeatRefused(ClientError):
 
 @dataclass(frozen=True)
 class Table:
-    """A table made by ``POST /api/tables``: its id, one token per human seat (by seat number),
-    and what the server made of the request."""
+    """A table made by ``POST /api/tables`` (its id, one token per human seat by seat number,
+    and what the server made of the request), or a seat claimed (``tokens`` has the claimed
+    seat's alone). ``join`` has the join link of each open seat, by seat number (a page of the
+    server: docs/server.md "Open seats")."""
 
     id: str
     tokens: dict[int, str]
@@ -108,13 +110,20 @@ class Table:
     match: bool
     bot_delay: float
     turn_seconds: float = 0.0  # the turn clock (0: none)
+    public: bool = False  # listed by the server's lobby
+    join: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def from_answer(cls, answer: Mapping[str, Any]) -> Table:
-        """The table of the server's ``201`` answer."""
-        return cls(answer["id"], {int(seat): token for seat, token in answer["tokens"].items()},
-                   answer["players"], answer["rules"], answer["match"], answer["bot_delay"],
-                   answer.get("turn_seconds", 0.0))
+        """The table of the server's ``201`` answer, or of a claim's answer."""
+        if "token" in answer:  # a claim: the one seat's token
+            tokens = {int(answer["seat"]): answer["token"]}
+        else:
+            tokens = {int(seat): token for seat, token in answer["tokens"].items()}
+        return cls(answer["id"], tokens, answer["players"], answer["rules"], answer["match"],
+                   answer["bot_delay"], answer.get("turn_seconds", 0.0),
+                   answer.get("public", False),
+                   {int(seat): link for seat, link in answer.get("join", {}).items()})
 
 
 class Played:
@@ -361,11 +370,13 @@ def _answer(response: httpx.Response) -> Any:
 
 def _table_body(preset: str, seats: Sequence[str], knobs: Mapping[str, Any] | None,
                 match: bool, bot_delay: float | None,
-                turn_seconds: float | None = None) -> dict[str, Any]:
+                turn_seconds: float | None = None, public: bool = False) -> dict[str, Any]:
     if isinstance(seats, str):
         raise TypeError(f"seats {seats!r}: expected a list of seats, one per player "
-                        "('human' or 'bot:SPEC')")
+                        "('human', 'open' or 'bot:SPEC')")
     body: dict[str, Any] = {"preset": preset, "seats": list(seats), "match": match}
+    if public:
+        body["public"] = True
     if knobs:
         body["knobs"] = dict(knobs)
     if bot_delay is not None:
@@ -397,6 +408,18 @@ class _Base:
         self.timeout = timeout
         self._ws = urlunsplit(("wss" if parts.scheme == "https" else "ws", parts.netloc,
                                parts.path.rstrip("/"), "", ""))
+
+    @staticmethod
+    def _list_query(limit: int | None) -> dict[str, Any]:
+        return {} if limit is None else {"params": {"limit": str(limit)}}
+
+    @staticmethod
+    def _claim_path(table: str | Table, seat: int) -> str:
+        table_id = table.id if isinstance(table, Table) else table
+        if not isinstance(table_id, str) or type(seat) is not int:
+            raise TypeError(f"claim({table!r}, {seat!r}): expected a table (or its id) and a "
+                            "seat number")
+        return protocol.CLAIM_PATH.format(id=quote(table_id, safe=""), seat=seat)
 
     def _play_url(self, table: str, token: str) -> str:
         path = protocol.PLAY_PATH.format(id=quote(table, safe=""))
@@ -460,12 +483,30 @@ class Client(_Base):
 
     def create_table(self, preset: str, seats: Sequence[str], *,
                      knobs: Mapping[str, Any] | None = None, match: bool = False,
-                     bot_delay: float | None = None, turn_seconds: float | None = None) -> Table:
-        """Makes a table (``POST /api/tables``): ``seats`` one per player, ``'human'`` or
-        ``'bot:SPEC'``; ``turn_seconds`` its turn clock (None: the server's); a ``429`` or
-        ``503`` is waited out (``Retry-After``) and tried again."""
-        body = _table_body(preset, seats, knobs, match, bot_delay, turn_seconds)
+                     bot_delay: float | None = None, turn_seconds: float | None = None,
+                     public: bool = False) -> Table:
+        """Makes a table (``POST /api/tables``): ``seats`` one per player, ``'human'``,
+        ``'open'`` (a seat anyone may claim: :meth:`claim`) or ``'bot:SPEC'``; ``turn_seconds``
+        its turn clock (None: the server's); ``public`` lists it in the server's lobby
+        (:meth:`list_tables`). A ``429`` or ``503`` is waited out (``Retry-After``) and tried
+        again."""
+        body = _table_body(preset, seats, knobs, match, bot_delay, turn_seconds, public)
         return Table.from_answer(self._request("POST", protocol.TABLES_PATH, json=body))
+
+    def list_tables(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The public tables being played, newest first (``GET /api/tables``; at most ``limit``,
+        the server's default if None): each with its rules, its seats (``free`` for an open
+        seat nobody has claimed) and ``open_seats``."""
+        answer: dict[str, Any] = self._request("GET", protocol.TABLES_PATH,
+                                               **self._list_query(limit))
+        tables: list[dict[str, Any]] = answer["tables"]
+        return tables
+
+    def claim(self, table: str | Table, seat: int) -> Table:
+        """Claims an open seat (``POST /api/tables/{id}/seats/{seat}/claim``): a :class:`Table`
+        whose ``tokens`` has that seat's token, for :meth:`play`. HTTPError 409 if the seat is
+        not open (claimed already, a bot's, a person's)."""
+        return Table.from_answer(self._request("POST", self._claim_path(table, seat)))
 
     def table(self, table: str) -> dict[str, Any]:
         """The table and its public view (``GET /api/tables/{id}``)."""
@@ -550,10 +591,21 @@ class AsyncClient(_Base):
     async def create_table(self, preset: str, seats: Sequence[str], *,
                            knobs: Mapping[str, Any] | None = None, match: bool = False,
                            bot_delay: float | None = None,
-                           turn_seconds: float | None = None) -> Table:
+                           turn_seconds: float | None = None, public: bool = False) -> Table:
         """:meth:`Client.create_table`."""
-        body = _table_body(preset, seats, knobs, match, bot_delay, turn_seconds)
+        body = _table_body(preset, seats, knobs, match, bot_delay, turn_seconds, public)
         return Table.from_answer(await self._request("POST", protocol.TABLES_PATH, json=body))
+
+    async def list_tables(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """:meth:`Client.list_tables`."""
+        answer: dict[str, Any] = await self._request("GET", protocol.TABLES_PATH,
+                                                     **self._list_query(limit))
+        tables: list[dict[str, Any]] = answer["tables"]
+        return tables
+
+    async def claim(self, table: str | Table, seat: int) -> Table:
+        """:meth:`Client.claim`."""
+        return Table.from_answer(await self._request("POST", self._claim_path(table, seat)))
 
     async def table(self, table: str) -> dict[str, Any]:
         """:meth:`Client.table`."""

@@ -32,6 +32,7 @@ from .._protocol import TokenBucket
 from ..bots import HELP as BOT_SPECS
 from .._errors import BurracoError
 from . import _hints as hints
+from . import _lobby as lobby
 from ._review import Reviews
 from ._presence import Presence, PresenceTable
 from ._store import Store
@@ -132,6 +133,7 @@ class Server:
         self.closed: dict[str, str] = {}  # tables closed at reload, with why
         self.reviews = Reviews(config.review_iterations)
         self.creators: dict[str, TokenBucket] = {}  # a creation bucket per client
+        self.taken_in = 0  # the tables kept so far: the lobby lists the newest first
         self.janitor: asyncio.Task[None] | None = None
         self.store: Store | None = None
         self.limiter: anyio.CapacityLimiter | None = None
@@ -177,6 +179,8 @@ class Server:
         table.on_finish = self._forget
         table.limiter, table.gate = self.limiter, self.gate
         table.start(self.presence)
+        self.taken_in += 1
+        table.order = self.taken_in
         self.tables[table.id] = table
 
     def _forget(self, table: Table) -> None:
@@ -323,10 +327,13 @@ class Server:
         is_match = body.get("match", False)
         if not isinstance(is_match, bool):
             raise RequestError(f"match {_short(is_match)}: expected true or false")
+        public = body.get("public", False)
+        if not isinstance(public, bool):
+            raise RequestError(f"public {_short(public)}: expected true or false")
         specs = body.get("seats")
         if not isinstance(specs, list) or len(specs) != rules.players:
             raise RequestError(f"seats {_short(specs)}: expected a list of {rules.players} seats "
-                               "('human' or 'bot:POLICY')")
+                               "('human', 'open' or 'bot:POLICY')")
         seats: list[Seat] = []
         tokens: dict[str, str] = {}
         for number, spec in enumerate(specs):
@@ -334,14 +341,17 @@ class Server:
                 token = new_token()
                 tokens[str(number)] = token
                 seats.append(Seat(number, "human", None, token_hash(token)))
+            elif spec == protocol.OPEN_SEAT:  # its token is handed out when it is claimed
+                seats.append(Seat(number, "open"))
             elif isinstance(spec, str) and spec.startswith(protocol.BOT_PREFIX):
                 policy = spec[len(protocol.BOT_PREFIX):].strip()
                 seats.append(Seat(number, "bot", policy, None,
                                   load_bot(self.engine, policy, self.config.limits)))
             else:
-                raise RequestError(f"seat {number} {_short(spec)}: expected 'human' or "
+                raise RequestError(f"seat {number} {_short(spec)}: expected 'human', 'open' or "
                                    f"'bot:POLICY' (POLICY: {BOT_SPECS})")
-        bot_delay = body.get("bot_delay", 0.0 if tokens else BOTS_ONLY_DELAY)
+        people = any(seat.kind != "bot" for seat in seats)
+        bot_delay = body.get("bot_delay", 0.0 if people else BOTS_ONLY_DELAY)
         if (not isinstance(bot_delay, (int, float)) or isinstance(bot_delay, bool)
                 or not 0 <= bot_delay <= self.config.max_bot_delay):
             raise RequestError(f"bot_delay {_short(bot_delay)}: expected a number of seconds "
@@ -355,7 +365,7 @@ class Server:
         if playing >= self.config.max_tables:
             raise RequestError(f"{playing} tables are being played, the most this server "
                                "takes: try again later", 503)
-        if not tokens:
+        if not people:
             bot_tables = sum(1 for t in self.tables.values() if not t.finished and t.bots_only)
             if bot_tables >= self.config.max_bot_tables:
                 raise RequestError(f"{bot_tables} tables of bots only are being played, the most "
@@ -364,7 +374,7 @@ class Server:
         try:
             table = PresenceTable.create(new_table_id(), self.engine, rules, is_match, seats,
                                          self.store, self.seeds, float(bot_delay),
-                                         float(turn_seconds))
+                                         float(turn_seconds), public)
         except (sqlite3.OperationalError, OSError) as error:
             log.warning("a table could not be stored: %s", error)
             raise RequestError(f"the database did not store the table ({error}): try again "
@@ -519,8 +529,53 @@ async def create_table(request: Request) -> Response:
     table.arm()
     return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
                          "rules": table.rules.text, "match": table.is_match,
-                         "bot_delay": table.bot_delay, "turn_seconds": table.turn_seconds},
+                         "bot_delay": table.bot_delay, "turn_seconds": table.turn_seconds,
+                         "public": table.public, "join": lobby.join_links(table)},
                         status_code=201)
+
+
+async def list_tables(request: Request) -> Response:
+    """``GET /api/tables``: the public tables being played, newest first (docs/server.md "The
+    lobby"); from memory, no card and no token in it."""
+    try:
+        listed = lobby.listing(_server(request).tables.values(),
+                               request.query_params.get("limit"))
+    except RequestError as error:
+        return _error(error.status, str(error))
+    return JSONResponse(listed)
+
+
+async def claim_seat(request: Request) -> Response:
+    """``POST /api/tables/{id}/seats/{seat}/claim``: an open seat's token, handed out once
+    (docs/server.md "Open seats"); 409 for a seat that is not open."""
+    server = _server(request)
+    refused = origin_refused(server, request.headers)
+    if refused is not None:
+        return _error(403, refused)
+    wait = server.may_create("claim " + client_key(request.client.host if request.client
+                                                    else None))
+    if wait > 0:
+        seconds = math.ceil(wait)
+        return _error(429, f"too many seats claimed from this address: at most "
+                      f"{server.config.create_burst:g} at once and {server.config.create_rate:g} "
+                      f"a minute; try again in {seconds} s", {"Retry-After": str(seconds)})
+    table_id = request.path_params["id"]
+    try:
+        lobby.empty_body(await _read_body(request, server.config.max_message))
+        table = await server.find(table_id)
+        if table is None:
+            return _error(404, f"no table {_short(table_id)}")
+        number = lobby.seat_number(table, request.path_params["seat"])
+        async with table.lock:
+            token = await table.claim(number)
+    except RequestError as error:
+        return _error(error.status, str(error))
+    except Exception as error:  # the database: nothing was handed out
+        log.warning("table %s: a seat could not be claimed (%s)", table_id, error)
+        return _error(503, f"the database did not store the claim ({error}): try again",
+                      {"Retry-After": "1"})
+    table.kick(server.limiter, server.gate)
+    return JSONResponse(lobby.claim_answer(table, number, token))
 
 
 async def get_table(request: Request) -> Response:
@@ -790,6 +845,8 @@ def create_app(config: ServerConfig | None = None, **options: Any) -> Starlette:
         Route(protocol.HEALTH_PATH, health, methods=["GET"]),
         Route(protocol.PRESETS_PATH, presets, methods=["GET"]),
         Route(protocol.TABLES_PATH, create_table, methods=["POST"]),
+        Route(protocol.TABLES_PATH, list_tables, methods=["GET"]),
+        Route(protocol.CLAIM_PATH, claim_seat, methods=["POST"]),
         Route(protocol.TABLE_PATH, get_table, methods=["GET"]),
         Route(protocol.RECORD_PATH, get_record, methods=["GET"]),
         Route(protocol.REVIEW_PATH, get_review, methods=["GET"]),

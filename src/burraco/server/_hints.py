@@ -33,6 +33,11 @@ async def answer(table: Table, connection: Connection, seq: Any, *, iterations: 
             connection.send({"type": "error", "code": "table_finished", "seq": seq,
                              "message": "the hand is over: no hint"})
             return
+        if table.open_seats:  # docs/server.md "Open seats"
+            connection.send({"type": "error", "code": "waiting", "seq": seq,
+                             "message": f"the table waits for its open seats "
+                             f"{table.open_seats} to be claimed: no hint"})
+            return
         if table.game.turn != seat:
             connection.send({"type": "error", "code": "not_your_turn", "seq": seq,
                              "message": f"seat {table.game.turn} is to act: a hint is for the "

@@ -93,9 +93,11 @@ class PresenceTable(Table):
         return sum(1 for c in self.connections if c.seat == seat and not c.closed)
 
     def _away(self, state: SeatPresence, now: float) -> None:
+        """The seat's person is away: the grace runs from ``now``, unless the table waits for
+        its open seats (nothing is played: the grace starts when the table does)."""
         state.away = True
         grace = self.presence.grace
-        state.until = None if grace is None else now + grace
+        state.until = None if grace is None or self.open_seats else now + grace
 
     def players(self) -> list[dict[str, Any]]:
         """Who plays each seat now (a view's ``players``, the summary's ``seats``)."""
@@ -105,7 +107,8 @@ class PresenceTable(Table):
             person = seat.kind == "human"
             shown.append({
                 "seat": seat.seat, "kind": seat.kind, "policy": seat.policy,
-                "played_by": "person" if not seat.bot_plays else f"bot:{seat.spec}",
+                "played_by": (None if seat.kind == "open" else "person" if not seat.bot_plays
+                              else f"bot:{seat.spec}"),
                 "replaced": seat.replaced_by is not None,
                 "connected": self._sockets(seat.seat),
                 "away": person and state.away,
@@ -172,7 +175,7 @@ class PresenceTable(Table):
         if not seat.bot_plays and not state.away:
             self._away(state, self.clock())
             state.told = True
-            grace = self.presence.grace
+            grace = None if self.open_seats else self.presence.grace
             self._event(number, "away", f"seat {number}'s person left: "
                         + ("a bot plays the seat unless they are back within "
                            f"{grace:g} s" if grace is not None else "the seat waits for them"),
@@ -198,6 +201,27 @@ class PresenceTable(Table):
                 state.told = False
                 self._event(number, "back", f"seat {number}'s person is back")
         self.arm()
+
+    def claimed(self, number: int) -> None:
+        """An open seat was claimed (the lock held): its person is away until their first
+        socket; everyone is told. Once no seat is open the table plays: every person away has
+        a whole grace from now, then fresh views (with the legal moves), the turn clock, the
+        bots."""
+        if not self._sockets(number):
+            self._away(self.states[number], self.clock())
+        left = self.open_seats
+        if not left:
+            now = self.clock()
+            for seat, state in zip(self.seats, self.states):
+                if state.away and not seat.bot_plays:
+                    self._away(state, now)
+        self._event(number, "claimed", f"seat {number} was claimed: "
+                    + (f"the table waits for seats {left}" if left else "the table plays"),
+                    open_seats=left)
+        super().claimed(number)
+        self._clock_turn()
+        self.arm()
+        self.kick()
 
     # ---- moves ---------------------------------------------------------------------------------
 
@@ -240,7 +264,7 @@ class PresenceTable(Table):
     def _clock_turn(self) -> None:
         """Starts the turn clock for a new turn of a person, stops it for a bot's."""
         if (not self.turn_seconds or not self.playing or self.game.is_over()
-                or self.seats[self.game.turn].bot_plays):
+                or self.seats[self.game.turn].bot_plays or self.open_seats):
             self.turn_deadline = self.turn_key = None
             return
         key = (self.hand, self.turn_started)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Portable SQL (docs/server.md shows the same statements): TEXT, INTEGER and primary keys only.
 # Seeds are 64-bit unsigned, beyond a signed INTEGER, so they are decimal TEXT.
@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS tables (
     is_match INTEGER NOT NULL,
     status TEXT NOT NULL,
     bot_delay REAL NOT NULL DEFAULT 0,
-    turn_seconds REAL NOT NULL DEFAULT 0
+    turn_seconds REAL NOT NULL DEFAULT 0,
+    public INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -42,6 +43,7 @@ CREATE TABLE IF NOT EXISTS seats (
     policy TEXT,
     token_sha256 TEXT,
     replaced_by TEXT,
+    claimed_at TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS hands (
@@ -64,12 +66,19 @@ CREATE TABLE IF NOT EXISTS moves (
 
 # What each older version lacks, by the version that lacks it (each one lacks the later ones'
 # columns too): version 1 had no bot_delay (its tables played bots at once), version 2 no turn
-# clock and no replaced seats.
+# clock and no replaced seats, version 3 no public tables and no open seats.
 _UPGRADES = (
     (1, "ALTER TABLE tables ADD COLUMN bot_delay REAL NOT NULL DEFAULT 0"),
     (2, "ALTER TABLE tables ADD COLUMN turn_seconds REAL NOT NULL DEFAULT 0"),
     (2, "ALTER TABLE seats ADD COLUMN replaced_by TEXT"),
+    (3, "ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0"),
+    (3, "ALTER TABLE seats ADD COLUMN claimed_at TEXT"),
 )
+
+
+def now() -> str:
+    """The time now as the database keeps it: ISO 8601 UTC, to the second."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class StoreError(Exception):
@@ -81,10 +90,11 @@ class SeatRow:
     """One seat of a stored table."""
 
     seat: int
-    kind: str  # 'human' or 'bot'
+    kind: str  # 'human', 'bot', or 'open' (a person's seat whose token nobody holds yet)
     policy: str | None  # the bot's spec
     token_sha256: str | None  # the hex SHA-256 of a human seat's token
     replaced_by: str | None = None  # the bot spec playing a person's seat since they left
+    claimed_at: str | None = None  # when a seat made open was claimed (then 'human')
 
 
 @dataclass
@@ -111,6 +121,8 @@ class TableRow:
     hands: list[HandRow]
     bot_delay: float = 0.0  # seconds before each bot move
     turn_seconds: float = 0.0  # a person's time for a turn (0: no turn clock)
+    public: bool = False  # listed by GET /api/tables while it is played
+    created_at: str = ""  # ISO 8601 UTC
 
 
 @dataclass
@@ -157,7 +169,7 @@ class Store:
             if row is None:
                 self._conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
                                    (str(SCHEMA_VERSION),))
-            elif row[0] in ("1", "2"):  # an older version: its missing columns, in one go
+            elif row[0] in ("1", "2", "3"):  # an older version: its missing columns, in one go
                 self._write([*((sql, ()) for version, sql in _UPGRADES
                                if version >= int(row[0])),
                              ("UPDATE meta SET value = ? WHERE key = 'schema_version'",
@@ -239,22 +251,24 @@ class Store:
 
     def create_table(self, table_id: str, rules: str, is_match: bool, seats: Sequence[SeatRow],
                      first_hand: NewHand, bot_delay: float = 0.0,
-                     turn_seconds: float = 0.0) -> None:
-        """A new table with its seats and its first hand, in one transaction."""
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                     turn_seconds: float = 0.0, public: bool = False) -> str:
+        """A new table with its seats and its first hand, in one transaction; its
+        ``created_at``."""
+        created = now()
         statements: list[tuple[str, Sequence[Any]]] = [(
             "INSERT INTO tables (id, created_at, rules, is_match, status, bot_delay, "
-            "turn_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "turn_seconds, public) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (table_id, created, rules, int(is_match), "playing", float(bot_delay),
-             float(turn_seconds)))]
+             float(turn_seconds), int(public)))]
         for seat in seats:
             statements.append((
-                "INSERT INTO seats (table_id, seat, kind, policy, token_sha256, replaced_by) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats (table_id, seat, kind, policy, token_sha256, replaced_by, "
+                "claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table_id, seat.seat, seat.kind, seat.policy, seat.token_sha256,
-                 seat.replaced_by)))
+                 seat.replaced_by, seat.claimed_at)))
         statements.append(self._hand_statement(table_id, first_hand))
         self._write(statements)
+        return created
 
     @staticmethod
     def _hand_statement(table_id: str, hand: NewHand) -> tuple[str, Sequence[Any]]:
@@ -287,6 +301,20 @@ class Store:
         self._write([("UPDATE seats SET replaced_by = ? WHERE table_id = ? AND seat = ? "
                       "AND kind = 'human'", (replaced_by, table_id, seat))])
 
+    def claim_seat(self, table_id: str, seat: int, token_sha256: str, claimed_at: str) -> None:
+        """An open seat becomes a person's, with the hash of the token just handed out
+        (docs/server.md "Open seats"); StoreError, and nothing written, unless the stored seat
+        is open (the caller holds the table's lock, so this is a check, not the arbiter)."""
+        with self._lock:
+            found = self._conn.execute("SELECT kind FROM seats WHERE table_id = ? AND seat = ?",
+                                       (table_id, seat)).fetchone()
+        if found is None or found[0] != "open":
+            raise StoreError(f"table {table_id!r} seat {seat}: stored as "
+                             f"{found[0] if found else 'missing'!r}, not an open seat")
+        self._write([("UPDATE seats SET kind = 'human', token_sha256 = ?, claimed_at = ? "
+                      "WHERE table_id = ? AND seat = ? AND kind = 'open'",
+                      (token_sha256, claimed_at, table_id, seat))])
+
     def set_status(self, table_id: str, status: str) -> None:
         """Sets a table's status (``'abandoned'``: closed before its end, docs/server.md)."""
         self._write([("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))])
@@ -307,14 +335,14 @@ class Store:
         """A stored table with its seats, hands and moves, or None."""
         with self._lock:
             row = self._conn.execute(
-                "SELECT id, rules, is_match, status, bot_delay, turn_seconds FROM tables "
-                "WHERE id = ?",
+                "SELECT id, rules, is_match, status, bot_delay, turn_seconds, public, created_at "
+                "FROM tables WHERE id = ?",
                 (table_id,)).fetchone()
             if row is None:
                 return None
             seats = [SeatRow(*columns) for columns in
-                     self._conn.execute("SELECT seat, kind, policy, token_sha256, replaced_by "
-                                        "FROM seats "
+                     self._conn.execute("SELECT seat, kind, policy, token_sha256, replaced_by, "
+                                        "claimed_at FROM seats "
                                         "WHERE table_id = ? ORDER BY seat", (table_id,))]
             hands: list[HandRow] = []
             for hand, seed, first, scores, record in self._conn.execute(
@@ -332,7 +360,7 @@ class Store:
                                      f"{len(moves)} stored moves")
                 moves.append(move)
         return TableRow(row[0], row[1], bool(row[2]), row[3], seats, hands, float(row[4]),
-                        float(row[5]))
+                        float(row[5]), bool(row[6]), row[7])
 
     def records(self, table_id: str) -> list[dict[str, Any]]:
         """The records of a table's finished hands, in order."""

@@ -29,7 +29,7 @@ import anyio.to_thread
 from .. import bots
 from .._errors import BurracoError
 from .._policy import RandomStream
-from ._store import HandRow, NewHand, SeatRow, Store, StoreError, TableRow
+from ._store import HandRow, NewHand, SeatRow, Store, StoreError, TableRow, now
 
 log = logging.getLogger("burraco.server")
 
@@ -129,9 +129,11 @@ def load_bot(engine: ModuleType, spec: str, limits: Limits) -> Any:
 
 @dataclass
 class Seat:
-    """A seat: a person (with the hash of its token) or a bot (its spec and what plays it). A
-    person's seat that a bot plays since its person left has that bot's spec in
-    ``replaced_by`` and the bot in ``player`` (docs/server.md "When a person leaves")."""
+    """A seat: a person (with the hash of its token), a bot (its spec and what plays it), or an
+    open seat (``kind`` ``'open'``: a person's seat whose token nobody holds yet; claimed, it is
+    a person's, ``claimed_at`` saying when; docs/server.md "Open seats"). A person's seat that a
+    bot plays since its person left has that bot's spec in ``replaced_by`` and the bot in
+    ``player`` (docs/server.md "When a person leaves")."""
 
     seat: int
     kind: str
@@ -139,6 +141,7 @@ class Seat:
     token_sha256: str | None = None
     player: Any = None
     replaced_by: str | None = None
+    claimed_at: str | None = None
 
     @property
     def bot_plays(self) -> bool:
@@ -152,7 +155,8 @@ class Seat:
 
     def row(self) -> SeatRow:
         """The seat as the database stores it."""
-        return SeatRow(self.seat, self.kind, self.policy, self.token_sha256, self.replaced_by)
+        return SeatRow(self.seat, self.kind, self.policy, self.token_sha256, self.replaced_by,
+                       self.claimed_at)
 
 
 class Connection:
@@ -225,8 +229,12 @@ class Table:
 
     def __init__(self, table_id: str, engine: ModuleType, rules: Any, is_match: bool,
                  seats: list[Seat], store: Store, seeds: Callable[[], int],
-                 bot_delay: float = 0.0, turn_seconds: float = 0.0) -> None:
+                 bot_delay: float = 0.0, turn_seconds: float = 0.0, public: bool = False,
+                 created_at: str = "") -> None:
         self.id = table_id
+        self.public = public  # listed by GET /api/tables while it is played
+        self.created_at = created_at  # ISO 8601 UTC, as stored
+        self.order = 0  # the server's count of the tables it took in, for the list's order
         self.bot_delay = bot_delay  # seconds a bot waits before each of its moves
         self.turn_seconds = turn_seconds  # a person's time for a turn (0: no turn clock)
         self.engine = engine
@@ -277,13 +285,14 @@ class Table:
     @classmethod
     def create(cls: type[_T], table_id: str, engine: ModuleType, rules: Any, is_match: bool,
                seats: list[Seat], store: Store, seeds: Callable[[], int],
-               bot_delay: float = 0.0, turn_seconds: float = 0.0) -> _T:
+               bot_delay: float = 0.0, turn_seconds: float = 0.0, public: bool = False) -> _T:
         """A new table, stored with its first hand before it is returned."""
         table = cls(table_id, engine, rules, is_match, seats, store, seeds, bot_delay,
-                    turn_seconds)
+                    turn_seconds, public)
         first = NewHand(0, seeds(), 0, table.match.scores)
-        store.create_table(table_id, rules.text, is_match, [seat.row() for seat in seats], first,
-                           bot_delay, turn_seconds)
+        table.created_at = store.create_table(table_id, rules.text, is_match,
+                                              [seat.row() for seat in seats], first, bot_delay,
+                                              turn_seconds, public)
         table._deal(first.hand, first.seed, first.first_player, first.scores)
         return table
 
@@ -298,8 +307,8 @@ class Table:
         if row.status not in ("playing", "finished", "abandoned"):
             raise StoreError(f"table {row.id!r} has status {row.status!r}")
         rules = engine.Rules.from_text(row.rules)
-        seats = [Seat(s.seat, s.kind, s.policy, s.token_sha256, replaced_by=s.replaced_by)
-                 for s in row.seats]
+        seats = [Seat(s.seat, s.kind, s.policy, s.token_sha256, replaced_by=s.replaced_by,
+                      claimed_at=s.claimed_at) for s in row.seats]
         for seat in seats:
             if seat.bot_plays and row.status == "playing":
                 assert seat.spec is not None
@@ -307,7 +316,7 @@ class Table:
                     max_iterations=_MASK, max_time_limit=float("inf"),
                     allowed_policies=limits.allowed_policies))
         table = cls(row.id, engine, rules, row.is_match, seats, store, seeds, row.bot_delay,
-                    row.turn_seconds)
+                    row.turn_seconds, row.public, row.created_at)
         if not row.hands:
             raise StoreError(f"table {row.id!r} has no hand")
         for number, hand in enumerate(row.hands):
@@ -348,6 +357,40 @@ class Table:
             if hmac.compare_digest(stored.encode("ascii"), candidate.encode("ascii")) and stored:
                 found = seat.seat
         return found
+
+    @property
+    def open_seats(self) -> list[int]:
+        """The open seats nobody has claimed yet: while there is one, the table waits (no move,
+        no bot; docs/server.md "Open seats")."""
+        return [seat.seat for seat in self.seats if seat.kind == "open"]
+
+    async def claim(self, number: int) -> str:
+        """Hands out open seat ``number``'s token, once (call with the lock held): committed
+        (the seat a person's, the token's hash stored) before it is returned; RequestError 409
+        quoting the seat if it is not open, or the table is over."""
+        where = f"seat {number} of table {self.id}"
+        if self.abandoned or self.finished:
+            raise RequestError(f"{where}: the table is {self.status()}, no seat to claim", 409)
+        seat = self.seats[number]
+        if seat.kind == "bot":
+            raise RequestError(f"{where} is a bot's (bot:{seat.policy}): only an open seat can "
+                               "be claimed", 409)
+        if seat.kind != "open":
+            raise RequestError(f"{where} " + ("was claimed already" if seat.claimed_at else
+                                              "is a person's, given when the table was made")
+                               + ": only an open seat can be claimed, once", 409)
+        token, when = new_token(), now()
+        digest = token_hash(token)
+        await anyio.to_thread.run_sync(self.store.claim_seat, self.id, number, digest, when)
+        seat.kind, seat.token_sha256, seat.claimed_at = "human", digest, when
+        self.touch()
+        self.claimed(number)
+        return token
+
+    def claimed(self, number: int) -> None:
+        """Called once seat ``number`` was claimed (the lock held): what a subclass tells."""
+        if not self.open_seats:
+            self._broadcast(lambda s: self.view_frame(s))
 
     # ---- frames --------------------------------------------------------------------------------
 
@@ -391,10 +434,11 @@ class Table:
         else:
             view = json.loads(self.game.to_json(player=seat))
             legal = (list(view["legal_moves"] or [])
-                     if not (self.finished or self.abandoned or self.seats[seat].bot_plays)
+                     if not (self.finished or self.abandoned or self.seats[seat].bot_plays
+                             or self.open_seats)
                      else [])
         return {"type": "view", "table": self.id, "seat": seat, "hand": self.hand,
-                "ply": len(self.moves), "status": self.status(),
+                "ply": len(self.moves), "status": self.status(), "open_seats": self.open_seats,
                 "your_turn": bool(legal), "legal": legal, "last": last,
                 "match": self.match_info(), "view": view, "seq": seq}
 
@@ -403,6 +447,7 @@ class Table:
         return {"id": self.id, "rules": self.rules.text, "players": self.rules.players,
                 "status": self.status(), "hand": self.hand, "ply": len(self.moves),
                 "bot_delay": self.bot_delay, "turn_seconds": self.turn_seconds,
+                "public": self.public, "open_seats": self.open_seats,
                 "seats": [{"seat": seat.seat, "kind": seat.kind, "policy": seat.policy,
                            "connected": sum(1 for c in self.connections
                                             if c.seat == seat.seat and not c.closed)}
@@ -454,6 +499,9 @@ class Table:
                               "as abandoned")
         if self.finished:
             raise MoveRefused("table_finished", f"move {text!r}: the table is finished")
+        if self.open_seats:
+            raise MoveRefused("waiting", f"move {_short(text)}: the table waits for its open "
+                              f"seats {self.open_seats} to be claimed")
         if hand is not None and hand != self.hand:
             raise MoveRefused("stale", f"move {text!r} for hand {hand!r}: hand {self.hand} is "
                               "being played")
@@ -567,7 +615,7 @@ class Table:
 
     def bot_to_act(self) -> Seat | None:
         """The bot seat to act, if the hand goes on and a bot is to act."""
-        if self.finished or self.abandoned or self.game.is_over():
+        if self.finished or self.abandoned or self.game.is_over() or self.open_seats:
             return None
         seat = self.seats[self.game.turn]
         return seat if seat.bot_plays else None

@@ -12,6 +12,7 @@ import {
   sameCards,
   sortHand,
 } from "./cards.js";
+import { claimFromAddress, joinLink, seatKey } from "./join.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,7 +34,7 @@ function tableIdFromLocation() {
 // The token arrives in the fragment (#seat=0&token=...), which the browser never sends to the
 // server; it is kept in sessionStorage for reloads and taken out of the address bar.
 function takeCredentials(tableId) {
-  const key = `burraco-seat:${tableId}`;
+  const key = seatKey(tableId);
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get("token")) {
     const credentials = { token: fragment.get("token"), seat: Number(fragment.get("seat") || 0) };
@@ -46,7 +47,7 @@ function takeCredentials(tableId) {
 }
 
 const tableId = tableIdFromLocation();
-const credentials = tableId ? takeCredentials(tableId) : null;
+let credentials = tableId ? takeCredentials(tableId) : null; // or a join link's, at the start
 
 const state = {
   frame: null, // the last view frame
@@ -192,11 +193,13 @@ function seatName(seat) {
   const info = state.seats && state.seats[seat];
   if (info && info.kind === "bot") return `Seat ${seat} · bot ${info.policy}`;
   if (info && info.kind === "human") return `Seat ${seat} · human`;
+  if (info && info.kind === "open") return `Seat ${seat} · open`;
   return `Seat ${seat}`;
 }
 
 function onView(frame) {
   const previous = state.frame;
+  if (frame.players) state.seats = frame.players; // an open seat claimed: a person's now
   state.clockAt = performance.now();
   const selectedNames = state.selected.map((i) => state.sortedHand[i]);
   if (state.lastHand !== frame.hand) {
@@ -420,6 +423,9 @@ function renderTurn(frame) {
   if (frame.status === "finished" || frame.view.phase === "over") {
     banner.textContent = frame.match && frame.match.over ? "match over" : "hand over";
     banner.dataset.state = "over";
+  } else if (frame.open_seats && frame.open_seats.length) {
+    banner.textContent = `waiting for ${plural(frame.open_seats.length, "open seat")} to be taken`;
+    banner.dataset.state = "waiting";
   } else if (frame.your_turn) {
     banner.textContent = frame.view.phase === "draw" ? "your turn: draw" : "your turn: meld or discard";
     banner.dataset.state = "mine";
@@ -516,6 +522,7 @@ function renderSeats(frame) {
 function presence(frame, seat) {
   const who = frame.players && frame.players[seat];
   const parts = [];
+  if (who && who.kind === "open") parts.push(`free: anyone with its join link may take it (${joinLink(tableId, seat)})`);
   if (who && who.kind === "human") {
     if (who.replaced) parts.push(`played by ${who.played_by} since its person left`);
     if (who.returning) parts.push("its person takes it back at their next turn");
@@ -764,6 +771,9 @@ function renderControls(frame) {
 function hint(frame) {
   if (frame.seat === null) return "";
   if (frame.status === "finished") return "The table is finished.";
+  if (frame.open_seats && frame.open_seats.length) {
+    return `The hand starts once every open seat is taken: ${frame.open_seats.map((s) => joinLink(tableId, s)).join(" ")}`;
+  }
   if (state.pending !== null) return "Sending…";
   if (!frame.your_turn) return `Waiting for ${seatName(frame.view.turn)}.`;
   if (frame.view.phase === "draw") return "Draw from the stock, or take the whole discard pile.";
@@ -963,6 +973,7 @@ async function start() {
     showError("No table id in the address: open a table from the lobby.");
     return;
   }
+  credentials = await claimFromAddress(tableId, showError, credentials);
   try {
     const answer = await fetch(`/api/tables/${tableId}`);
     if (answer.ok) state.seats = (await answer.json()).seats;
