@@ -570,7 +570,7 @@ async def claim_seat(request: Request) -> Response:
             token = await table.claim(number)
     except RequestError as error:
         return _error(error.status, str(error))
-    except Exception as error:  # the database: nothing was handed out
+    except (sqlite3.Error, OSError) as error:  # the database: nothing was handed out
         log.warning("table %s: a seat could not be claimed (%s)", table_id, error)
         return _error(503, f"the database did not store the claim ({error}): try again",
                       {"Retry-After": "1"})
