@@ -28,6 +28,7 @@ an open_spiel bench skips when ``pyspiel`` cannot be imported.
 from __future__ import annotations
 
 import pytest
+import env_workloads as E
 import search_workloads as W
 
 SIZES = W.FULL
@@ -124,5 +125,5 @@ def test_ismcts(benchmark, engine_name):
 @pytest.mark.parametrize("engine_name", ["core", "open_spiel"])
 def test_ismcts_2p(benchmark, engine_name):
     """The two-player search: burraco.ISMCTS / OpenSpiel's ISMCTSBot on python_burraco."""
-    workload = _build(W.ismcts_2p, engine_name, SIZES)
+    workload = _build(E.ismcts_2p, engine_name, SIZES)
     _measure(benchmark, workload, "ismcts_2p", heavy=engine_name == "open_spiel")

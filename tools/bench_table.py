@@ -29,7 +29,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -43,6 +42,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
 
+import env_workloads as E
+import memory_workloads as M
 import ray_workloads as R
 import search_workloads as W
 
@@ -50,8 +51,6 @@ ENGINES = W.ENGINES
 COLUMNS = {"core": "core", "reference": "reference", "open_spiel": "open_spiel gin_rummy"}
 
 RSS_TOLERANCE_KIB = 256  # peak RSS growth under this counts as none (allocator noise)
-RSS_HANDS = {"full": (20_000, 20, 200), "smoke": (200, 2, 4)}  # playout() hands, batches, gin hands
-RSS_BATCH_HANDS = 1_000  # hands per burraco.playouts call in the memory row (smoke: 100)
 
 # The notes under the table (reasons for n/a and missing cells are added to them).
 NOTES = (
@@ -242,61 +241,7 @@ def _time(run, check, smoke: bool, repeats: int, min_time: float) -> tuple[list[
     return samples, answer
 
 
-# ---- peak memory, in a child process --------------------------------------------------------
-
-
-def _peak_kib() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-
-
-def rss_child(engine: str, mode: str) -> dict[str, Any]:
-    """Peak RSS growth over many playouts after a warm-up (runs in its own process)."""
-    hands, batches, gin_hands = RSS_HANDS[mode]
-    if engine == "open_spiel":
-        pyspiel = W.load("open_spiel")
-        game = pyspiel.load_game("gin_rummy")
-        bots = [pyspiel.make_uniform_random_bot(p, p) for p in (0, 1)]
-
-        def play(count: int, first: int) -> None:
-            for seed in range(first, first + count):
-                state = game.new_initial_state()
-                pyspiel.evaluate_bots(state, bots, seed)
-                assert state.is_terminal()
-
-        warm = max(1, gin_hands // 10)
-        play(warm, 0)
-        before = _peak_kib()
-        play(gin_hands, warm)
-        return {
-            "hands": gin_hands,
-            "what": "evaluate_bots",
-            "before_kib": before,
-            "growth_kib": _peak_kib() - before,
-        }
-    core = W.load("core")
-    rules = W.make_rules(core, "italian")
-    batch_hands = RSS_BATCH_HANDS if mode == "full" else 100
-    has_batch = hasattr(core, "playouts")
-
-    def play(count: int, first: int, calls: int) -> int:
-        moves = 0
-        for seed in range(first, first + count):
-            moves += core.Game(rules, seed=seed).playout("random", seed)
-        for call in range(calls if has_batch else 0):
-            result = core.playouts(rules, batch_hands, seed=first + call, threads=1)
-            assert len(result["moves"]) == batch_hands
-            moves += int(result["moves"].sum())
-        return moves
-
-    play(max(1, hands // 10), 0, 1)  # warm-up
-    before = _peak_kib()
-    moves = play(hands, 10**6, batches)
-    assert moves > hands
-    total = hands + (batches * batch_hands if has_batch else 0)
-    what = f"{hands:,} Game.playout" + (
-        f" + {batches} x playouts({batch_hands:,})" if has_batch else " (playouts missing)"
-    )
-    return {"hands": total, "what": what, "before_kib": before, "growth_kib": _peak_kib() - before}
+# ---- peak memory, in a child process (benches/memory_workloads.py) -------------------------
 
 
 def measure_rss(engine: str, mode: str) -> dict[str, Any]:
@@ -508,14 +453,14 @@ def ray_lines(fig, mode: str) -> list[Line]:
 
 SPIEL_TITLE = ("OpenSpiel's ISMCTS on burraco: burraco.ISMCTS (random rollouts, win reward, every"
                " seat in the tree) | open_spiel column: OpenSpiel's Python ISMCTSBot on"
-               f" python_burraco ({W.SPIEL_PRESET}, burraco.envs.openspiel), not gin_rummy")
+               f" python_burraco ({E.SPIEL_PRESET}, burraco.envs.openspiel), not gin_rummy")
 
 
 def spiel_lines(fig, sizes) -> list[Line]:
     """Our ISMCTS against OpenSpiel's on the same game: iterations a second at one position, and
     duels on duplicate deals (the arena's statistics: pair wins with the Wilson interval, the mean
     margin a pair with its 95 % half-width, CPU time a move chosen)."""
-    figures = {e: fig(lambda e=e: W.ismcts_2p(e, sizes), e, "ismcts_2p") for e in ENGINES}
+    figures = {e: fig(lambda e=e: E.ismcts_2p(e, sizes), e, "ismcts_2p") for e in ENGINES}
     rate = _line("ISMCTS, italian-2p after the draw", "time/iteration (it/s)", figures,
                  lambda f: f"{fmt_per_item(f)} ({fmt_rate(f.per_second)})",
                  lambda f: f.per_item)
@@ -526,8 +471,8 @@ def spiel_lines(fig, sizes) -> list[Line]:
         ratio.values["core"] = ours.per_second / theirs.per_second
         ratio.cells["core"] = f"{ratio.values['core']:,.0f}x"
     lines = [rate, ratio]
-    for factor in (1, W.DUEL_TIME_FACTOR):
-        figure = fig(lambda f=factor: W.openspiel_duel("core", sizes, f), "core",
+    for factor in (1, E.DUEL_TIME_FACTOR):
+        figure = fig(lambda f=factor: E.openspiel_duel("core", sizes, f), "core",
                      f"duel_openspiel_x{factor}")
         ours_it = sizes.duel_iterations * factor
         plural = "s" if sizes.duel_pairs != 1 else ""
@@ -567,11 +512,11 @@ def vector_lines(fig, sizes) -> list[Line]:
 
     one_line, one = core_only(
         "vector1", "C++ vector env, threads=1", ">= 300,000 steps/s",
-        lambda r: _yes(r >= 300_000), lambda e: W.vector_env(e, sizes, 1))
+        lambda r: _yes(r >= 300_000), lambda e: E.vector_env(e, sizes, 1))
     two_line, two = core_only(
-        "vector2", "C++ vector env, threads=2", "", None, lambda e: W.vector_env(e, sizes, 2))
+        "vector2", "C++ vector env, threads=2", "", None, lambda e: E.vector_env(e, sizes, 2))
     aec_line, aec = core_only(
-        "aec", "PettingZoo AEC env, Python loop", "", None, lambda e: W.aec_loop(e, sizes))
+        "aec", "PettingZoo AEC env, Python loop", "", None, lambda e: E.aec_loop(e, sizes))
     return [
         one_line, two_line,
         _ratio_line("vector env, 2 threads / 1 thread", two, one, ">= 1.8x", lambda r: r >= 1.8),
@@ -929,7 +874,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", default="full", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rss_child:
-        print(json.dumps(rss_child(args.rss_child, args.mode)))
+        print(json.dumps(M.rss_child(args.rss_child, args.mode)))
         return 0
 
     started = time.perf_counter()
