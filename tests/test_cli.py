@@ -789,6 +789,7 @@ def test_a_time_below_the_measurement_floor_is_a_bound_not_a_negative_time():
     assert close.below_floor and bench.fmt_per_item(close) == "< 0.06 us"
 
 
+@pytest.mark.slow  # ten seconds of every bench row in smoke mode; CI's slow step runs it
 def test_bench_smoke_prints_no_negative_time():
     done = run("bench", "--smoke", "--quiet")
     assert done.returncode == 0, done.stderr

@@ -1,7 +1,8 @@
 """tools/server_load.py: the load test of burraco serve on loopback (docs/server.md "Load test").
 
-A small run, and a small run with the server killed and restarted halfway, in the default suite;
-the full runs (200 tables of bots and 50 clients for 60 s) are marked slow. Pass or fail is
+A small run with the server killed and restarted halfway in the default suite; the same small
+run without the restart (CI's slow step runs it) and the full runs (200 tables of bots and 50
+clients for 60 s) are marked slow. Pass or fail is
 errors, lost moves and bounded memory only: the rates are checked to be above zero, the timings
 go in docs/server.md."""
 
@@ -50,6 +51,7 @@ def check(result: dict, tables: int, clients: int) -> None:
     assert result["tables"] == tables and result["clients"] == clients
 
 
+@pytest.mark.slow
 def test_a_small_load_run_loses_nothing(tmp_path):
     result = load_run(tmp_path, "--tables", "20", "--clients", "5", "--seconds", "8",
                       timeout=120)

@@ -6,11 +6,11 @@ sides of three (``sides=2``, side = seat % 2), three decks, three packets of 11.
   and refusals, each compared with the reference.
 * The deal: the written contract and its known answers for seed 1 (docs/game.md), and the deal of
   an explicit deck order, both engines alike.
-* Lockstep (``playouts.lockstep``, as tests/test_differential_game.py): 200 hands of each table in
-  the default run (100 with the ``draw`` policy and 100 with ``meld``, seeds 0-99), every move
-  compared: state strings, legal moves, accessors every 8 moves, results. Measured: 52 s on two
-  cores for the 400 hands (98,677 moves; ``-k lockstep -s`` prints each table's summary).
-  ``-m slow`` plays 400 more of each table, on other seeds.
+* Lockstep (``playouts.lockstep``, as tests/test_differential_game.py): every move compared
+  (state strings, legal moves, accessors every 8 moves, results) over ``HANDS`` hands of each table
+  and policy (``draw``, ``meld``) in the default run, seeds 0 to ``HANDS - 1``; ``-m slow`` plays
+  the rest up to ``CI_HANDS`` (CI's slow step) and ``SLOW_HANDS`` more on other seeds
+  (``-k lockstep -s`` prints each table's summary).
 * Pots and the reserve: with three sides the third packet is a pot, with two sides never (it can
   only become the stock, RULES D.3), which the validator of both engines enforces (V15); a side
   that can take no packet cannot empty its hand.
@@ -187,7 +187,7 @@ def test_an_explicit_deck_is_dealt_alike(table):
 
 # ---- lockstep with the reference ------------------------------------------------------------------
 
-HANDS = 20  # a table and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
+HANDS = 10  # a table and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
 CI_HANDS = 100
 SLOW_HANDS = 200
 SLOW_FIRST_SEED = 1_000_000
