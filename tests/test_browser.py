@@ -25,7 +25,7 @@ import pytest
 
 import burraco
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # CI runs them in its slow step
 
 ROOT = Path(__file__).resolve().parent.parent
 MISSING = "install Debian's chromium and chromium-driver (apt-get install chromium chromium-driver) and selenium"

@@ -34,7 +34,7 @@ import pytest
 from test_browser import (Served, _click, _page_state, _select, _wait, set_viewport,
                           start_chrome)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # CI runs them in its slow step
 
 # name: (width, height, mobile)
 VIEWPORTS = {

@@ -20,7 +20,7 @@ from test_browser import (_click, _my_turn_or_result, _page_state, _played, _sel
                           start_chrome)
 from test_browser import driver, server  # noqa: F401  (the fixtures: a server, a browser)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # CI runs them in its slow step
 
 
 @pytest.fixture
