@@ -313,6 +313,7 @@ def test_a_429_on_table_creation_is_waited_out_as_retry_after_says(serving):
         assert refused.value.status == 429
 
 
+@pytest.mark.slow  # a whole hand at the server's default limits; CI's slow step runs it
 def test_a_bot_joins_a_club_table_from_the_list(serving):
     """docs/server.md "The lobby": public=, list_tables() and claim(), blocking and asyncio; a
     seat claimed twice is HTTPError 409, and the two claimed seats play the table to its end."""
@@ -382,6 +383,7 @@ def test_docs_server_md_has_its_client_examples():
     assert len(_client_examples()) == 3, "docs/server.md lost an example of burraco.client"
 
 
+@pytest.mark.slow  # whole hands at the server's default limits; CI's slow step runs them
 @pytest.mark.parametrize("number", range(3))
 def test_a_client_example_of_docs_server_md_plays_its_tables_at_the_default_limits(
         number, serving, capsys):

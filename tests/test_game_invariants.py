@@ -44,7 +44,7 @@ CARD_KINDS = [rank + suit for suit in SUITS for rank in RANKS] + ["Jk"]
 
 # Each test plays seeded hands (seeds 0, 1, ...) until it has checked STEPS states (the slow run:
 # SLOW_STEPS more, from seed SLOW_FIRST_SEED on).
-STEPS = {"core": 150, "reference": 80}
+STEPS = {"core": 100, "reference": 50}
 SLOW_STEPS = {"core": 20000, "reference": 3000}
 SLOW_FIRST_SEED = 1_000_000
 # The full sweep (listed moves pushed and popped, unlisted moves refused, copy) runs at every

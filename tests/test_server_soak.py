@@ -2,8 +2,8 @@
 makes and finishes tables of bots only without a pause, reads the finished ones back, and leaves
 tables of people untouched until they are abandoned. Every table finished or abandoned leaves
 the server's memory: the count of tables in memory (``GET /api/health``'s ``in_memory``) stays
-within the tables under way and comes back to zero. A short run is in the default suite; the run
-of a few minutes, marked slow, also samples the server's resident memory and checks that it
+within the tables under way and comes back to zero. Both runs are marked slow (CI's slow step
+runs the short one); the run of a few minutes also samples the server's resident memory and checks that it
 levels off (the growth over its second half is bounded, whatever the tables made meanwhile)."""
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ def soak(tmp_path: Path, seconds: float, in_flight: int) -> dict:
     return seen
 
 
+@pytest.mark.slow  # six seconds of a server at full speed; CI's slow step runs it
 def test_finished_and_abandoned_tables_leave_memory(tmp_path):
     seen = soak(tmp_path, seconds=6, in_flight=4)
     # At most the tables of bots under way, and the tables of people not idle long enough yet

@@ -187,7 +187,7 @@ def test_an_explicit_deck_is_dealt_alike(table):
 
 # ---- lockstep with the reference ------------------------------------------------------------------
 
-HANDS = 10  # a table and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
+HANDS = 6  # a table and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
 CI_HANDS = 100
 SLOW_HANDS = 200
 SLOW_FIRST_SEED = 1_000_000

@@ -349,7 +349,7 @@ def test_round_trips_match_the_reference():
 # ---- lockstep with the reference -----------------------------------------------------------------
 
 THREE_DECK_IDS = tuple(rules_id for rules_id, _, _ in playouts.THREE_DECK_RULES)
-HANDS = 6  # a rule set and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
+HANDS = 4  # a rule set and policy, default run; seeds HANDS..CI_HANDS-1 are the rest (-m slow, CI)
 CI_HANDS = 50
 SLOW_HANDS = 400
 SLOW_FIRST_SEED = 1_000_000
