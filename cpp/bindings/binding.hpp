@@ -118,11 +118,13 @@ std::string text_arg(py::handle obj);
 std::string type_name_of(py::handle obj);
 // burraco._core.<name> (the pickle restorers and classes __reduce__ names).
 py::object core_attr(const char* name);
+// A function of the package (burraco.<module>.<name>), imported when first called (game.cpp).
+py::object package_function(const char* module, const char* name);
 // What __reduce__ returns for a value burraco._pickle's `function` rebuilds: the function, and
 // the arguments the bound class `cls` (by name) then `args`.
 template <class... A>
 py::tuple reduce_with(const char* function, const char* cls, A&&... args) {
-  return py::make_tuple(py::module_::import("burraco._pickle").attr(function),
+  return py::make_tuple(package_function("burraco._pickle", function),
                         py::make_tuple(core_attr(cls), std::forward<A>(args)...));
 }
 

@@ -117,16 +117,13 @@ std::unique_ptr<PyGame> game_from_state_string(py::handle text) {
   return g;
 }
 
-
-// A function of the package (burraco.<module>.<name>), imported when first called.
 py::object package_function(const char* module, const char* name) {
   return py::module_::import(module).attr(name);
 }
 
 // A hand's result as the value class both engines return (burraco._result.Result).
 py::object result_object(const HandResult& h, int players) {
-  static PyObject* const module = py::module_::import("burraco._result").release().ptr();
-  const py::object side_class = py::handle(module).attr("SideResult");
+  const py::object side_class = package_function("burraco._result", "SideResult");
   const py::tuple sides = tuple_of(h.side_count, [&](int i) {
     const SideResult& r = h.sides[i];
     return side_class(r.side, r.melds, r.bonuses, r.closing, r.hand, r.pozzetto, r.cut, r.total);
@@ -134,9 +131,8 @@ py::object result_object(const HandResult& h, int players) {
   const py::object scores =
       players == 3 ? py::object(tuple_of(3, [&](int q) { return h.player_half_points[q]; }))
                    : py::object(py::none());
-  return py::handle(module).attr("Result")(end_reason_name(h.reason),
-                                           int_or_none(h.closing_side >= 0, h.closing_side),
-                                           sides, scores);
+  return package_function("burraco._result", "Result")(
+      end_reason_name(h.reason), int_or_none(h.closing_side >= 0, h.closing_side), sides, scores);
 }
 
 // A list of Move objects.

@@ -48,6 +48,7 @@ from ._table import (
     SeedSource,
     Table,
     _short,
+    decimal,
     load_bot,
     new_table_id,
     new_token,
@@ -498,6 +499,18 @@ def _server(request: Request | WebSocket) -> Server:
     return server
 
 
+def _rate_limited(server: Server, request: Request, bucket: str, what: str) -> Response | None:
+    """429 with Retry-After when the client's address has used up its creation bucket (tables
+    made, and apart from them, with ``bucket`` "claim ", seats claimed); None takes one."""
+    wait = server.may_create(bucket + client_key(request.client.host if request.client else None))
+    if wait <= 0:
+        return None
+    seconds = math.ceil(wait)
+    return _error(429, f"too many {what} from this address: at most "
+                  f"{server.config.create_burst:g} at once and {server.config.create_rate:g} "
+                  f"a minute; try again in {seconds} s", {"Retry-After": str(seconds)})
+
+
 async def create_table(request: Request) -> Response:
     """``POST /api/tables``: a new table; 201 with its id and one token per human seat."""
     server = _server(request)
@@ -507,12 +520,9 @@ async def create_table(request: Request) -> Response:
     kind = request.headers.get("content-type", "")
     if kind.split(";")[0].strip().lower() != "application/json":
         return _error(415, f"Content-Type {_short(kind)}: expected application/json")
-    wait = server.may_create(client_key(request.client.host if request.client else None))
-    if wait > 0:
-        seconds = math.ceil(wait)
-        return _error(429, f"too many tables made from this address: at most "
-                      f"{server.config.create_burst:g} at once and {server.config.create_rate:g} "
-                      f"a minute; try again in {seconds} s", {"Retry-After": str(seconds)})
+    limited = _rate_limited(server, request, "", "tables made")
+    if limited is not None:
+        return limited
     try:
         body = await _read_body(request, server.config.max_message)
         try:
@@ -527,11 +537,8 @@ async def create_table(request: Request) -> Response:
     assert server.limiter is not None
     table.kick(server.limiter, server.gate)
     table.arm()
-    return JSONResponse({"id": table.id, "tokens": tokens, "players": table.rules.players,
-                         "rules": table.rules.text, "match": table.is_match,
-                         "bot_delay": table.bot_delay, "turn_seconds": table.turn_seconds,
-                         "public": table.public, "join": lobby.join_links(table)},
-                        status_code=201)
+    return JSONResponse({**lobby.described(table), "tokens": tokens,
+                         "join": lobby.join_links(table)}, status_code=201)
 
 
 async def list_tables(request: Request) -> Response:
@@ -552,13 +559,9 @@ async def claim_seat(request: Request) -> Response:
     refused = origin_refused(server, request.headers)
     if refused is not None:
         return _error(403, refused)
-    wait = server.may_create("claim " + client_key(request.client.host if request.client
-                                                    else None))
-    if wait > 0:
-        seconds = math.ceil(wait)
-        return _error(429, f"too many seats claimed from this address: at most "
-                      f"{server.config.create_burst:g} at once and {server.config.create_rate:g} "
-                      f"a minute; try again in {seconds} s", {"Retry-After": str(seconds)})
+    limited = _rate_limited(server, request, "claim ", "seats claimed")
+    if limited is not None:
+        return limited
     table_id = request.path_params["id"]
     try:
         lobby.empty_body(await _read_body(request, server.config.max_message))
@@ -611,11 +614,11 @@ async def get_review(request: Request) -> Response:
     if await server.find(table_id) is None:
         return _error(404, f"no table {_short(table_id)}")
     text = request.query_params.get("hand", "0")
-    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+    hand = decimal(text, 6)
+    if hand is None:
         return _error(400, f"hand {_short(text)}: expected a hand number from 0")
     assert server.store is not None
     records = await anyio.to_thread.run_sync(server.store.records, table_id)
-    hand = int(text)
     if hand >= len(records):
         return _error(404, f"hand {hand} of table {table_id} is not finished: "
                       f"{len(records)} finished so far")

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from .. import _protocol as protocol
 from ._presence import PresenceTable
-from ._table import RequestError, Table, _short
+from ._table import RequestError, Table, _short, decimal
 
 # What a listed seat says: who sits there, whether it is free, and whether a socket is open.
 _SEAT_FIELDS = ("seat", "kind", "policy", "played_by", "connected")
@@ -51,13 +51,10 @@ def entry(table: PresenceTable) -> dict[str, Any]:
 def listing(tables: Iterable[PresenceTable], limit: str | None) -> dict[str, Any]:
     """``GET /api/tables``'s answer: the public tables being played, newest first, at most
     ``limit`` (the query's text; LIST_LIMIT by default); RequestError 400 quoting a bad one."""
-    count = protocol.LIST_LIMIT
-    if limit is not None:
-        if not (limit.isascii() and limit.isdigit() and len(limit) <= 4
-                and 1 <= int(limit) <= protocol.MAX_LIST_LIMIT):
-            raise RequestError(f"limit {_short(limit)}: expected a number of tables from 1 to "
-                               f"{protocol.MAX_LIST_LIMIT}", 400)
-        count = int(limit)
+    count = protocol.LIST_LIMIT if limit is None else decimal(limit, 4)
+    if count is None or not 1 <= count <= protocol.MAX_LIST_LIMIT:
+        raise RequestError(f"limit {_short(limit)}: expected a number of tables from 1 to "
+                           f"{protocol.MAX_LIST_LIMIT}", 400)
     public = [t for t in tables if t.public and not (t.finished or t.abandoned)]
     public.sort(key=lambda t: (t.created_at, t.order), reverse=True)
     return {"tables": [entry(t) for t in public[:count]], "total": len(public), "limit": count}
@@ -66,10 +63,10 @@ def listing(tables: Iterable[PresenceTable], limit: str | None) -> dict[str, Any
 def seat_number(table: Table, text: str) -> int:
     """The seat of a claim's path; RequestError quoting it: 400 for what is not a number, 404
     for a seat the table does not have."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 3):
+    number = decimal(text, 3)
+    if number is None:
         raise RequestError(f"seat {_short(text)}: expected a seat number from 0 to "
                            f"{table.rules.players - 1}", 400)
-    number = int(text)
     if number >= table.rules.players:
         raise RequestError(f"table {table.id} has no seat {number}: its seats are 0 to "
                            f"{table.rules.players - 1}", 404)
@@ -89,10 +86,14 @@ def empty_body(body: bytes) -> None:
         raise RequestError(f"a claim has no body (or {{}}): got {_short(body)}", 400)
 
 
+def described(table: Table) -> dict[str, Any]:
+    """The table as ``POST /api/tables`` and a claim describe it (their own fields beside)."""
+    return {"id": table.id, "players": table.rules.players, "rules": table.rules.text,
+            "match": table.is_match, "bot_delay": table.bot_delay,
+            "turn_seconds": table.turn_seconds, "public": table.public}
+
+
 def claim_answer(table: Table, number: int, token: str) -> dict[str, Any]:
     """What a claim answers: the seat's token (given once), and the table as ``POST
     /api/tables`` describes it."""
-    return {"id": table.id, "seat": number, "token": token, "players": table.rules.players,
-            "rules": table.rules.text, "match": table.is_match, "bot_delay": table.bot_delay,
-            "turn_seconds": table.turn_seconds, "public": table.public,
-            "open_seats": table.open_seats}
+    return {**described(table), "seat": number, "token": token, "open_seats": table.open_seats}

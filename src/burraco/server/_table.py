@@ -686,6 +686,14 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def decimal(text: str, digits: int) -> int | None:
+    """The number a query or path part writes in at most ``digits`` ASCII digits, else None (a
+    sign, a space, other digits or a longer text: never int()'s wider reading)."""
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 def _encodes(text: str) -> bool:
     """Whether ``text`` is valid UTF-8 once encoded (JSON can carry a lone surrogate, which the
     engine's binding cannot take)."""
